@@ -1,0 +1,335 @@
+// The one HTTP layer. It uses node:http/https rather than undici: measured here, a process
+// making one GET with undici takes 3–4× `node -e 0` (its parser is WebAssembly), while
+// node:http stays near 1.25× — see BENCHMARKS.md. Keep-alive agents carry batches.
+import http from "node:http";
+import https from "node:https";
+import type { IncomingHttpHeaders } from "node:http";
+import { ApiError, AuthError, NetworkError } from "../errors.js";
+import { excerpt } from "../output/escape.js";
+import { USER_AGENT } from "../version.js";
+import { redactText } from "./redact.js";
+import { proxyAgentFor } from "./proxy.js";
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+  retries: number;
+  /** Receives --debug lines (already redacted); absent when debug is off. */
+  debug?: (line: string) => void;
+  /** Values to redact from debug lines and messages besides the key (webhook secrets). */
+  secrets?: string[];
+  env?: Record<string, string | undefined>;
+  /** Sockets kept open to the API; a batch sets it to its concurrency. */
+  maxSockets?: number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** First backoff step; doubled per attempt. */
+  backoffBaseMs?: number;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Called once per 429 answer, so a batch can slow down. */
+  onRateLimited?: () => void;
+}
+
+const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+const RETRY_AFTER_CAP_MS = 60_000;
+
+class AttemptError extends Error {
+  constructor(
+    message: string,
+    /** The request provably never reached the server (safe to repeat even a POST). */
+    readonly neverSent: boolean,
+    /** Worth another attempt for an idempotent request. */
+    readonly transient: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export class ApiClient {
+  readonly baseUrl: string;
+  private readonly origin: string;
+  private readonly agents = new Map<string, http.Agent>();
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+
+  constructor(private readonly options: ClientOptions) {
+    this.baseUrl = options.baseUrl;
+    this.origin = new URL(options.baseUrl).origin;
+    this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.random = options.random ?? Math.random;
+  }
+
+  /** `path` is appended to the base URL (keeping its prefix); an absolute URL must share its origin. */
+  resolveUrl(path: string): URL {
+    if (/^https?:\/\//i.test(path)) {
+      const url = new URL(path);
+      if (url.origin !== this.origin) {
+        throw new NetworkError(`the API pointed to ${url.origin}, which is not ${this.origin}; not following it with the key`);
+      }
+      return url;
+    }
+    return new URL(this.baseUrl + (path.startsWith("/") ? path : `/${path}`));
+  }
+
+  redact(text: string): string {
+    return redactText(text, [this.options.apiKey, ...(this.options.secrets ?? [])]);
+  }
+
+  /** Sends a request with retries; an error status becomes ApiError/AuthError, a failed exchange NetworkError. */
+  async request(method: Method, path: string, opts: RequestOptions = {}): Promise<RawResponse> {
+    const url = this.resolveUrl(path);
+    const hasBody = opts.body !== undefined && method !== "GET" && method !== "DELETE";
+    const payload = hasBody ? JSON.stringify(opts.body) : undefined;
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${this.options.apiKey}`,
+      "Ngrok-Version": "2",
+      Accept: "application/json",
+      "User-Agent": USER_AGENT,
+    };
+    if (payload !== undefined) {
+      headers["Content-Type"] = "application/json";
+      headers["Content-Length"] = String(Buffer.byteLength(payload));
+    }
+    const idempotent = method !== "POST" && method !== "PATCH";
+    const maxAttempts = this.options.retries + 1;
+    for (let attempt = 1; ; attempt++) {
+      this.log(`→ ${method} ${url.href}${attempt > 1 ? ` (attempt ${attempt}/${maxAttempts})` : ""}`);
+      this.log(`  headers: ${this.redact(JSON.stringify({ ...headers, Authorization: "Bearer ********" }))}`);
+      if (payload !== undefined) this.log(`  body: ${this.redact(payload)}`);
+      const started = Date.now();
+      let response: RawResponse;
+      try {
+        response = await this.attempt(method, url, headers, payload);
+      } catch (err) {
+        const failure = err as AttemptError;
+        const canRetry = failure.neverSent || (idempotent && failure.transient);
+        this.log(`← ${failure.message} after ${Date.now() - started} ms`);
+        if (canRetry && attempt < maxAttempts) {
+          await this.wait(attempt, undefined, failure.message);
+          continue;
+        }
+        throw this.networkError(method, url, failure, attempt);
+      }
+      this.log(`← ${response.status} ${http.STATUS_CODES[response.status] ?? ""} in ${Date.now() - started} ms`);
+      if (response.text) this.log(`  body: ${this.redact(response.text.length > 4000 ? `${response.text.slice(0, 4000)}…` : response.text)}`);
+      if (response.status === 429) opts.onRateLimited?.();
+      // A 429 means the API did not act on the request, so even a POST may be repeated.
+      const retryable = RETRY_STATUSES.has(response.status) && (idempotent || response.status === 429);
+      if (retryable && attempt < maxAttempts) {
+        await this.wait(attempt, retryAfterMs(response.headers["retry-after"]), `status ${response.status}`);
+        continue;
+      }
+      if (response.status >= 300) throw this.statusError(method, response);
+      return response;
+    }
+  }
+
+  /** Sends a request and parses the JSON body of a successful answer. */
+  async requestJson<T>(method: Method, path: string, parse: (data: unknown) => T, opts: RequestOptions = {}): Promise<T> {
+    const response = await this.request(method, path, opts);
+    return parseBody(response, parse);
+  }
+
+  close(): void {
+    for (const agent of this.agents.values()) agent.destroy();
+  }
+
+  private log(line: string): void {
+    this.options.debug?.(line);
+  }
+
+  private async wait(attempt: number, retryAfter: number | undefined, reason: string): Promise<void> {
+    const base = this.options.backoffBaseMs ?? 500;
+    const backoff = Math.min(base * 2 ** (attempt - 1), 30_000);
+    // Full jitter spreads the retries of many clients; Retry-After, when given, wins.
+    const ms = retryAfter ?? Math.round(backoff / 2 + (this.random() * backoff) / 2);
+    this.log(`  retrying after ${reason}: waiting ${(ms / 1000).toFixed(2)} s`);
+    await this.sleep(ms);
+  }
+
+  private agentFor(url: URL): http.Agent | undefined {
+    const key = url.protocol;
+    let agent = this.agents.get(key);
+    if (!agent) {
+      const maxSockets = this.options.maxSockets ?? 8;
+      agent =
+        proxyAgentFor(url, this.options.env ?? {}, maxSockets) ??
+        (url.protocol === "https:"
+          ? new https.Agent({ keepAlive: true, maxSockets })
+          : new http.Agent({ keepAlive: true, maxSockets }));
+      this.agents.set(key, agent);
+    }
+    return agent;
+  }
+
+  private attempt(method: Method, url: URL, headers: Record<string, string>, payload: string | undefined): Promise<RawResponse> {
+    const timeoutMs = this.options.timeoutMs;
+    return new Promise<RawResponse>((resolve, reject) => {
+      let settled = false;
+      let reachedServer = false;
+      const finish = (fn: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        fn();
+      };
+      const mod = url.protocol === "https:" ? https : http;
+      const req = mod.request(url, { method, headers, agent: this.agentFor(url) }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          finish(() => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
+        });
+        res.on("error", (err) => finish(() => reject(new AttemptError(`connection lost while reading the response (${describe(err)})`, false, true))));
+        res.on("aborted", () => finish(() => reject(new AttemptError("connection lost while reading the response", false, true))));
+      });
+      req.on("socket", (socket) => {
+        if (!socket.connecting) reachedServer = true;
+        else socket.once("connect", () => (reachedServer = true));
+      });
+      const timer = setTimeout(() => {
+        finish(() => reject(new AttemptError(`no complete answer within ${timeoutMs / 1000} s (--timeout)`, false, true)));
+        req.destroy();
+      }, timeoutMs);
+      req.on("error", (err: NodeJS.ErrnoException) => {
+        const refused = err.code === "ECONNREFUSED" || (!reachedServer && err.code === "ENOTFOUND");
+        const transient = err.code !== "ENOTFOUND" && err.code !== "ERR_TLS_CERT_ALTNAME_INVALID" && !String(err.code ?? "").includes("CERT");
+        finish(() => reject(new AttemptError(describe(err), refused && !reachedServer, transient)));
+      });
+      req.end(payload);
+    });
+  }
+
+  private networkError(method: Method, url: URL, failure: AttemptError, attempts: number): NetworkError {
+    const tries = attempts > 1 ? ` (${attempts} attempts)` : "";
+    let message = `${method} ${url.host}: ${failure.message}${tries}`;
+    if (method === "POST" && !failure.neverSent) {
+      message += `; the request may or may not have been carried out, so it was not repeated — check with \`edgectl failover list\` before trying again`;
+    }
+    return new NetworkError(this.redact(message));
+  }
+
+  private statusError(method: Method, response: RawResponse): ApiError {
+    const { status, text } = response;
+    if (status >= 300 && status < 400) {
+      const location = String(response.headers.location ?? "");
+      return new ApiError(`the API answered ${status} with a redirect${location ? ` to ${excerpt(location)}` : ""}; redirects are not followed, so the key is not sent elsewhere`, {
+        statusCode: status,
+        body: text,
+      });
+    }
+    const body = parseErrorBody(text);
+    const fields = {
+      statusCode: status,
+      errorCode: body?.error_code,
+      operationId: body?.details?.operation_id,
+      details: body?.details,
+      body: text,
+    };
+    let message: string;
+    if (body?.msg) message = this.redact(body.msg.trim());
+    else if (text.trim()) message = `HTTP ${status} ${http.STATUS_CODES[status] ?? ""} with an unexpected body: ${this.redact(excerpt(text))}`;
+    else message = `HTTP ${status} ${http.STATUS_CODES[status] ?? ""}`.trim();
+    message = explainErrorCode(fields.errorCode, message);
+    if (status === 401 || status === 403) return new AuthError(message, fields);
+    void method;
+    return new ApiError(message, fields);
+  }
+}
+
+interface ErrorBody {
+  error_code?: string;
+  status_code?: number;
+  msg?: string;
+  details?: { operation_id?: string } & Record<string, unknown>;
+}
+
+export function parseErrorBody(text: string): ErrorBody | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!data || typeof data !== "object" || Array.isArray(data)) return undefined;
+  const d = data as Record<string, unknown>;
+  if (typeof d.msg !== "string") return undefined;
+  const details = d.details && typeof d.details === "object" && !Array.isArray(d.details) ? (d.details as Record<string, unknown>) : undefined;
+  return {
+    msg: d.msg,
+    error_code: typeof d.error_code === "string" ? d.error_code : undefined,
+    status_code: typeof d.status_code === "number" ? d.status_code : undefined,
+    details: details
+      ? { ...details, operation_id: typeof details.operation_id === "string" ? details.operation_id : undefined }
+      : undefined,
+  };
+}
+
+/** Plain words for account states that the bare message does not explain. */
+function explainErrorCode(code: string | undefined, message: string): string {
+  if (code === "ERR_NGROK_7008" || code === "ERR_NGROK_7196") {
+    return `${message} — Edges are retired or read-only on this account, so edge routes and their modules cannot be changed (${code})`;
+  }
+  return message;
+}
+
+/** Reads a successful answer's JSON body; an unusable body is a NetworkError (exit 3). */
+export function parseBody<T>(response: RawResponse, parse: (data: unknown) => T): T {
+  const { status, text } = response;
+  if (!text.trim()) throw new NetworkError(`the API answered ${status} with an empty body where a resource was expected`, { statusCode: status });
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new NetworkError(`the API answered ${status} with a body that is not valid JSON: ${excerpt(text)}`, { statusCode: status });
+  }
+  try {
+    return parse(data);
+  } catch (err) {
+    throw new NetworkError(`the API answered ${status} with an unexpected body (${(err as Error).message}): ${excerpt(text)}`, { statusCode: status });
+  }
+}
+
+export function retryAfterMs(header: string | string[] | undefined): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  let ms: number;
+  if (/^\s*\d+(\.\d+)?\s*$/.test(value)) ms = Number(value) * 1000;
+  else {
+    const date = Date.parse(value);
+    if (Number.isNaN(date)) return undefined;
+    ms = date - Date.now();
+  }
+  return Math.min(Math.max(0, Math.round(ms)), RETRY_AFTER_CAP_MS);
+}
+
+function describe(err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case "ECONNREFUSED":
+      return "connection refused";
+    case "ECONNRESET":
+      return "connection reset by the server";
+    case "ENOTFOUND":
+      return "host not found";
+    case "EAI_AGAIN":
+      return "host name lookup failed (temporary)";
+    case "ETIMEDOUT":
+      return "connection timed out";
+    case "EPIPE":
+      return "connection closed while sending";
+    default:
+      return err.message || String(err.code ?? "request failed");
+  }
+}

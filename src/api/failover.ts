@@ -1,0 +1,55 @@
+// Failover backends: an ordered list of child backends.
+import * as z from "zod/mini";
+import type { ApiClient } from "./client.js";
+import { schemaParser } from "./schema.js";
+
+export const FailoverBackend = z.looseObject({
+  id: z.string(),
+  uri: z.string(),
+  created_at: z.string(),
+  description: z.optional(z.string()),
+  metadata: z.optional(z.string()),
+  backends: z.array(z.string()),
+});
+export type FailoverBackend = z.infer<typeof FailoverBackend>;
+
+export const FailoverBackendList = z.looseObject({
+  backends: z.array(FailoverBackend),
+  uri: z.optional(z.string()),
+  next_page_uri: z.optional(z.nullable(z.string())),
+});
+export type FailoverBackendList = z.infer<typeof FailoverBackendList>;
+
+export interface FailoverCreate {
+  backends: string[];
+  description?: string;
+  metadata?: string;
+}
+export type FailoverUpdate = Partial<FailoverCreate>;
+
+const parseBackend = schemaParser(FailoverBackend);
+const parseList = schemaParser(FailoverBackendList);
+
+export const failoverPath = (id?: string) => (id === undefined ? "/backends/failover" : `/backends/failover/${encodeURIComponent(id)}`);
+
+export function createFailover(client: ApiClient, body: FailoverCreate): Promise<FailoverBackend> {
+  return client.requestJson("POST", failoverPath(), parseBackend, { body });
+}
+
+export function getFailover(client: ApiClient, id: string, onRateLimited?: () => void): Promise<FailoverBackend> {
+  return client.requestJson("GET", failoverPath(id), parseBackend, { onRateLimited });
+}
+
+export function updateFailover(client: ApiClient, id: string, body: FailoverUpdate): Promise<FailoverBackend> {
+  return client.requestJson("PATCH", failoverPath(id), parseBackend, { body });
+}
+
+export async function deleteFailover(client: ApiClient, id: string, onRateLimited?: () => void): Promise<void> {
+  await client.request("DELETE", failoverPath(id), { onRateLimited });
+}
+
+/** One page; `pageUri` is a next_page_uri the API returned, followed as given. */
+export function listFailoverPage(client: ApiClient, opts: { limit?: number; pageUri?: string }): Promise<FailoverBackendList> {
+  const path = opts.pageUri ?? (opts.limit ? `${failoverPath()}?limit=${opts.limit}` : failoverPath());
+  return client.requestJson("GET", path, parseList);
+}

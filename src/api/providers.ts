@@ -1,0 +1,56 @@
+// Webhook verification providers the API supports. `sns` (AWS SNS) verifies by
+// certificate, so it takes no secret.
+
+export const PROVIDERS = [
+  "aftership", "airship", "alchemy", "autodesk", "bitbucket", "bolt", "box", "brex",
+  "buildkite", "calendly", "castle", "chargify", "circleci", "clearbit", "clerk", "coinbase",
+  "contentful", "docusign", "dropbox", "facebook_graph_api", "facebook_messenger", "frameio",
+  "github", "gitlab", "go1", "graphcms", "heroku", "hostedhooks", "hubspot", "instagram",
+  "intercom", "jira", "launch_darkly", "linear", "mailchimp", "mailgun", "microsoft_teams",
+  "modern_treasury", "mongodb", "mux", "orb", "orbit", "pagerduty", "pinwheel", "plivo",
+  "pusher", "sendgrid", "sentry", "shopify", "signal_sciences", "slack", "sns", "sonatype",
+  "square", "stripe", "svix", "terraform", "tiktok", "trendmicro_conformity", "twilio",
+  "twitter", "typeform", "vmware", "webex", "whatsapp", "worldline", "xero", "zendesk", "zoom",
+] as const;
+
+export type Provider = (typeof PROVIDERS)[number];
+
+const SET = new Set<string>(PROVIDERS);
+
+export function isProvider(value: string): value is Provider {
+  return SET.has(value);
+}
+
+export function providerNeedsSecret(provider: Provider): boolean {
+  return provider !== "sns";
+}
+
+/** The closest provider name, if it is close enough to be a likely typo. */
+export function suggestProvider(input: string): Provider | undefined {
+  const needle = input.toLowerCase();
+  let best: Provider | undefined;
+  let bestDistance = Infinity;
+  for (const p of PROVIDERS) {
+    const d = editDistance(needle, p);
+    if (d < bestDistance) {
+      best = p;
+      bestDistance = d;
+    }
+  }
+  const allowed = Math.max(1, Math.floor(needle.length / 3));
+  return bestDistance <= allowed ? best : undefined;
+}
+
+export function editDistance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0]!;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const up = prev[j]!;
+      prev[j] = Math.min(up + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = up;
+    }
+  }
+  return prev[b.length]!;
+}

@@ -1,0 +1,173 @@
+// The entry point: the only place that touches process.argv, process.exit and the real
+// streams, and the only place that turns errors into exit codes.
+import { CommanderError, type Command } from "commander";
+import { ApiClient } from "./api/client.js";
+import { AuthError, EXIT_CODES, EdgectlError, UsageError } from "./errors.js";
+import type { AppContext, Deps, IO } from "./commands/deps.js";
+import { buildProgram } from "./commands/root.js";
+import { formatError } from "./output/error.js";
+import { profileOf, readConfig, type Env } from "./settings/config-file.js";
+import { isTruthy, resolveProfileName, resolveSettings, type GlobalFlags } from "./settings/resolve.js";
+
+export async function main(argv: string[] = process.argv): Promise<void> {
+  const env: Env = process.env;
+  const interrupt: { handler?: () => Promise<void> } = {};
+  const io: IO = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    color: colorAllowed(env, argv),
+  };
+  // Errors print as JSON with -o json; the profile's output setting counts once it is read.
+  const state = { json: wantsJson(argv, env) };
+  const debug = argv.includes("--debug") || isTruthy(env.EDGECTL_DEBUG);
+
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupt.handler) {
+      const handler = interrupt.handler;
+      interrupt.handler = undefined;
+      handler().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+      return;
+    }
+    // Exit at once: in-flight sockets die with the process and stdout was never half-written
+    // (results are written in one piece at the end).
+    const message = `interrupted (${signal})`;
+    process.stderr.write(state.json ? `${JSON.stringify({ error: { kind: "interrupted", message } })}\n` : `\nerror: ${message}\n`);
+    process.exit(EXIT_CODES.interrupted);
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+
+  const app: AppContext = { deps: (cmd) => Promise.resolve(buildDeps(cmd, env, io, interrupt, state)) };
+  const program = buildProgram(app);
+  let captured = "";
+  const configure = (cmd: Command) => {
+    cmd.exitOverride().configureOutput({
+      writeOut: (s) => process.stdout.write(s),
+      writeErr: (s) => {
+        captured += s;
+      },
+      outputError: (s) => {
+        captured += s;
+      },
+    });
+    for (const sub of cmd.commands) configure(sub);
+  };
+  configure(program);
+
+  let code = 0;
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    code = handleError(err, captured, { json: state.json, debug });
+  }
+  if (interrupt.handler) return; // the emulator keeps serving until a signal arrives
+  process.exitCode = code;
+  // Exit promptly: nothing else is pending, and keep-alive sockets must not hold us.
+  process.exit(code);
+}
+
+function handleError(err: unknown, captured: string, opts: { json: boolean; debug: boolean }): number {
+  if (err instanceof CommanderError) {
+    if (err.code === "commander.helpDisplayed" || err.code === "commander.version") return 0;
+    // A noun without a verb: show its help on stdout, like `gh repo`.
+    if (err.code === "commander.help" || err.code === "commander.executeSubCommandAsync") {
+      process.stdout.write(captured);
+      return 0;
+    }
+    const message = (captured.replace(/^error:\s*/i, "").trim() || err.message).replace(/\s*\n\s*/g, " ");
+    process.stderr.write(formatError(new UsageError(message), opts));
+    if (!opts.json) process.stderr.write("Run 'edgectl --help' (or '<command> --help') for usage.\n");
+    return EXIT_CODES.usage;
+  }
+  process.stderr.write(formatError(err, opts));
+  if (opts.debug && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
+  return err instanceof EdgectlError ? EXIT_CODES[err.kind] : EXIT_CODES.network;
+}
+
+function buildDeps(cmd: Command, env: Env, io: IO, interrupt: { handler?: () => Promise<void> }, state: { json: boolean }): Deps {
+  const flags = cmd.optsWithGlobals() as GlobalFlags;
+  const warn = (message: string) => {
+    process.stderr.write(`warning: ${message}\n`);
+  };
+  const profile = resolveProfileName(flags, env);
+  const settings = resolveSettings(flags, env, profileOf(readConfig(env, warn), profile), profile);
+  state.json = settings.output === "json";
+  const debugLine = settings.debug ? (line: string) => process.stderr.write(`debug: ${line}\n`) : undefined;
+  return {
+    io,
+    env,
+    settings,
+    warn,
+    client(request = {}) {
+      if (!settings.apiKey) {
+        throw new AuthError(
+          `no API key for profile "${settings.profile}": run \`edgectl auth login\`, set EDGECTL_API_KEY, or pass --api-key`,
+        );
+      }
+      return new ApiClient({
+        baseUrl: settings.baseUrl,
+        apiKey: settings.apiKey,
+        timeoutMs: settings.timeoutMs,
+        retries: settings.retries,
+        debug: debugLine,
+        secrets: request.secrets,
+        maxSockets: request.maxSockets,
+        env,
+      });
+    },
+    confirm: (question) => ask(question, false).then((a) => /^y(es)?$/i.test(a.trim())),
+    promptHidden: (question) => ask(question, true),
+    readStdin,
+    onInterrupt(handler) {
+      interrupt.handler = handler;
+    },
+  };
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** One line from the terminal; the question goes to stderr so stdout stays clean. */
+async function ask(question: string, hidden: boolean): Promise<string> {
+  const { createInterface } = await import("node:readline");
+  return new Promise((resolve) => {
+    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+    if (hidden) {
+      // Echo nothing while the key is typed.
+      (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = (s: string) => {
+        if (s.startsWith(question)) process.stderr.write(question);
+      };
+    }
+    rl.on("SIGINT", () => {
+      rl.close();
+      process.kill(process.pid, "SIGINT");
+    });
+    rl.question(question, (answer) => {
+      if (hidden) process.stderr.write("\n");
+      rl.close();
+      resolve(answer);
+    });
+  });
+}
+
+function wantsJson(argv: string[], env: Env): boolean {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--json" || a === "-ojson" || a === "--output=json") return true;
+    if ((a === "-o" || a === "--output") && argv[i + 1] === "json") return true;
+  }
+  return env.EDGECTL_OUTPUT === "json";
+}
+
+function colorAllowed(env: Env, argv: string[]): boolean {
+  if (argv.includes("--no-color") || env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
+  if (env.FORCE_COLOR === "0" || env.TERM === "dumb") return false;
+  return true;
+}

@@ -1,0 +1,113 @@
+// Many ids in one invocation: bounded concurrency over one keep-alive pool, results in
+// input order, failures reported as they happen while the rest go on. On a 429 the
+// window of requests in flight halves and grows back slowly (AIMD), so a rate-limited
+// batch slows down instead of failing ids.
+import { BatchError, UsageError } from "../errors.js";
+import { formatError } from "../output/error.js";
+import type { Deps } from "./deps.js";
+
+export interface BatchOutcome<T> {
+  id: string;
+  value?: T;
+  error?: unknown;
+}
+
+export class Throttle {
+  limit: number;
+  private successes = 0;
+  constructor(readonly max: number) {
+    this.limit = max;
+  }
+  rateLimited(): void {
+    this.limit = Math.max(1, Math.floor(this.limit / 2));
+    this.successes = 0;
+  }
+  succeeded(): void {
+    if (this.limit >= this.max) return;
+    if (++this.successes >= this.limit) {
+      this.limit++;
+      this.successes = 0;
+    }
+  }
+}
+
+export async function runBatch<T>(
+  ids: string[],
+  concurrency: number,
+  work: (id: string, onRateLimited: () => void) => Promise<T>,
+  progress?: (done: number, total: number) => void,
+): Promise<BatchOutcome<T>[]> {
+  const outcomes: BatchOutcome<T>[] = new Array(ids.length);
+  const throttle = new Throttle(concurrency);
+  let next = 0;
+  let inFlight = 0;
+  let done = 0;
+  await new Promise<void>((resolve) => {
+    const pump = () => {
+      if (done === ids.length) return resolve();
+      while (inFlight < throttle.limit && next < ids.length) {
+        const index = next++;
+        const id = ids[index]!;
+        inFlight++;
+        work(id, () => throttle.rateLimited())
+          .then(
+            (value) => {
+              throttle.succeeded();
+              outcomes[index] = { id, value };
+            },
+            (error: unknown) => {
+              outcomes[index] = { id, error };
+            },
+          )
+          .finally(() => {
+            inFlight--;
+            done++;
+            progress?.(done, ids.length);
+            pump();
+          });
+      }
+    };
+    pump();
+  });
+  return outcomes;
+}
+
+/** Reports each failure on stderr; throws a BatchError (worst exit code) if any failed. */
+export function reportFailures<T>(deps: Pick<Deps, "io" | "settings">, outcomes: BatchOutcome<T>[], verb: string): void {
+  const failures = outcomes.filter((o) => o.error !== undefined).map((o) => ({ id: o.id, error: o.error }));
+  if (failures.length === 0) return;
+  const json = deps.settings.output === "json";
+  if (outcomes.length === 1) throw failures[0]!.error;
+  for (const f of failures) deps.io.stderr.write(formatError(f.error, { json, id: f.id }));
+  throw new BatchError(`${failures.length} of ${outcomes.length} ids could not be ${verb}`, failures);
+}
+
+/** Ids from the arguments, or one per line from stdin when the only argument is `-`. */
+export async function collectIds(args: string[], deps: Pick<Deps, "io" | "readStdin">): Promise<{ ids: string[]; many: boolean }> {
+  if (args.length === 1 && args[0] === "-") {
+    if (deps.io.stdin.isTTY) throw new UsageError("<id>: `-` reads ids from stdin, but stdin is a terminal; pipe the ids in");
+    const text = await deps.readStdin();
+    const ids = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "");
+    if (ids.length === 0) throw new UsageError("<id>: no ids on stdin");
+    return { ids, many: true };
+  }
+  if (args.includes("-")) throw new UsageError("<id>: `-` (ids from stdin) must be the only argument");
+  return { ids: args, many: args.length > 1 };
+}
+
+/** A progress line on stderr, only on a terminal and only for big batches. */
+export function progressLine(deps: Pick<Deps, "io">, label: string, total: number): ((done: number, total: number) => void) | undefined {
+  if (!deps.io.stderr.isTTY || total <= 20) return undefined;
+  return (done, all) => {
+    deps.io.stderr.write(`\r\x1b[2K${label} ${done}/${all}`);
+    if (done === all) deps.io.stderr.write("\r\x1b[2K");
+  };
+}
+
+export function parseConcurrency(value: string | undefined): number {
+  if (value === undefined) return 8;
+  if (!/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > 64) {
+    throw new UsageError(`--concurrency: "${value}" must be a whole number from 1 to 64`);
+  }
+  return Number(value);
+}

@@ -1,0 +1,47 @@
+// What the outside world gives a command. src/cli.ts builds the real one; tests pass
+// plain objects.
+import type { ApiClient } from "../api/client.js";
+import type { Env } from "../settings/config-file.js";
+import type { Settings } from "../settings/resolve.js";
+
+export interface OutStream {
+  write(chunk: string): unknown;
+  isTTY?: boolean;
+}
+
+export interface IO {
+  stdout: OutStream;
+  stderr: OutStream;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Color may be used on a stream only if this is true and that stream is a terminal. */
+  color: boolean;
+}
+
+export interface ClientRequest {
+  /** Webhook secrets to redact from logs and messages. */
+  secrets?: string[];
+  /** Keep-alive sockets (a batch's concurrency). */
+  maxSockets?: number;
+}
+
+export interface Deps {
+  io: IO;
+  env: Env;
+  settings: Settings;
+  /** An API client for the settings; throws AuthError when no key is configured. */
+  client(request?: ClientRequest): ApiClient;
+  /** Asks a yes/no question on stderr, reading the answer from a terminal stdin. */
+  confirm(question: string): Promise<boolean>;
+  /** Reads a line without echo (for keys typed at a terminal). */
+  promptHidden(question: string): Promise<string>;
+  /** Reads all of stdin. */
+  readStdin(): Promise<string>;
+  warn(message: string): void;
+  /** Registers cleanup to run on Ctrl-C/SIGTERM instead of exiting at once (the emulator). */
+  onInterrupt(handler: () => Promise<void>): void;
+}
+
+/** Given to each command's `register`: builds Deps from the parsed global flags. */
+export interface AppContext {
+  deps(command: import("commander").Command): Promise<Deps>;
+}

@@ -1,0 +1,25 @@
+// How a Failover backend looks in a table.
+import type { FailoverBackend } from "../../api/failover.js";
+import { renderRecord, renderRows } from "../../output/table.js";
+
+export function failoverRecord(fb: FailoverBackend, color: boolean): string {
+  return renderRecord(
+    [
+      ["ID", fb.id],
+      ["DESCRIPTION", fb.description ?? ""],
+      ["METADATA", fb.metadata ?? ""],
+      ["BACKENDS", fb.backends.join(", ")],
+      ["CREATED", fb.created_at],
+      ["URI", fb.uri],
+    ],
+    color,
+  );
+}
+
+export function failoverRows(list: FailoverBackend[], color: boolean): string {
+  return renderRows(
+    ["ID", "DESCRIPTION", "BACKENDS", "CREATED"],
+    list.map((fb) => [fb.id, fb.description ?? "", fb.backends.join(", "), fb.created_at]),
+    color,
+  );
+}

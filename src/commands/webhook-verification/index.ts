@@ -1,0 +1,12 @@
+import type { Command } from "commander";
+import type { AppContext } from "../deps.js";
+import { register as del } from "./delete.js";
+import { register as get } from "./get.js";
+import { register as replace } from "./replace.js";
+
+export function registerWebhookVerification(program: Command, app: AppContext): void {
+  const noun = program
+    .command("webhook-verification")
+    .description("Manage the webhook verification module of HTTPS edge routes");
+  for (const verb of [replace, get, del]) verb(noun, app);
+}

@@ -1,0 +1,16 @@
+// How a webhook verification module looks in a table (the secret already masked).
+import type { WebhookVerification } from "../../api/webhook-verification.js";
+import { renderRecord } from "../../output/table.js";
+
+export function moduleRecord(module: WebhookVerification, color: boolean): string {
+  return renderRecord(
+    [
+      ["ENABLED", String(module.enabled)],
+      ["PROVIDER", module.provider],
+      ["SECRET", module.secret ?? ""],
+    ],
+    color,
+  );
+}
+
+export const ROUTE_LABELS = { edgeId: "<edge-id>", routeId: "<route-id>" };

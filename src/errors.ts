@@ -1,0 +1,84 @@
+// Typed errors. Commands throw these; only src/cli.ts maps them to exit codes.
+
+export type ErrorKind = "api" | "usage" | "network" | "auth" | "interrupted";
+
+export abstract class EdgectlError extends Error {
+  abstract readonly kind: ErrorKind;
+}
+
+/** Invalid usage or input. Guarantees nothing was sent. */
+export class UsageError extends EdgectlError {
+  readonly kind = "usage";
+}
+
+export interface ApiErrorFields {
+  statusCode: number | undefined;
+  errorCode?: string;
+  operationId?: string;
+  details?: Record<string, unknown>;
+  /** Raw response body text, for `edgectl api`, which prints it on stdout. */
+  body?: string;
+}
+
+/** The API answered with an error status (after any retries). */
+export class ApiError extends EdgectlError {
+  readonly kind: ErrorKind = "api";
+  readonly statusCode: number | undefined;
+  readonly errorCode?: string;
+  readonly operationId?: string;
+  readonly details?: Record<string, unknown>;
+  readonly body?: string;
+  constructor(message: string, fields: ApiErrorFields) {
+    super(message);
+    this.statusCode = fields.statusCode;
+    this.errorCode = fields.errorCode;
+    this.operationId = fields.operationId;
+    this.details = fields.details;
+    this.body = fields.body;
+  }
+}
+
+/** No API key, or the API refused it (401/403); without fields nothing was sent. */
+export class AuthError extends ApiError {
+  override readonly kind = "auth";
+  constructor(message: string, fields?: ApiErrorFields) {
+    super(message, fields ?? { statusCode: undefined });
+  }
+}
+
+/** No usable answer: connect failure, timeout, unreadable success response. */
+export class NetworkError extends EdgectlError {
+  readonly kind = "network";
+  readonly statusCode?: number;
+  constructor(message: string, opts: { statusCode?: number; cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.statusCode = opts.statusCode;
+  }
+}
+
+/** Ctrl-C or SIGTERM. */
+export class InterruptedError extends EdgectlError {
+  readonly kind = "interrupted";
+}
+
+export const EXIT_CODES: Record<ErrorKind, number> = {
+  api: 1,
+  usage: 2,
+  network: 3,
+  auth: 4,
+  interrupted: 130,
+};
+
+/** Some items of a batch failed; each was already reported. Carries the worst one's kind. */
+export class BatchError extends EdgectlError {
+  readonly kind: ErrorKind;
+  constructor(message: string, readonly failures: { id: string; error: unknown }[]) {
+    super(message);
+    let worst: ErrorKind = "api";
+    for (const { error } of failures) {
+      const kind = error instanceof EdgectlError ? error.kind : "network";
+      if (EXIT_CODES[kind] > EXIT_CODES[worst]) worst = kind;
+    }
+    this.kind = worst;
+  }
+}

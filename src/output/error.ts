@@ -1,0 +1,42 @@
+// How an error reads on stderr: `error: …` for people, one JSON object with -o json.
+import { ApiError, EdgectlError, NetworkError } from "../errors.js";
+import { escapeControl } from "./escape.js";
+
+export interface ErrorView {
+  kind: string;
+  message: string;
+  status_code?: number;
+  error_code?: string;
+  operation_id?: string;
+  details?: Record<string, unknown>;
+  id?: string;
+}
+
+export function errorView(err: unknown, id?: string): ErrorView {
+  const view: ErrorView =
+    err instanceof EdgectlError
+      ? { kind: err.kind, message: err.message }
+      : { kind: "network", message: `unexpected failure: ${err instanceof Error ? err.message : String(err)}` };
+  if (err instanceof ApiError) {
+    if (err.statusCode !== undefined) view.status_code = err.statusCode;
+    if (err.errorCode) view.error_code = err.errorCode;
+    if (err.operationId) view.operation_id = err.operationId;
+    if (err.details) view.details = err.details;
+  } else if (err instanceof NetworkError && err.statusCode !== undefined) {
+    view.status_code = err.statusCode;
+  }
+  if (id !== undefined) view.id = id;
+  return view;
+}
+
+export function formatError(err: unknown, opts: { json: boolean; id?: string }): string {
+  const view = errorView(err, opts.id);
+  if (opts.json) return `${JSON.stringify({ error: view })}\n`;
+  const facts: string[] = [];
+  if (view.status_code !== undefined && err instanceof ApiError) facts.push(`HTTP ${view.status_code}`);
+  if (view.error_code) facts.push(view.error_code);
+  if (view.operation_id) facts.push(`operation_id ${view.operation_id}`);
+  const prefix = opts.id ? `${escapeControl(opts.id)}: ` : "";
+  const suffix = facts.length ? ` (${facts.map(escapeControl).join(", ")})` : "";
+  return `error: ${prefix}${escapeControl(view.message)}${suffix}\n`;
+}

@@ -1,0 +1,124 @@
+// Settings precedence: command-line flag > environment variable > active profile > default.
+import { UsageError } from "../errors.js";
+import type { Env, Profile } from "./config-file.js";
+
+export const DEFAULT_BASE_URL = "https://api.ngrok.com";
+
+export interface GlobalFlags {
+  apiKey?: string;
+  baseUrl?: string;
+  profile?: string;
+  output?: string;
+  json?: boolean;
+  timeout?: string;
+  retries?: string;
+  debug?: boolean;
+  color?: boolean;
+}
+
+export type OutputFormat = "table" | "json";
+
+export interface Settings {
+  profile: string;
+  apiKey?: string;
+  /** Where the key came from, for `auth status`: "--api-key", "EDGECTL_API_KEY", "NGROK_API_KEY", 'profile "x"'. */
+  apiKeySource?: string;
+  baseUrl: string;
+  output: OutputFormat;
+  timeoutMs: number;
+  retries: number;
+  debug: boolean;
+}
+
+export function resolveProfileName(flags: GlobalFlags, env: Env): string {
+  const name = flags.profile ?? (env.EDGECTL_PROFILE || undefined) ?? "default";
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) {
+    throw new UsageError(`--profile: "${name}" is not a valid profile name (letters, digits, _ . -)`);
+  }
+  return name;
+}
+
+/** Picks the first defined value and remembers which source gave it. */
+function pick(...candidates: [string | undefined, string][]): [string, string] | undefined {
+  for (const [value, source] of candidates) if (value !== undefined && value !== "") return [value, source];
+  return undefined;
+}
+
+export function resolveSettings(flags: GlobalFlags, env: Env, profile: Profile, profileName: string): Settings {
+  const key = pick(
+    [flags.apiKey, "--api-key"],
+    [env.EDGECTL_API_KEY, "EDGECTL_API_KEY"],
+    [env.NGROK_API_KEY, "NGROK_API_KEY"],
+    [profile.api_key, `profile "${profileName}"`],
+  );
+  const output: [string, string] | undefined = flags.json
+    ? ["json", "--json"]
+    : pick([flags.output, "--output"], [env.EDGECTL_OUTPUT, "EDGECTL_OUTPUT"], [profile.output, `profile "${profileName}"`]);
+  const timeout = pick([flags.timeout, "--timeout"], [env.EDGECTL_TIMEOUT, "EDGECTL_TIMEOUT"], [profile.timeout, `profile "${profileName}"`]);
+  const retries = pick([flags.retries, "--retries"], [env.EDGECTL_RETRIES, "EDGECTL_RETRIES"], [profile.retries, `profile "${profileName}"`]);
+  const baseUrl = pick([flags.baseUrl, "--base-url"], [env.EDGECTL_BASE_URL, "EDGECTL_BASE_URL"], [profile.base_url, `profile "${profileName}"`]);
+  return {
+    profile: profileName,
+    apiKey: key?.[0].trim(),
+    apiKeySource: key?.[1],
+    baseUrl: baseUrl ? parseBaseUrl(baseUrl[0], baseUrl[1]) : DEFAULT_BASE_URL,
+    output: output ? parseOutput(output[0], output[1]) : "table",
+    timeoutMs: timeout ? parseTimeout(timeout[0], timeout[1]) : 30_000,
+    retries: retries ? parseRetries(retries[0], retries[1]) : 3,
+    debug: Boolean(flags.debug) || isTruthy(env.EDGECTL_DEBUG),
+  };
+}
+
+export function isTruthy(value: string | undefined): boolean {
+  return value !== undefined && value !== "" && value !== "0" && value.toLowerCase() !== "false";
+}
+
+export function parseOutput(value: string, source = "--output"): OutputFormat {
+  if (value === "table" || value === "json") return value;
+  throw new UsageError(`${source}: "${value}" is not a supported output format (use table or json)`);
+}
+
+export function parseTimeout(value: string, source = "--timeout"): number {
+  const seconds = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
+    throw new UsageError(`${source}: "${value}" must be a number of seconds greater than 0 and at most 3600`);
+  }
+  return Math.round(seconds * 1000);
+}
+
+export function parseRetries(value: string, source = "--retries"): number {
+  if (!/^\d{1,2}$/.test(value.trim()) || Number(value) > 10) {
+    throw new UsageError(`${source}: "${value}" must be a whole number from 0 to 10`);
+  }
+  return Number(value);
+}
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK.test(hostname);
+}
+
+/**
+ * The key travels only over https, or plain http to a loopback host. Any path prefix is
+ * kept; a trailing slash is dropped so paths can be appended.
+ */
+export function parseBaseUrl(value: string, source = "--base-url"): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`${source}: "${value}" is not a valid URL`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new UsageError(`${source}: "${value}" must be an https:// URL`);
+  }
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
+    throw new UsageError(
+      `${source}: refusing plain http to ${url.hostname}: the API key would travel unencrypted; use https:// (plain http is allowed only to 127.0.0.1, ::1 or localhost)`,
+    );
+  }
+  if (url.username || url.password) throw new UsageError(`${source}: must not contain credentials`);
+  if (url.search || url.hash) throw new UsageError(`${source}: must not contain a query or fragment`);
+  return url.origin + url.pathname.replace(/\/+$/, "");
+}
