@@ -2,7 +2,9 @@
 import { Command, Option } from "commander";
 import { VERSION } from "../version.js";
 import type { AppContext } from "./deps.js";
+import { register as registerApi } from "./api/api.js";
 import { registerAuth } from "./auth/index.js";
+import { register as registerCompletion } from "./completion/completion.js";
 import { registerConfig } from "./config/index.js";
 import { registerEmulator } from "./emulator/index.js";
 import { registerFailover } from "./failover/index.js";
@@ -38,6 +40,8 @@ Exit codes: 0 ok, 1 API error, 2 usage, 3 no usable answer, 4 auth, 130 interrup
   registerWebhookVerification(program, app);
   registerAuth(program, app);
   registerConfig(program, app);
+  registerApi(program, app);
   registerEmulator(program, app);
+  registerCompletion(program, app);
   return program;
 }

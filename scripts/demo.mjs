@@ -1,0 +1,45 @@
+// npm run demo: a real session against the local emulator, as a new user would type it.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+const bin = fileURLToPath(new URL("../bin/edgectl.js", import.meta.url));
+const configDir = mkdtempSync(join(tmpdir(), "edgectl-demo-"));
+const emulator = spawn(process.execPath, [bin, "emulator", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+const baseUrl = await new Promise((resolve, reject) => {
+  const lines = createInterface({ input: emulator.stdout });
+  lines.once("line", resolve);
+  emulator.once("exit", (code) => reject(new Error(`emulator exited (${code})`)));
+});
+console.log(`emulator listening on ${baseUrl}\n`);
+
+const env = { ...process.env, EDGECTL_BASE_URL: baseUrl, EDGECTL_API_KEY: "demo-key", EDGECTL_CONFIG_DIR: configDir };
+function edgectl(args, input) {
+  console.log(`$ edgectl ${args.map((a) => (/[\s"']/.test(a) ? `'${a}'` : a)).join(" ")}`);
+  const r = spawnSync(process.execPath, [bin, ...args], { env, input, encoding: "utf8" });
+  process.stdout.write(r.stdout);
+  process.stdout.write(r.stderr);
+  console.log();
+  if (r.status !== 0) throw new Error(`edgectl ${args[0]} ${args[1]} exited ${r.status}`);
+  return r.stdout;
+}
+
+let failed = false;
+try {
+  const created = JSON.parse(edgectl(["failover", "create", "--backends", "bkdhr_primary,bkdhr_standby", "--description", "eu pair", "-o", "json"]));
+  edgectl(["failover", "get", created.id]);
+  edgectl(["failover", "list"]);
+  edgectl(["webhook-verification", "replace", "edghts_demo", "edghtsrt_demo", "--provider", "GitHub", "--secret-stdin"], "s3cr3t-from-stdin\n");
+  edgectl(["webhook-verification", "get", "edghts_demo", "edghtsrt_demo"]);
+  edgectl(["failover", "delete", created.id, "--yes"]);
+} catch (err) {
+  console.error(`demo failed: ${err.message}`);
+  failed = true;
+} finally {
+  emulator.kill("SIGTERM");
+  rmSync(configDir, { recursive: true, force: true });
+}
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,96 @@
+import { readFile } from "node:fs/promises";
+import type { Command } from "commander";
+import type { Method } from "../../api/client.js";
+import { ApiError, UsageError } from "../../errors.js";
+import { renderJson } from "../../output/json.js";
+import type { AppContext, Deps } from "../deps.js";
+import { printDryRun } from "../dry-run.js";
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+export interface ApiOptions {
+  method: Method;
+  path: string;
+  /** Parsed JSON body from --input. */
+  body?: unknown;
+  dryRun: boolean;
+}
+
+export function register(program: Command, app: AppContext): void {
+  program
+    .command("api")
+    .description("Make an authenticated request to any API path and print the JSON answer (like `gh api`)")
+    .argument("<method>", "GET, POST, PUT, PATCH or DELETE")
+    .argument("<path>", "path below the base URL, e.g. /backends/failover?limit=5")
+    .option("--input <file>", "JSON request body from a file, or - for stdin")
+    .option("--dry-run", "print the request instead of sending it")
+    .addHelpText(
+      "after",
+      `
+The same settings, headers, retries and exit codes as every other command. For an error
+status the API's error body is printed on stdout (as gh api does) and an error line on stderr.
+
+Examples:
+  $ edgectl api GET /backends/failover?limit=5
+  $ edgectl api GET /backends/failover | jq -r '.backends[].id'
+  $ echo '{"description":"eu"}' | edgectl api PATCH /backends/failover/bkdfo_2abc --input -`,
+    )
+    .action(async (method: string, path: string, opts: { input?: string; dryRun?: boolean }, cmd: Command) => {
+      const deps = await app.deps(cmd);
+      const upper = method.toUpperCase();
+      if (!(METHODS as readonly string[]).includes(upper)) {
+        throw new UsageError(`<method>: "${method}" must be one of ${METHODS.join(", ")}`);
+      }
+      if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith("//")) {
+        throw new UsageError(`<path>: give a path below the base URL (like /backends/failover), not a URL`);
+      }
+      if (/(^|\/)\.\.?(\/|$|\?)/.test(path.split("?")[0] ?? "")) throw new UsageError(`<path>: must not contain . or .. segments`);
+      const body = opts.input === undefined ? undefined : await readInput(opts.input, deps);
+      if (body !== undefined && (upper === "GET" || upper === "DELETE")) {
+        throw new UsageError(`--input: ${upper} requests carry no body`);
+      }
+      await run({ method: upper as Method, path: path.startsWith("/") ? path : `/${path}`, body, dryRun: Boolean(opts.dryRun) }, deps);
+    });
+}
+
+async function readInput(source: string, deps: Deps): Promise<unknown> {
+  let text: string;
+  if (source === "-") {
+    if (deps.io.stdin.isTTY) throw new UsageError("--input -: stdin is a terminal; pipe the JSON body in");
+    text = await deps.readStdin();
+  } else {
+    try {
+      text = await readFile(source, "utf8");
+    } catch (err) {
+      throw new UsageError(`--input: cannot read ${source}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`--input: not valid JSON (${(err as Error).message})`);
+  }
+}
+
+export async function run(options: ApiOptions, deps: Deps): Promise<void> {
+  if (options.dryRun) return printDryRun(deps, options.method, options.path, options.body);
+  const client = deps.client();
+  try {
+    const response = await client.request(options.method, options.path, { body: options.body });
+    if (response.text.trim()) deps.io.stdout.write(pretty(response.text));
+  } catch (err) {
+    if (err instanceof ApiError && err.body?.trim()) deps.io.stdout.write(pretty(client.redact(err.body)));
+    throw err;
+  } finally {
+    client.close();
+  }
+}
+
+/** JSON pretty-printed; anything else as received. */
+function pretty(text: string): string {
+  try {
+    return renderJson(JSON.parse(text));
+  } catch {
+    return text.endsWith("\n") ? text : `${text}\n`;
+  }
+}
