@@ -5,7 +5,7 @@ import http from "node:http";
 import https from "node:https";
 import type { IncomingHttpHeaders } from "node:http";
 import { ApiError, AuthError, NetworkError } from "../errors.js";
-import { excerpt } from "../output/escape.js";
+import { escapeControl, excerpt } from "../output/escape.js";
 import { USER_AGENT } from "../version.js";
 import { redactText } from "./redact.js";
 import { proxyAgentFor } from "./proxy.js";
@@ -44,6 +44,8 @@ export interface RequestOptions {
 
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 const RETRY_AFTER_CAP_MS = 60_000;
+const POST_DOUBT =
+  "; the request may or may not have been carried out (a backend may or may not have been created), so it was not repeated — check with `edgectl failover list` before trying again";
 
 class AttemptError extends Error {
   constructor(
@@ -139,15 +141,16 @@ export class ApiClient {
   /** Sends a request and parses the JSON body of a successful answer. */
   async requestJson<T>(method: Method, path: string, parse: (data: unknown) => T, opts: RequestOptions = {}): Promise<T> {
     const response = await this.request(method, path, opts);
-    return parseBody(response, parse);
+    return parseBody(response, parse, (text) => this.redact(text));
   }
 
   close(): void {
     for (const agent of this.agents.values()) agent.destroy();
   }
 
+  /** Lines are redacted by the caller; escaped here, since they may carry what the server sent. */
   private log(line: string): void {
-    this.options.debug?.(line);
+    this.options.debug?.(escapeControl(line));
   }
 
   private async wait(attempt: number, retryAfter: number | undefined, reason: string): Promise<void> {
@@ -215,9 +218,7 @@ export class ApiClient {
   private networkError(method: Method, url: URL, failure: AttemptError, attempts: number): NetworkError {
     const tries = attempts > 1 ? ` (${attempts} attempts)` : "";
     let message = `${method} ${url.host}: ${failure.message}${tries}`;
-    if (method === "POST" && !failure.neverSent) {
-      message += `; the request may or may not have been carried out, so it was not repeated — check with \`edgectl failover list\` before trying again`;
-    }
+    if (method === "POST" && !failure.neverSent) message += POST_DOUBT;
     return new NetworkError(this.redact(message));
   }
 
@@ -225,7 +226,7 @@ export class ApiClient {
     const { status, text } = response;
     if (status >= 300 && status < 400) {
       const location = String(response.headers.location ?? "");
-      return new ApiError(`the API answered ${status} with a redirect${location ? ` to ${excerpt(location)}` : ""}; redirects are not followed, so the key is not sent elsewhere`, {
+      return new ApiError(`the API answered ${status} with a redirect${location ? ` to ${excerpt(this.redact(location))}` : ""}; redirects are not followed, so the key is not sent elsewhere`, {
         statusCode: status,
         body: text,
       });
@@ -233,19 +234,29 @@ export class ApiClient {
     const body = parseErrorBody(text);
     const fields = {
       statusCode: status,
-      errorCode: body?.error_code,
-      operationId: body?.details?.operation_id,
-      details: body?.details,
+      errorCode: body?.error_code === undefined ? undefined : this.redact(body.error_code),
+      operationId: body?.details?.operation_id === undefined ? undefined : this.redact(body.details.operation_id),
+      details: body?.details === undefined ? undefined : this.redactDetails(body.details),
       body: text,
     };
     let message: string;
     if (body?.msg) message = this.redact(body.msg.trim());
-    else if (text.trim()) message = `HTTP ${status} ${http.STATUS_CODES[status] ?? ""} with an unexpected body: ${this.redact(excerpt(text))}`;
+    else if (text.trim()) message = `HTTP ${status} ${http.STATUS_CODES[status] ?? ""} with an unexpected body: ${excerpt(this.redact(text))}`;
     else message = `HTTP ${status} ${http.STATUS_CODES[status] ?? ""}`.trim();
     message = explainErrorCode(fields.errorCode, message);
+    // A 5xx after a POST reached the server: it may have acted before failing.
+    if (method === "POST" && status >= 500) message += POST_DOUBT;
     if (status === 401 || status === 403) return new AuthError(message, fields);
-    void method;
     return new ApiError(message, fields);
+  }
+
+  /** The error body's details with secrets masked (they reach -o json output). */
+  private redactDetails(details: Record<string, unknown>): Record<string, unknown> | undefined {
+    try {
+      return JSON.parse(this.redact(JSON.stringify(details))) as Record<string, unknown>;
+    } catch {
+      return undefined;
+    }
   }
 }
 
@@ -285,20 +296,20 @@ function explainErrorCode(code: string | undefined, message: string): string {
   return message;
 }
 
-/** Reads a successful answer's JSON body; an unusable body is a NetworkError (exit 3). */
-export function parseBody<T>(response: RawResponse, parse: (data: unknown) => T): T {
+/** Reads a successful answer's JSON body; an unusable body is a NetworkError (exit 3). `redact` masks secrets in the excerpt. */
+export function parseBody<T>(response: RawResponse, parse: (data: unknown) => T, redact: (text: string) => string = (text) => text): T {
   const { status, text } = response;
   if (!text.trim()) throw new NetworkError(`the API answered ${status} with an empty body where a resource was expected`, { statusCode: status });
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    throw new NetworkError(`the API answered ${status} with a body that is not valid JSON: ${excerpt(text)}`, { statusCode: status });
+    throw new NetworkError(`the API answered ${status} with a body that is not valid JSON: ${excerpt(redact(text))}`, { statusCode: status });
   }
   try {
     return parse(data);
   } catch (err) {
-    throw new NetworkError(`the API answered ${status} with an unexpected body (${(err as Error).message}): ${excerpt(text)}`, { statusCode: status });
+    throw new NetworkError(`the API answered ${status} with an unexpected body (${redact((err as Error).message)}): ${excerpt(redact(text))}`, { statusCode: status });
   }
 }
 
@@ -308,6 +319,8 @@ export function retryAfterMs(header: string | string[] | undefined): number | un
   let ms: number;
   if (/^\s*\d+(\.\d+)?\s*$/.test(value)) ms = Number(value) * 1000;
   else {
+    // Date.parse accepts junk like "-1"; only the HTTP-date form counts.
+    if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value.trim())) return undefined;
     const date = Date.parse(value);
     if (Number.isNaN(date)) return undefined;
     ms = date - Date.now();

@@ -7,8 +7,38 @@ export function redactText(text: string, secrets: (string | undefined)[]): strin
   let out = text;
   for (const secret of secrets) {
     // Very short values would redact ordinary words; the API rejects such keys anyway.
-    if (secret && secret.length >= 4) out = out.split(secret).join(MASK);
+    if (!secret || secret.length < 4) continue;
+    for (const form of encodedForms(secret)) out = out.split(form).join(MASK);
   }
   // A JSON "secret" field is masked even when its value is not known in advance.
   return out.replace(/("secret"\s*:\s*)"(?:[^"\\]|\\.)*"/g, `$1"${MASK}"`);
+}
+
+/**
+ * The value as given, and as it reads inside a JSON string when a server echoes it back:
+ * `"` and `\` escaped, and optionally `/` escaped, `&<>` escaped as Go's encoding/json
+ * does, or everything outside ASCII escaped (\u00e9 or \u00E9).
+ */
+function encodedForms(value: string): string[] {
+  const json = JSON.stringify(value).slice(1, -1);
+  const forms = new Set<string>([value, json]);
+  const u = (ch: string, upper: boolean) => {
+    const hex = ch.charCodeAt(0).toString(16).padStart(4, "0");
+    return `\\u${upper ? hex.toUpperCase() : hex}`;
+  };
+  for (const slash of [false, true]) {
+    for (const html of [false, true]) {
+      for (const ascii of [false, true]) {
+        for (const upper of ascii ? [false, true] : [false]) {
+          let form = json;
+          if (html) form = form.replace(/[&<>\u2028\u2029]/g, (ch) => u(ch, upper));
+          if (ascii) form = form.replace(/[^\x00-\x7f]/g, (ch) => u(ch, upper));
+          if (slash) form = form.replace(/\//g, "\\/");
+          forms.add(form);
+        }
+      }
+    }
+  }
+  // Longest first, so a form that contains another is replaced whole.
+  return [...forms].sort((a, b) => b.length - a.length);
 }

@@ -1,6 +1,7 @@
 // How an error reads on stderr: `error: …` for people, one JSON object with -o json.
 import { ApiError, EdgectlError, NetworkError } from "../errors.js";
 import { escapeControl } from "./escape.js";
+import { jsonLine } from "./json.js";
 
 export interface ErrorView {
   kind: string;
@@ -31,7 +32,7 @@ export function errorView(err: unknown, id?: string): ErrorView {
 
 export function formatError(err: unknown, opts: { json: boolean; id?: string }): string {
   const view = errorView(err, opts.id);
-  if (opts.json) return `${JSON.stringify({ error: view })}\n`;
+  if (opts.json) return jsonLine({ error: view });
   const facts: string[] = [];
   if (view.status_code !== undefined && err instanceof ApiError) facts.push(`HTTP ${view.status_code}`);
   if (view.error_code) facts.push(view.error_code);

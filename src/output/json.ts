@@ -8,3 +8,8 @@ const UNSAFE_IN_JSON = /[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2
 export function renderJson(value: unknown): string {
   return `${JSON.stringify(value, null, 2).replace(UNSAFE_IN_JSON, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`)}\n`;
 }
+
+/** One compact JSON line (stderr error objects), with the same escaping as renderJson. */
+export function jsonLine(value: unknown): string {
+  return `${JSON.stringify(value).replace(UNSAFE_IN_JSON, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`)}\n`;
+}

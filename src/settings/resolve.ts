@@ -80,10 +80,11 @@ export function parseOutput(value: string, source = "--output"): OutputFormat {
 
 export function parseTimeout(value: string, source = "--timeout"): number {
   const seconds = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
+  const ms = Math.round(seconds * 1000);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !Number.isFinite(seconds) || ms < 1 || seconds > 3600) {
     throw new UsageError(`${source}: "${value}" must be a number of seconds greater than 0 and at most 3600`);
   }
-  return Math.round(seconds * 1000);
+  return ms;
 }
 
 export function parseRetries(value: string, source = "--retries"): number {

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { run as createRun } from "../../src/commands/failover/create.js";
+import { run as deleteRun } from "../../src/commands/failover/delete.js";
+import { run as updateRun } from "../../src/commands/failover/update.js";
+import { printDryRun } from "../../src/commands/dry-run.js";
+import { fakeDeps } from "./fake-deps.js";
+
+describe("failover create --dry-run", () => {
+  it("prints the POST with only the fields given and sends nothing", async () => {
+    const deps = fakeDeps();
+    await createRun({ backends: ["bkdhr_a", "bkdtg_b"], description: "eu", dryRun: true }, deps);
+    expect(deps.clientCalls).toBe(0);
+    expect(deps.out.text).toBe(`POST https://api.example.test/backends/failover\n{\n  "backends": [\n    "bkdhr_a",\n    "bkdtg_b"\n  ],\n  "description": "eu"\n}\n`);
+    expect(deps.err.text).toBe("");
+  });
+
+  it("prints one JSON document with -o json", async () => {
+    const deps = fakeDeps({ settings: { output: "json" } });
+    await createRun({ backends: ["bkdhr_a"], metadata: "{}", dryRun: true }, deps);
+    expect(JSON.parse(deps.out.text)).toEqual({
+      dry_run: true,
+      request: { method: "POST", url: "https://api.example.test/backends/failover", body: { backends: ["bkdhr_a"], metadata: "{}" } },
+    });
+  });
+});
+
+describe("failover update --dry-run", () => {
+  it("prints the PATCH with only the fields given, an empty description included", async () => {
+    const deps = fakeDeps({ settings: { output: "json" } });
+    await updateRun({ id: "bkdfo_1", description: "", dryRun: true }, deps);
+    expect(deps.clientCalls).toBe(0);
+    expect(JSON.parse(deps.out.text).request).toEqual({ method: "PATCH", url: "https://api.example.test/backends/failover/bkdfo_1", body: { description: "" } });
+  });
+});
+
+describe("failover delete --dry-run", () => {
+  it("prints one DELETE per id, in order, without asking or sending", async () => {
+    const deps = fakeDeps();
+    await deleteRun({ ids: ["bkdfo_1", "bkdfo_2"], many: true, yes: false, dryRun: true, concurrency: 8 }, deps);
+    expect(deps.clientCalls).toBe(0);
+    expect(deps.out.text).toBe("DELETE https://api.example.test/backends/failover/bkdfo_1\nDELETE https://api.example.test/backends/failover/bkdfo_2\n");
+  });
+});
+
+describe("printDryRun", () => {
+  it("keeps the base URL's path prefix and redacts given secrets", () => {
+    const deps = fakeDeps({ settings: { baseUrl: "https://gw.example.com/ngrok" } });
+    printDryRun(deps, "PUT", "/x", { note: "has s3cr3t-value inside" }, ["s3cr3t-value"]);
+    expect(deps.out.text).toContain("PUT https://gw.example.com/ngrok/x\n");
+    expect(deps.out.text).toContain("has ******** inside");
+    expect(deps.out.text).not.toContain("s3cr3t-value");
+  });
+});

@@ -1,0 +1,220 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { UsageError } from "../../src/errors.js";
+import { parseProvider, readSecret, run } from "../../src/commands/webhook-verification/replace.js";
+import { fakeDeps } from "./fake-deps.js";
+
+async function refused(promise: Promise<unknown>): Promise<UsageError> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(err).toBeInstanceOf(UsageError);
+    return err as UsageError;
+  }
+  throw new Error("expected a UsageError");
+}
+
+function refusedSync(fn: () => unknown): UsageError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(UsageError);
+    return err as UsageError;
+  }
+  throw new Error("expected a UsageError");
+}
+
+describe("parseProvider", () => {
+  it("accepts a provider in any letter case and returns it in lower case", () => {
+    expect(parseProvider("github")).toBe("github");
+    expect(parseProvider("GitHub")).toBe("github");
+    expect(parseProvider("SLACK")).toBe("slack");
+    expect(parseProvider("Facebook_Graph_API")).toBe("facebook_graph_api");
+  });
+
+  it("requires a provider", () => {
+    expect(refusedSync(() => parseProvider(undefined)).message).toMatch(/^--provider: required/);
+    expect(refusedSync(() => parseProvider("")).message).toMatch(/^--provider: required/);
+  });
+
+  it("suggests the near miss", () => {
+    expect(refusedSync(() => parseProvider("githb")).message).toContain('did you mean "github"?');
+    expect(refusedSync(() => parseProvider("Strip")).message).toContain('did you mean "stripe"?');
+  });
+
+  it("suggests nothing for nonsense, but names the flag and the rule", () => {
+    const err = refusedSync(() => parseProvider("zzzzzzzzzz"));
+    expect(err.message).toMatch(/^--provider: "zzzzzzzzzz" is not a supported provider/);
+    expect(err.message).not.toContain("did you mean");
+  });
+
+  it("escapes control characters of the value", () => {
+    const err = refusedSync(() => parseProvider("git\x1b[2Jhub"));
+    expect(err.message).toContain("git\\x1b[2Jhub");
+    expect(err.message).not.toContain("\x1b");
+  });
+});
+
+describe("readSecret: sources", () => {
+  it("takes --secret", async () => {
+    const deps = fakeDeps();
+    expect(await readSecret({ secret: "whsec_1" }, "github", deps)).toBe("whsec_1");
+    expect(deps.stdinReads).toBe(0);
+  });
+
+  it("takes EDGECTL_WEBHOOK_SECRET when no flag is given", async () => {
+    expect(await readSecret({}, "stripe", fakeDeps({ env: { EDGECTL_WEBHOOK_SECRET: "from_env" } }))).toBe("from_env");
+  });
+
+  it("takes a flag over EDGECTL_WEBHOOK_SECRET", async () => {
+    expect(await readSecret({ secret: "flag" }, "stripe", fakeDeps({ env: { EDGECTL_WEBHOOK_SECRET: "env" } }))).toBe("flag");
+  });
+
+  it("refuses two sources, naming both flags", async () => {
+    const err = await refused(readSecret({ secretStdin: true, secret: "x" }, "github", fakeDeps()));
+    expect(err.message).toContain("--secret-stdin");
+    expect(err.message).toContain("--secret");
+    expect(err.message).toContain("only one source");
+    const err2 = await refused(readSecret({ secretFile: "/tmp/x", secret: "x" }, "github", fakeDeps()));
+    expect(err2.message).toMatch(/^--secret-file and --secret: /);
+  });
+
+  it("refuses all three sources at once before reading anything", async () => {
+    const deps = fakeDeps({ stdin: "s" });
+    const err = await refused(readSecret({ secretStdin: true, secretFile: "/nonexistent", secret: "x" }, "github", deps));
+    expect(err.message).toMatch(/^--secret-stdin and --secret-file and --secret: /);
+    expect(deps.stdinReads).toBe(0);
+  });
+
+  it("refuses a missing secret, naming the ways to give one", async () => {
+    const err = await refused(readSecret({}, "github", fakeDeps()));
+    expect(err.message).toContain("github needs a secret");
+    expect(err.message).toContain("--secret-stdin");
+    expect(err.message).toContain("EDGECTL_WEBHOOK_SECRET");
+  });
+
+  it("refuses an empty --secret", async () => {
+    expect((await refused(readSecret({ secret: "" }, "github", fakeDeps()))).message).toBe("--secret: the secret is empty");
+  });
+
+  it("refuses an empty EDGECTL_WEBHOOK_SECRET", async () => {
+    const err = await refused(readSecret({}, "github", fakeDeps({ env: { EDGECTL_WEBHOOK_SECRET: "" } })));
+    expect(err.message).toMatch(/^EDGECTL_WEBHOOK_SECRET: the secret is empty/);
+  });
+});
+
+describe("readSecret: sns", () => {
+  it("refuses sns with a secret", async () => {
+    const err = await refused(readSecret({ secret: "x" }, "sns", fakeDeps()));
+    expect(err.message).toMatch(/^--secret: provider sns .*takes no secret/);
+  });
+
+  it("refuses sns with --secret-stdin without reading stdin", async () => {
+    const deps = fakeDeps({ stdin: "x" });
+    expect((await refused(readSecret({ secretStdin: true }, "sns", deps))).message).toMatch(/^--secret-stdin: /);
+    expect(deps.stdinReads).toBe(0);
+  });
+
+  it("warns and sends no secret for sns with EDGECTL_WEBHOOK_SECRET set", async () => {
+    const deps = fakeDeps({ env: { EDGECTL_WEBHOOK_SECRET: "leftover" } });
+    expect(await readSecret({}, "sns", deps)).toBeUndefined();
+    expect(deps.warnings).toHaveLength(1);
+    expect(deps.warnings[0]).toContain("EDGECTL_WEBHOOK_SECRET is ignored");
+    expect(deps.warnings[0]).not.toContain("leftover");
+  });
+
+  it("needs nothing for sns", async () => {
+    const deps = fakeDeps();
+    expect(await readSecret({}, "sns", deps)).toBeUndefined();
+    expect(deps.warnings).toEqual([]);
+  });
+});
+
+describe("readSecret: --secret-stdin", () => {
+  it.each([
+    ["s3cret\n", "s3cret"],
+    ["s3cret\r\n", "s3cret"],
+    ["s3cret", "s3cret"],
+    ["s3cret\n\n", "s3cret\n"],
+    ["s3cret\r\n\r\n", "s3cret\r\n"],
+    ["  spaced  \n", "  spaced  "],
+    ["multi\nline\n", "multi\nline"],
+  ])("reads %j as %j (exactly one trailing newline dropped)", async (stdin, expected) => {
+    const deps = fakeDeps({ stdin });
+    expect(await readSecret({ secretStdin: true }, "github", deps)).toBe(expected);
+    expect(deps.stdinReads).toBe(1);
+  });
+
+  it("refuses a terminal stdin without waiting for it", async () => {
+    const deps = fakeDeps({ stdinIsTTY: true, stdin: "never" });
+    const err = await refused(readSecret({ secretStdin: true }, "github", deps));
+    expect(err.message).toMatch(/^--secret-stdin: stdin is a terminal/);
+    expect(deps.stdinReads).toBe(0);
+  });
+
+  it("refuses a stdin holding only a newline", async () => {
+    expect((await refused(readSecret({ secretStdin: true }, "github", fakeDeps({ stdin: "\n" })))).message).toBe("--secret-stdin: the secret is empty");
+  });
+});
+
+describe("readSecret: --secret-file", () => {
+  let tmp: string;
+  beforeEach(() => {
+    tmp = mkdtempSync(join(tmpdir(), "edgectl-secret-test-"));
+  });
+  afterEach(() => {
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it("reads the file, dropping one trailing newline", async () => {
+    const path = join(tmp, "gh.secret");
+    writeFileSync(path, "file_secret\r\n");
+    expect(await readSecret({ secretFile: path }, "github", fakeDeps())).toBe("file_secret");
+  });
+
+  it("refuses a missing file, naming the flag, the path and the reason", async () => {
+    const path = join(tmp, "missing.secret");
+    const err = await refused(readSecret({ secretFile: path }, "github", fakeDeps()));
+    expect(err.message).toBe(`--secret-file: cannot read ${path}: ENOENT`);
+  });
+
+  it("refuses a folder given as the file", async () => {
+    expect((await refused(readSecret({ secretFile: tmp }, "github", fakeDeps()))).message).toMatch(/^--secret-file: cannot read /);
+  });
+
+  it("refuses an empty file", async () => {
+    const path = join(tmp, "empty");
+    writeFileSync(path, "");
+    expect((await refused(readSecret({ secretFile: path }, "github", fakeDeps()))).message).toBe("--secret-file: the secret is empty");
+  });
+});
+
+describe("replace --dry-run", () => {
+  const base = { edgeId: "edghts_1", routeId: "edghtsrt_2", enabled: true, showSecret: false, dryRun: true } as const;
+
+  it("prints the PUT request with the secret redacted and builds no client", async () => {
+    const deps = fakeDeps();
+    await run({ ...base, provider: "github", secret: "whsec_topsecret" }, deps);
+    expect(deps.clientCalls).toBe(0);
+    expect(deps.out.text).toContain("PUT https://api.example.test/edges/https/edghts_1/routes/edghtsrt_2/webhook_verification");
+    expect(deps.out.text).toContain('"secret": "********"');
+    expect(deps.out.text).toContain('"provider": "github"');
+    expect(deps.out.text).not.toContain("topsecret");
+    expect(deps.err.text).toBe("");
+  });
+
+  it("prints one JSON document with -o json, with enabled false for --disabled and no secret for sns", async () => {
+    const deps = fakeDeps({ settings: { output: "json" } });
+    await run({ ...base, enabled: false, provider: "sns", secret: undefined }, deps);
+    expect(JSON.parse(deps.out.text)).toEqual({
+      dry_run: true,
+      request: {
+        method: "PUT",
+        url: "https://api.example.test/edges/https/edghts_1/routes/edghtsrt_2/webhook_verification",
+        body: { enabled: false, provider: "sns" },
+      },
+    });
+  });
+});

@@ -1,0 +1,145 @@
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { UsageError } from "../../src/errors.js";
+import { configDir, configPath, profileOf, readConfig, writeProfileKey } from "../../src/settings/config-file.js";
+
+const posix = process.platform !== "win32";
+const mode = (path: string) => statSync(path).mode & 0o777;
+
+let tmp: string;
+beforeEach(() => {
+  tmp = mkdtempSync(join(tmpdir(), "edgectl-config-test-"));
+});
+afterEach(() => {
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("configDir", () => {
+  it("honours EDGECTL_CONFIG_DIR above everything", () => {
+    expect(configDir({ EDGECTL_CONFIG_DIR: "/x/edge", XDG_CONFIG_HOME: "/y", HOME: "/h" })).toBe("/x/edge");
+    expect(configPath({ EDGECTL_CONFIG_DIR: "/x/edge" })).toBe(join("/x/edge", "config.json"));
+  });
+
+  it.runIf(process.platform === "linux")("honours XDG_CONFIG_HOME on Linux", () => {
+    expect(configDir({ XDG_CONFIG_HOME: "/xdg", HOME: "/h" })).toBe(join("/xdg", "edgectl"));
+  });
+
+  it.runIf(process.platform === "linux")("falls back to ~/.config on Linux", () => {
+    expect(configDir({ HOME: "/home/u" })).toBe(join("/home/u", ".config", "edgectl"));
+    expect(configDir({ HOME: "/home/u", XDG_CONFIG_HOME: "" })).toBe(join("/home/u", ".config", "edgectl"));
+  });
+});
+
+describe("readConfig", () => {
+  it("reads a missing file as an empty config", () => {
+    const warnings: string[] = [];
+    expect(readConfig({ EDGECTL_CONFIG_DIR: join(tmp, "nope") }, (m) => warnings.push(m))).toEqual({});
+    expect(warnings).toEqual([]);
+  });
+
+  it("reads the profiles of a valid file", () => {
+    writeFileSync(join(tmp, "config.json"), JSON.stringify({ profiles: { default: { api_key: "k" }, ci: { output: "json" } } }), { mode: 0o600 });
+    const config = readConfig({ EDGECTL_CONFIG_DIR: tmp }, () => {});
+    expect(profileOf(config, "ci")).toEqual({ output: "json" });
+    expect(profileOf(config, "default")).toEqual({ api_key: "k" });
+    expect(profileOf(config, "missing")).toEqual({});
+    expect(profileOf({}, "default")).toEqual({});
+  });
+
+  it.each(["{not json", "[]", "null", '"text"', ""])("refuses the content %j with a UsageError naming the file", (text) => {
+    const path = join(tmp, "config.json");
+    writeFileSync(path, text, { mode: 0o600 });
+    let error: unknown;
+    try {
+      readConfig({ EDGECTL_CONFIG_DIR: tmp }, () => {});
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toContain(path);
+    expect((error as Error).message).toContain("not valid JSON");
+  });
+
+  it.runIf(posix)("tightens a file readable by others to 0600, with a warning", () => {
+    const path = join(tmp, "config.json");
+    writeFileSync(path, "{}");
+    chmodSync(path, 0o644);
+    chmodSync(tmp, 0o700);
+    const warnings: string[] = [];
+    expect(readConfig({ EDGECTL_CONFIG_DIR: tmp }, (m) => warnings.push(m))).toEqual({});
+    expect(mode(path)).toBe(0o600);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(path);
+    expect(warnings[0]).toContain("644");
+    expect(warnings[0]).toContain("600");
+  });
+
+  it.runIf(posix)("tightens a folder readable by others to 0700", () => {
+    const dir = join(tmp, "cfg");
+    mkdirSync(dir);
+    chmodSync(dir, 0o755);
+    writeFileSync(join(dir, "config.json"), "{}", { mode: 0o600 });
+    chmodSync(join(dir, "config.json"), 0o600);
+    const warnings: string[] = [];
+    readConfig({ EDGECTL_CONFIG_DIR: dir }, (m) => warnings.push(m));
+    expect(mode(dir)).toBe(0o700);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("755");
+  });
+
+  it.runIf(posix)("says nothing about a file that is already private", () => {
+    const path = join(tmp, "config.json");
+    writeFileSync(path, "{}");
+    chmodSync(path, 0o600);
+    chmodSync(tmp, 0o700);
+    const warnings: string[] = [];
+    readConfig({ EDGECTL_CONFIG_DIR: tmp }, (m) => warnings.push(m));
+    expect(warnings).toEqual([]);
+  });
+});
+
+describe("writeProfileKey", () => {
+  it("creates the file 0600 in a folder 0700 and stores the key in the profile", async () => {
+    const dir = join(tmp, "deep", "edgectl");
+    const env = { EDGECTL_CONFIG_DIR: dir };
+    const path = await writeProfileKey(env, "default", "api_key", "key_12345678");
+    expect(path).toBe(join(dir, "config.json"));
+    expect(existsSync(path)).toBe(true);
+    if (posix) {
+      expect(mode(path)).toBe(0o600);
+      expect(mode(dir)).toBe(0o700);
+    }
+    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ profiles: { default: { api_key: "key_12345678" } } });
+  });
+
+  it("round-trips set and unset, keeping other keys and profiles", async () => {
+    const env = { EDGECTL_CONFIG_DIR: tmp };
+    const noWarn = (m: string) => {
+      throw new Error(`unexpected warning: ${m}`);
+    };
+    await writeProfileKey(env, "default", "base_url", "http://127.0.0.1:4040");
+    await writeProfileKey(env, "default", "output", "json");
+    await writeProfileKey(env, "ci", "retries", "5");
+    expect(readConfig(env, noWarn)).toEqual({
+      profiles: { default: { base_url: "http://127.0.0.1:4040", output: "json" }, ci: { retries: "5" } },
+    });
+
+    await writeProfileKey(env, "default", "output", "table");
+    expect(profileOf(readConfig(env, noWarn), "default").output).toBe("table");
+
+    await writeProfileKey(env, "default", "output", undefined);
+    expect(profileOf(readConfig(env, noWarn), "default")).toEqual({ base_url: "http://127.0.0.1:4040" });
+
+    await writeProfileKey(env, "ci", "retries", undefined);
+    expect(readConfig(env, noWarn).profiles?.ci).toBeUndefined();
+    expect(profileOf(readConfig(env, noWarn), "default")).toEqual({ base_url: "http://127.0.0.1:4040" });
+  });
+
+  it.runIf(posix)("tightens an existing folder to 0700", async () => {
+    chmodSync(tmp, 0o755);
+    await writeProfileKey({ EDGECTL_CONFIG_DIR: tmp }, "default", "timeout", "10");
+    expect(mode(tmp)).toBe(0o700);
+  });
+});
