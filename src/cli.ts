@@ -1,11 +1,11 @@
 // The entry point: the only place that touches process.argv, process.exit and the real
 // streams, and the only place that turns errors into exit codes.
-import { CommanderError, type Command } from "commander";
+import type { Command, CommanderError } from "commander";
 import { ApiClient } from "./api/client.js";
 import { AuthError, EXIT_CODES, EdgectlError, UsageError } from "./errors.js";
 import type { AppContext, Deps, IO } from "./commands/deps.js";
-import { buildProgram } from "./commands/root.js";
 import { formatError } from "./output/error.js";
+import { helpWidth } from "./output/help-width.js";
 import { profileOf, readConfig, type Env } from "./settings/config-file.js";
 import { isTruthy, resolveProfileName, resolveSettings, type GlobalFlags } from "./settings/resolve.js";
 
@@ -35,17 +35,22 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     // Exit at once: in-flight sockets die with the process and stdout was never half-written
     // (results are written in one piece at the end).
     const message = `interrupted (${signal})`;
-    process.stderr.write(state.json ? `${JSON.stringify({ error: { kind: "interrupted", message } })}\n` : `\nerror: ${message}\n`);
+    // On a terminal, start a fresh line after the echoed ^C; otherwise stderr starts with `error:`.
+    const lead = process.stderr.isTTY ? "\n" : "";
+    process.stderr.write(state.json ? `${JSON.stringify({ error: { kind: "interrupted", message } })}\n` : `${lead}error: ${message}\n`);
     process.exit(EXIT_CODES.interrupted);
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
 
   const app: AppContext = { deps: (cmd) => Promise.resolve(buildDeps(cmd, env, io, interrupt, state)) };
+  // commander and the command tree load only now: src/start.ts answers --version and --help without them.
+  const [{ buildProgram }, commander] = await Promise.all([import("./commands/root.js"), import("commander")]);
   const program = buildProgram(app);
   let captured = "";
   const configure = (cmd: Command) => {
     cmd.exitOverride().configureOutput({
+      getOutHelpWidth: helpWidth,
       writeOut: (s) => process.stdout.write(s),
       writeErr: (s) => {
         captured += s;
@@ -62,7 +67,7 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   try {
     await program.parseAsync(argv);
   } catch (err) {
-    code = handleError(err, captured, { json: state.json, debug });
+    code = handleError(err, err instanceof commander.CommanderError ? err : undefined, captured, { json: state.json, debug });
   }
   if (interrupt.handler) return; // the emulator keeps serving until a signal arrives
   process.exitCode = code;
@@ -70,15 +75,16 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   process.exit(code);
 }
 
-function handleError(err: unknown, captured: string, opts: { json: boolean; debug: boolean }): number {
-  if (err instanceof CommanderError) {
-    if (err.code === "commander.helpDisplayed" || err.code === "commander.version") return 0;
+function handleError(err: unknown, commanderError: CommanderError | undefined, captured: string, opts: { json: boolean; debug: boolean }): number {
+  if (commanderError) {
+    const { code } = commanderError;
+    if (code === "commander.helpDisplayed" || code === "commander.version") return 0;
     // A noun without a verb: show its help on stdout, like `gh repo`.
-    if (err.code === "commander.help" || err.code === "commander.executeSubCommandAsync") {
+    if (code === "commander.help" || code === "commander.executeSubCommandAsync") {
       process.stdout.write(captured);
       return 0;
     }
-    const message = (captured.replace(/^error:\s*/i, "").trim() || err.message).replace(/\s*\n\s*/g, " ");
+    const message = (captured.replace(/^error:\s*/i, "").trim() || commanderError.message).replace(/\s*\n\s*/g, " ");
     process.stderr.write(formatError(new UsageError(message), opts));
     if (!opts.json) process.stderr.write("Run 'edgectl --help' (or '<command> --help') for usage.\n");
     return EXIT_CODES.usage;
@@ -90,9 +96,6 @@ function handleError(err: unknown, captured: string, opts: { json: boolean; debu
 
 function buildDeps(cmd: Command, env: Env, io: IO, interrupt: { handler?: () => Promise<void> }, state: { json: boolean }): Deps {
   const flags = cmd.optsWithGlobals() as GlobalFlags;
-  const warn = (message: string) => {
-    process.stderr.write(`warning: ${message}\n`);
-  };
   const profile = resolveProfileName(flags, env);
   const settings = resolveSettings(flags, env, profileOf(readConfig(env, warn), profile), profile);
   state.json = settings.output === "json";
@@ -128,6 +131,10 @@ function buildDeps(cmd: Command, env: Env, io: IO, interrupt: { handler?: () => 
   };
 }
 
+function warn(message: string): void {
+  process.stderr.write(`warning: ${message}\n`);
+}
+
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
@@ -157,13 +164,28 @@ async function ask(question: string, hidden: boolean): Promise<string> {
   });
 }
 
+/**
+ * Whether errors print as JSON, decided before commander parses anything (usage errors
+ * come from it): the flag, else EDGECTL_OUTPUT, else the active profile's `output`.
+ */
 function wantsJson(argv: string[], env: Env): boolean {
+  let profile: string | undefined;
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
+    const a = argv[i]!;
+    const next = argv[i + 1];
     if (a === "--json" || a === "-ojson" || a === "--output=json") return true;
-    if ((a === "-o" || a === "--output") && argv[i + 1] === "json") return true;
+    if (a === "-otable" || a === "--output=table") return false;
+    if (a === "-o" || a === "--output") return next === "json";
+    if (a === "--profile") profile = next;
+    else if (a.startsWith("--profile=")) profile = a.slice("--profile=".length);
   }
-  return env.EDGECTL_OUTPUT === "json";
+  if (env.EDGECTL_OUTPUT) return env.EDGECTL_OUTPUT === "json";
+  try {
+    const name = profile ?? (env.EDGECTL_PROFILE || "default");
+    return profileOf(readConfig(env, warn), name).output === "json";
+  } catch {
+    return false; // an unreadable config is reported once the command reads it
+  }
 }
 
 function colorAllowed(env: Env, argv: string[]): boolean {

@@ -31,6 +31,14 @@ export class Throttle {
   }
 }
 
+/**
+ * 429 answers each item of a batch may wait out (Retry-After) without using up --retries: a
+ * rate limit slows a batch down rather than failing ids. One id alone keeps the plain rule.
+ */
+export function rateLimitWaits(total: number): number {
+  return total > 1 ? 10 : 0;
+}
+
 export async function runBatch<T>(
   ids: string[],
   concurrency: number,
@@ -78,7 +86,8 @@ export function reportFailures<T>(deps: Pick<Deps, "io" | "settings">, outcomes:
   if (failures.length === 0) return;
   const json = deps.settings.output === "json";
   if (outcomes.length === 1) throw failures[0]!.error;
-  for (const f of failures) deps.io.stderr.write(formatError(f.error, { json, id: f.id }));
+  // People get a line per failed id; with -o json the one error object lists them all.
+  if (!json) for (const f of failures) deps.io.stderr.write(formatError(f.error, { json, id: f.id }));
   throw new BatchError(`${failures.length} of ${outcomes.length} ids could not be ${verb}`, failures);
 }
 

@@ -24,6 +24,7 @@ export function buildProgram(app: AppContext): Command {
     .addOption(new Option("--debug", "log each request and response to stderr (secrets redacted)"))
     .addOption(new Option("--no-color", "never use color"))
     .showSuggestionAfterError(true)
+    .configureHelp({ showGlobalOptions: true })
     .addHelpText(
       "after",
       `

@@ -1,5 +1,5 @@
 // How an error reads on stderr: `error: …` for people, one JSON object with -o json.
-import { ApiError, EdgectlError, NetworkError } from "../errors.js";
+import { ApiError, BatchError, EdgectlError, NetworkError } from "../errors.js";
 import { escapeControl } from "./escape.js";
 import { jsonLine } from "./json.js";
 
@@ -11,6 +11,8 @@ export interface ErrorView {
   operation_id?: string;
   details?: Record<string, unknown>;
   id?: string;
+  /** A batch: each failed id's own error. */
+  failures?: ErrorView[];
 }
 
 export function errorView(err: unknown, id?: string): ErrorView {
@@ -27,6 +29,7 @@ export function errorView(err: unknown, id?: string): ErrorView {
     view.status_code = err.statusCode;
   }
   if (id !== undefined) view.id = id;
+  if (err instanceof BatchError) view.failures = err.failures.map((f) => errorView(f.error, f.id));
   return view;
 }
 

@@ -1,3 +1,4 @@
+import { formatError } from "../../src/output/error.js";
 import { describe, expect, it } from "vitest";
 import { ApiError, AuthError, BatchError, NetworkError, UsageError } from "../../src/errors.js";
 import { Throttle, collectIds, parseConcurrency, progressLine, reportFailures, runBatch } from "../../src/commands/batch.js";
@@ -245,12 +246,19 @@ describe("reportFailures", () => {
     expect(deps.out.text).toBe("");
   });
 
-  it("reports failures as JSON lines with -o json", () => {
+  it("with -o json writes nothing per id: the one BatchError object lists the failures", () => {
     const deps = fakeDeps({ settings: { output: "json" } });
-    expect(() =>
-      reportFailures(deps, [{ id: "a", error: new NetworkError("reset") }, { id: "b", value: 1 }], "read"),
-    ).toThrow(BatchError);
-    expect(deps.err.text.trimEnd().split("\n").map((l) => JSON.parse(l))).toEqual([{ error: { kind: "network", message: "reset", id: "a" } }]);
+    let thrown: unknown;
+    try {
+      reportFailures(deps, [{ id: "a", error: new NetworkError("reset") }, { id: "b", value: 1 }], "read");
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(BatchError);
+    expect(deps.err.text).toBe("");
+    expect(JSON.parse(formatError(thrown, { json: true }))).toEqual({
+      error: { kind: "network", message: "1 of 2 ids could not be read", failures: [{ kind: "network", message: "reset", id: "a" }] },
+    });
   });
 });
 

@@ -24,12 +24,14 @@ Examples:
     .command("get")
     .description("Print the value of a key in the active profile (api_key is masked)")
     .argument("<key>", "api_key, base_url, output, timeout or retries")
+    .addHelpText("after", "\nExamples:\n  $ edgectl config get base_url\n  $ edgectl config get output --profile ci")
     .action(async (key: string, _o: unknown, cmd: Command) => get(parseKey(key), await app.deps(cmd)));
   noun
     .command("set")
     .description("Set a key in the active profile")
     .argument("<key>", "api_key, base_url, output, timeout or retries")
     .argument("<value>", "the value")
+    .addHelpText("after", "\nExamples:\n  $ edgectl config set base_url http://127.0.0.1:8040\n  $ edgectl config set timeout 10 --profile ci")
     .action(async (key: string, value: string, _o: unknown, cmd: Command) => {
       const k = parseKey(key);
       await set(k, checkValue(k, value), await app.deps(cmd));
@@ -38,14 +40,17 @@ Examples:
     .command("unset")
     .description("Remove a key from the active profile")
     .argument("<key>", "api_key, base_url, output, timeout or retries")
+    .addHelpText("after", "\nExamples:\n  $ edgectl config unset base_url\n  $ edgectl config unset retries --profile ci")
     .action(async (key: string, _o: unknown, cmd: Command) => unset(parseKey(key), await app.deps(cmd)));
   noun
     .command("list")
     .description("List the keys set in the active profile")
+    .addHelpText("after", "\nExamples:\n  $ edgectl config list\n  $ edgectl config list -o json | jq -r .base_url")
     .action(async (_o: unknown, cmd: Command) => list(await app.deps(cmd)));
   noun
     .command("path")
     .description("Print the path of the config file")
+    .addHelpText("after", `\nExamples:\n  $ edgectl config path\n  $ cat "$(edgectl config path)" | jq .profiles`)
     .action(async (_o: unknown, cmd: Command) => {
       const deps = await app.deps(cmd);
       deps.io.stdout.write(`${configPath(deps.env)}\n`);

@@ -4,7 +4,7 @@ import { deleteFailover, failoverPath } from "../../api/failover.js";
 import { printResult } from "../../output/print.js";
 import { renderRows } from "../../output/table.js";
 import { confirmDeletion } from "../confirm.js";
-import { collectIds, parseConcurrency, progressLine, reportFailures, runBatch } from "../batch.js";
+import { collectIds, parseConcurrency, progressLine, rateLimitWaits, reportFailures, runBatch } from "../batch.js";
 import type { AppContext, Deps } from "../deps.js";
 import { printDryRun } from "../dry-run.js";
 import { idSchema, parseInput } from "../input.js";
@@ -58,7 +58,7 @@ export async function run(options: DeleteOptions, deps: Deps): Promise<void> {
     const outcomes = await runBatch(
       ids,
       options.concurrency,
-      (id, onRateLimited) => deleteFailover(client, id, onRateLimited),
+      (id, onRateLimited) => deleteFailover(client, id, { onRateLimited, rateLimitWaits: rateLimitWaits(ids.length) }),
       progressLine(deps, "deleting", ids.length),
     );
     const deleted = outcomes.filter((o) => o.error === undefined).map((o) => ({ id: o.id, deleted: true }));

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import * as z from "zod/mini";
 import { getFailover, type FailoverBackend } from "../../api/failover.js";
 import { printResult } from "../../output/print.js";
-import { collectIds, parseConcurrency, progressLine, reportFailures, runBatch } from "../batch.js";
+import { collectIds, parseConcurrency, progressLine, rateLimitWaits, reportFailures, runBatch } from "../batch.js";
 import type { AppContext, Deps } from "../deps.js";
 import { idSchema, parseInput } from "../input.js";
 import { failoverRecord, failoverRows } from "./render.js";
@@ -43,7 +43,7 @@ export async function run(options: GetOptions, deps: Deps): Promise<void> {
     const outcomes = await runBatch(
       options.ids,
       options.concurrency,
-      (id, onRateLimited) => getFailover(client, id, onRateLimited),
+      (id, onRateLimited) => getFailover(client, id, { onRateLimited, rateLimitWaits: rateLimitWaits(options.ids.length) }),
       progressLine(deps, "getting", options.ids.length),
     );
     const found = outcomes.filter((o) => o.value !== undefined).map((o) => o.value as FailoverBackend);

@@ -1,0 +1,91 @@
+// Help and version: every command's --help ends with examples; --version is package.json's.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sandbox, type CliSandbox } from "../helpers/cli.js";
+import { runCli, VERSION } from "./support.js";
+
+let cli: CliSandbox;
+beforeAll(() => {
+  cli = sandbox();
+});
+afterAll(() => {
+  cli.cleanup();
+});
+
+describe("--version", () => {
+  it.each([["--version"], ["-v"]])("%s prints the package.json version alone on stdout", async (flag) => {
+    const r = await runCli(cli, [flag]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(VERSION);
+    expect(r.stderr).toBe("");
+  });
+});
+
+describe("--help", () => {
+  // Leaf commands (and the nouns whose help has examples). Their help, on stdout with
+  // exit 0, ends with an Examples: section whose last line is an example.
+  const commands = [
+    ["failover", "create"],
+    ["failover", "get"],
+    ["failover", "list"],
+    ["failover", "update"],
+    ["failover", "delete"],
+    ["webhook-verification", "replace"],
+    ["webhook-verification", "get"],
+    ["webhook-verification", "delete"],
+    ["auth", "login"],
+    ["auth", "status"],
+    ["auth", "logout"],
+    ["config"],
+    ["config", "get"],
+    ["config", "set"],
+    ["config", "unset"],
+    ["config", "list"],
+    ["config", "path"],
+    ["failover"],
+    ["webhook-verification"],
+    ["auth"],
+    ["api"],
+    ["completion"],
+    ["emulator"],
+  ];
+
+  it.each(commands.map((c) => [c.join(" "), c] as const))("edgectl %s --help ends with examples", async (_name, command) => {
+    const r = await runCli(cli, [...command, "--help"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toContain(`Usage: edgectl ${command.join(" ")}`);
+    const lines = r.stdout.trimEnd().split("\n");
+    const examples = lines.lastIndexOf("Examples:");
+    expect(examples).toBeGreaterThan(0);
+    // Everything after the heading is an example (`$ …`) or a comment line (`# …`).
+    const after = lines.slice(examples + 1).filter((l) => l.trim() !== "");
+    expect(after.length).toBeGreaterThan(0);
+    for (const l of after) expect(l).toMatch(/^ {2}[$#] /);
+    expect(after.some((l) => l.includes(`edgectl ${command[0]}`))).toBe(true);
+    expect(after.at(-1)).toMatch(/^ {2}\$ /);
+  });
+
+  it("edgectl --help shows the commands, examples, settings precedence and exit codes", async () => {
+    const r = await runCli(cli, ["--help"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe("");
+    for (const noun of ["failover", "webhook-verification", "auth", "config", "api", "emulator", "completion"]) expect(r.stdout).toMatch(new RegExp(`^ {2}${noun}\\b`, "m"));
+    expect(r.stdout).toContain("Examples:");
+    expect(r.stdout).toMatch(/^ {2}\$ edgectl failover create/m);
+    expect(r.stdout).toMatch(/Exit codes: 0 ok, 1 API error, 2 usage, 3 no usable answer, 4 auth/);
+  });
+
+  it("help <command> works like <command> --help", async () => {
+    const a = await runCli(cli, ["failover", "help", "create"]);
+    const b = await runCli(cli, ["failover", "create", "--help"]);
+    expect(a.exitCode).toBe(0);
+    expect(a.stdout).toBe(b.stdout);
+  });
+
+  it("a noun without a verb prints its help on stdout and exits 0", async () => {
+    const r = await runCli(cli, ["failover"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain("Usage: edgectl failover");
+    for (const verb of ["create", "get", "list", "update", "delete"]) expect(r.stdout).toMatch(new RegExp(`^ {2}${verb}\\b`, "m"));
+  });
+});

@@ -1,0 +1,156 @@
+// `edgectl emulator` as a user runs it: the real CLI in a child process.
+import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sandbox, type CliSandbox } from "../helpers/cli.js";
+import { call, spawnEmulator } from "../helpers/emulator.js";
+
+let cli: CliSandbox;
+let dir: string;
+beforeAll(async () => {
+  cli = sandbox();
+  dir = await mkdtemp(join(tmpdir(), "edgectl-emu-cli-"));
+});
+afterAll(async () => {
+  cli.cleanup();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("edgectl emulator", () => {
+  it("prints its base URL as the only stdout line, serves the API, and exits 0 on SIGTERM", async () => {
+    const emu = await spawnEmulator();
+    try {
+      expect(emu.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const created = await call(emu.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_a"], description: "via cli" } });
+      expect(created.status).toBe(201);
+      expect(created.json.uri).toBe(`${emu.url}/backends/failover/${created.json.id}`);
+    } finally {
+      expect(await emu.stop("SIGTERM")).toBe(0);
+    }
+    expect(emu.stdoutLines).toEqual([emu.url]);
+  });
+
+  it("exits 0 on SIGINT (Ctrl-C)", async () => {
+    const emu = await spawnEmulator();
+    expect((await call(emu.url, "GET", "/backends/failover")).status).toBe(200);
+    expect(await emu.stop("SIGINT")).toBe(0);
+    const result = await emu.process;
+    expect(String(result.stderr)).not.toMatch(/error|at .*\.js:\d+/);
+  });
+
+  it("is what edgectl's own commands talk to", async () => {
+    const emu = await spawnEmulator();
+    try {
+      const env = { EDGECTL_BASE_URL: emu.url, EDGECTL_API_KEY: "any-key" };
+      const created = await cli.run(["failover", "create", "--backends", "bkdhr_a,bkdtg_b", "--description", "e2e", "-o", "json"], { env });
+      expect(created.exitCode).toBe(0);
+      const id = JSON.parse(String(created.stdout)).id as string;
+      const listed = await cli.run(["failover", "list", "-o", "json"], { env });
+      expect(JSON.parse(String(listed.stdout)).map((b: { id: string }) => b.id)).toEqual([id]);
+      const missing = await cli.run(["failover", "get", "bkdfo_missing"], { env });
+      expect(missing.exitCode).toBe(1);
+      expect(String(missing.stderr)).toMatch(/404/);
+    } finally {
+      await emu.stop();
+    }
+  });
+
+  it("takes its key from the global --api-key flag only, not from EDGECTL_API_KEY", async () => {
+    const locked = await spawnEmulator(["--api-key", "emu-key"]);
+    try {
+      expect((await call(locked.url, "GET", "/backends/failover", { headers: { Authorization: "Bearer emu-key" } })).status).toBe(200);
+      expect((await call(locked.url, "GET", "/backends/failover", { headers: { Authorization: "Bearer other" } })).status).toBe(401);
+    } finally {
+      await locked.stop();
+    }
+    const open = await spawnEmulator([], { env: { EDGECTL_API_KEY: "env-key" } });
+    try {
+      expect((await call(open.url, "GET", "/backends/failover", { headers: { Authorization: "Bearer other" } })).status).toBe(200);
+    } finally {
+      await open.stop();
+    }
+  });
+
+  it("keeps --state across a restart, even after kill -9 during a burst of writes", async () => {
+    const file = join(dir, "kill9.json");
+    const first = await spawnEmulator(["--state", file]);
+    const acknowledged: string[] = [];
+    let killed = false;
+    // Eight clients create backends non-stop; the kill lands while some are mid-write.
+    const workers = Array.from({ length: 8 }, async () => {
+      while (!killed) {
+        try {
+          const r = await call(first.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_a"], description: "x".repeat(100) } });
+          if (r.status === 201) acknowledged.push(r.json.id);
+        } catch {
+          return; // cut off by the kill
+        }
+      }
+    });
+    while (acknowledged.length < 40) await new Promise((resolve) => setTimeout(resolve, 5));
+    const exit = first.stop("SIGKILL");
+    killed = true;
+    await exit;
+    await Promise.all(workers);
+
+    const second = await spawnEmulator(["--state", file]);
+    try {
+      const listed = await call(second.url, "GET", "/backends/failover?limit=100");
+      expect(listed.status).toBe(200);
+      const saved = JSON.parse(await readFile(file, "utf8")).failover_backends.map((b: { id: string }) => b.id);
+      // Everything acknowledged before the kill is there.
+      for (const id of acknowledged) expect(saved).toContain(id);
+      // A temp file the kill cut short was cleared away at start-up.
+      expect((await readdir(dir)).filter((f) => f.startsWith(".kill9"))).toEqual([]);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it.each([
+    [["--port", "70000"], /--port/],
+    [["--port", "abc"], /--port/],
+    [["--rate-limit", "10"], /--rate-limit/],
+    [["--rate-limit", "0/1"], /--rate-limit/],
+    [["--rate-limit", "5/0"], /--rate-limit/],
+  ])("refuses %j with exit 2 and a message naming the flag", async (args, why) => {
+    const r = await cli.run(["emulator", ...args]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(String(r.stderr)).toMatch(/^error: /);
+    expect(String(r.stderr)).toMatch(why);
+  });
+
+  it("refuses a corrupt state file with exit 2, naming it, without a stack and without touching it", async () => {
+    const file = join(dir, "corrupt.json");
+    await writeFile(file, "{ half a file");
+    const r = await cli.run(["emulator", "--port", "0", "--state", file]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(String(r.stderr)).toContain(file);
+    expect(String(r.stderr)).toMatch(/corrupt/);
+    expect(String(r.stderr)).not.toMatch(/\n\s+at /);
+    expect(await readFile(file, "utf8")).toBe("{ half a file");
+  });
+
+  it("answers 429 past its --rate-limit", async () => {
+    const emu = await spawnEmulator(["--rate-limit", "2/60"]);
+    try {
+      expect((await call(emu.url, "GET", "/backends/failover")).status).toBe(200);
+      expect((await call(emu.url, "GET", "/backends/failover")).status).toBe(200);
+      const r = await call(emu.url, "GET", "/backends/failover");
+      expect(r.status).toBe(429);
+      expect(Number(r.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    } finally {
+      await emu.stop();
+    }
+  });
+
+  it("shows examples at the end of its help", async () => {
+    const r = await cli.run(["emulator", "--help"]);
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stdout)).toMatch(/Examples:\n(.*\n)*\s+\$ edgectl emulator --port 0/);
+    expect(String(r.stdout).trimEnd().split("\n").at(-1)).toMatch(/^\s+\$ /);
+  });
+});

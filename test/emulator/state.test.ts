@@ -1,0 +1,207 @@
+// --state FILE: state survives restarts, writes are atomic, a damaged file is refused.
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { UsageError } from "../../src/errors.js";
+import { startEmulator } from "../../src/emulator/server.js";
+import { Store } from "../../src/emulator/store.js";
+import { call } from "../helpers/emulator.js";
+
+let dir: string;
+let file: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "edgectl-emu-state-"));
+  file = join(dir, "state.json");
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const WEBHOOK = "/edges/https/edghts_e1/routes/edghtsrt_r1/webhook_verification";
+
+describe("state file", () => {
+  it("keeps backends and webhook modules across a restart", async () => {
+    const first = await startEmulator({ port: 0, stateFile: file });
+    const a = await call(first.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_a"], description: "a" } });
+    const b = await call(first.url, "POST", "/backends/failover", { body: { backends: ["bkdtg_b", "bkdhr_a"], metadata: "m" } });
+    const c = await call(first.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_c"] } });
+    await call(first.url, "PATCH", `/backends/failover/${a.json.id}`, { body: { description: "a2" } });
+    await call(first.url, "DELETE", `/backends/failover/${c.json.id}`);
+    await call(first.url, "PUT", WEBHOOK, { body: { enabled: false, provider: "github", secret: "s" } });
+    await first.close();
+
+    const second = await startEmulator({ port: 0, stateFile: file });
+    try {
+      const list = await call(second.url, "GET", "/backends/failover");
+      expect(list.json.backends.map((x: { id: string }) => x.id)).toEqual([b.json.id, a.json.id]);
+      const got = await call(second.url, "GET", `/backends/failover/${a.json.id}`);
+      expect(got.json).toEqual({ ...a.json, description: "a2", uri: `${second.url}/backends/failover/${a.json.id}` });
+      expect((await call(second.url, "GET", WEBHOOK)).json).toEqual({ enabled: false, provider: "github", secret: "s" });
+      // New ids still sort after the saved ones: the newest is listed first.
+      const d = await call(second.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_d"] } });
+      expect((await call(second.url, "GET", "/backends/failover?limit=1")).json.backends[0].id).toBe(d.json.id);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("has every acknowledged change on disk at once, without waiting for close", async () => {
+    const emu = await startEmulator({ port: 0, stateFile: file });
+    try {
+      const r = await call(emu.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_a"] } });
+      const saved = JSON.parse(await readFile(file, "utf8"));
+      expect(saved.failover_backends.map((x: { id: string }) => x.id)).toEqual([r.json.id]);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it("persists all of 100 concurrent creates and leaves no temp files behind", async () => {
+    const emu = await startEmulator({ port: 0, stateFile: file });
+    let ids: string[];
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => call(emu.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_a"], description: `${i}` } })),
+      );
+      expect(results.every((r) => r.status === 201)).toBe(true);
+      ids = results.map((r) => r.json.id);
+      // Acknowledged means written: the file already holds all 100 before close.
+      const saved = JSON.parse(await readFile(file, "utf8"));
+      expect(new Set(saved.failover_backends.map((x: { id: string }) => x.id))).toEqual(new Set(ids));
+    } finally {
+      await emu.close();
+    }
+    expect(await readdir(dir)).toEqual(["state.json"]);
+    const again = await startEmulator({ port: 0, stateFile: file });
+    try {
+      const list = await call(again.url, "GET", "/backends/failover?limit=100");
+      expect(new Set(list.json.backends.map((x: { id: string }) => x.id))).toEqual(new Set(ids));
+    } finally {
+      await again.close();
+    }
+  });
+
+  it("writes the file readable by its owner only (it holds webhook secrets)", async () => {
+    if (process.platform === "win32") return;
+    const emu = await startEmulator({ port: 0, stateFile: file });
+    await call(emu.url, "PUT", WEBHOOK, { body: { provider: "github", secret: "s" } });
+    await emu.close();
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+  });
+
+  it("starts empty when the file does not exist yet, and creates it on the first change", async () => {
+    const emu = await startEmulator({ port: 0, stateFile: file });
+    try {
+      expect((await call(emu.url, "GET", "/backends/failover")).json.backends).toEqual([]);
+      await expect(stat(file)).rejects.toThrow();
+      await call(emu.url, "PUT", WEBHOOK, { body: { provider: "sns" } });
+      expect((await stat(file)).isFile()).toBe(true);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it("starts empty from an empty file", async () => {
+    await writeFile(file, "");
+    const emu = await startEmulator({ port: 0, stateFile: file });
+    try {
+      expect((await call(emu.url, "GET", "/backends/failover")).json.backends).toEqual([]);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it.each([
+    ["not JSON", "{ this is not json", /not valid JSON/],
+    ["a JSON array", "[]", /expected a JSON object/],
+    ["an unknown version", '{"version":99}', /unsupported version 99/],
+    ["a bad backend id", '{"version":1,"failover_backends":[{"id":"bkdfo_a","created_at":"2026-01-01T00:00:00Z","description":"","metadata":"","backends":["nope"]}]}', /failover_backends\[0\]\.backends\[0\]/],
+    ["a duplicate id", '{"version":1,"failover_backends":[{"id":"bkdfo_a","created_at":"2026-01-01T00:00:00Z","description":"","metadata":"","backends":["bkdhr_a"]},{"id":"bkdfo_a","created_at":"2026-01-01T00:00:00Z","description":"","metadata":"","backends":["bkdhr_a"]}]}', /appears twice/],
+    ["a missing field", '{"version":1,"failover_backends":[{"id":"bkdfo_a","description":"","metadata":"","backends":["bkdhr_a"]}]}', /created_at must be a string/],
+    ["an unknown provider", '{"version":1,"webhook_verifications":[{"edge_id":"edghts_a","route_id":"edghtsrt_a","enabled":true,"provider":"nope","secret":""}]}', /provider "nope"/],
+  ])("refuses a state file with %s as a usage error naming the path, and leaves it untouched", async (_what, content, why) => {
+    await writeFile(file, content);
+    const err = await startEmulator({ port: 0, stateFile: file }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toContain(file);
+    expect((err as Error).message).toMatch(why);
+    expect(await readFile(file, "utf8")).toBe(content);
+    expect(await readdir(dir)).toEqual(["state.json"]);
+  });
+
+  it("refuses a state file in a folder that does not exist", async () => {
+    const err = await startEmulator({ port: 0, stateFile: join(dir, "missing", "state.json") }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toMatch(/folder does not exist/);
+  });
+
+  it("refuses a state path that is a folder", async () => {
+    await mkdir(join(dir, "sub"));
+    const err = await startEmulator({ port: 0, stateFile: join(dir, "sub") }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toMatch(/not a regular file/);
+  });
+
+  it("answers 500 with an error body when the state cannot be saved, and keeps serving", async () => {
+    const emu = await startEmulator({ port: 0, stateFile: file });
+    try {
+      // Works as root too, where permissions would not stop the write.
+      await rm(dir, { recursive: true, force: true });
+      const r = await call(emu.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_a"] } });
+      expect(r.status).toBe(500);
+      expect(r.headers.get("content-type")).toBe("application/json");
+      expect(r.json.msg).toMatch(/could not save its state file \(ENOENT\)/);
+      expect(r.json.details.operation_id).toMatch(/^op_/);
+      await mkdir(dir);
+      expect((await call(emu.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_b"] } })).status).toBe(201);
+      expect(await readdir(dir)).toEqual(["state.json"]);
+    } finally {
+      await mkdir(dir, { recursive: true });
+      await emu.close();
+    }
+  });
+});
+
+describe("atomic writes", () => {
+  it("leaves a complete, parseable file at every moment while writes are under way", async () => {
+    const store = await Store.open(file);
+    await store.createFailover({ backends: ["bkdhr_a"], description: "", metadata: "" });
+    let reads = 0;
+    let writing = true;
+    const reader = (async () => {
+      while (writing) {
+        const text = await readFile(file, "utf8");
+        const state = JSON.parse(text); // throws on a half-written file
+        expect(state.version).toBe(1);
+        reads++;
+      }
+    })();
+    await Promise.all(
+      Array.from({ length: 300 }, (_, i) => store.createFailover({ backends: ["bkdhr_a"], description: "x".repeat(200), metadata: `${i}` })),
+    );
+    writing = false;
+    await reader;
+    expect(reads).toBeGreaterThan(0);
+    await store.flush();
+    expect(JSON.parse(await readFile(file, "utf8")).failover_backends).toHaveLength(301);
+    expect(await readdir(dir)).toEqual(["state.json"]);
+  });
+
+  it("clears temp files left by a crashed writer at start-up, but not those of a live process", async () => {
+    const dead = join(dir, ".state.json.999999999.3.tmp"); // above any pid_max: no such process
+    const live = join(dir, `.state.json.${process.ppid}.1.tmp`);
+    const other = join(dir, ".other.json.999999999.1.tmp");
+    await Promise.all([writeFile(dead, "{"), writeFile(live, "{"), writeFile(other, "{")]);
+    await Store.open(file);
+    expect((await readdir(dir)).sort()).toEqual([".other.json.999999999.1.tmp", `.state.json.${process.ppid}.1.tmp`]);
+  });
+
+  it("coalesces a burst of changes into few writes", async () => {
+    const store = await Store.open(file);
+    await Promise.all(Array.from({ length: 500 }, () => store.createFailover({ backends: ["bkdhr_a"], description: "", metadata: "" })));
+    // The first change starts a write; the other 499 arrive while it runs and share the next.
+    expect(store.writeCount).toBe(2);
+    expect(JSON.parse(await readFile(file, "utf8")).failover_backends).toHaveLength(500);
+  });
+});
