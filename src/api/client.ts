@@ -2,7 +2,6 @@
 // making one GET with undici takes 3–4× `node -e 0` (its parser is WebAssembly), while
 // node:http stays near 1.25× — see BENCHMARKS.md. Keep-alive agents carry batches.
 import http from "node:http";
-import https from "node:https";
 import type { IncomingHttpHeaders } from "node:http";
 import { ApiError, AuthError, NetworkError } from "../errors.js";
 import { escapeControl, excerpt } from "../output/escape.js";
@@ -40,12 +39,22 @@ export interface RequestOptions {
   body?: unknown;
   /** Called once per 429 answer, so a batch can slow down. */
   onRateLimited?: () => void;
+  /**
+   * How many 429 answers may be waited out without using up --retries. A batch sets it, so
+   * a rate limit slows the batch down instead of failing ids; a single request leaves it 0.
+   */
+  rateLimitWaits?: number;
 }
 
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 const RETRY_AFTER_CAP_MS = 60_000;
+/** The API's answers are small (a full list page is well under 1 MiB); a body without end is cut off. */
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
 const POST_DOUBT =
   "; the request may or may not have been carried out (a backend may or may not have been created), so it was not repeated — check with `edgectl failover list` before trying again";
+
+/** node:https brings tls and crypto (~12 ms at start-up), so it loads only for an https URL. */
+const httpsModule = () => process.getBuiltinModule("node:https");
 
 class AttemptError extends Error {
   constructor(
@@ -65,6 +74,8 @@ export class ApiClient {
   private readonly agents = new Map<string, http.Agent>();
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
+  /** Set by a 429: no request of this client starts before then, so a batch pauses as one. */
+  private pausedUntil = 0;
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl;
@@ -106,7 +117,16 @@ export class ApiClient {
     }
     const idempotent = method !== "POST" && method !== "PATCH";
     const maxAttempts = this.options.retries + 1;
+    let rateLimitWaits = opts.rateLimitWaits ?? 0;
+    let waited = false;
     for (let attempt = 1; ; attempt++) {
+      // Another request's 429 paused the client (this request's own waits happen below).
+      const paused = this.pausedUntil - Date.now();
+      if (paused > 0 && !waited) {
+        this.log(`  rate limited: waiting ${(paused / 1000).toFixed(2)} s`);
+        await this.sleep(paused);
+      }
+      waited = false;
       this.log(`→ ${method} ${url.href}${attempt > 1 ? ` (attempt ${attempt}/${maxAttempts})` : ""}`);
       this.log(`  headers: ${this.redact(JSON.stringify({ ...headers, Authorization: "Bearer ********" }))}`);
       if (payload !== undefined) this.log(`  body: ${this.redact(payload)}`);
@@ -120,6 +140,7 @@ export class ApiClient {
         this.log(`← ${failure.message} after ${Date.now() - started} ms`);
         if (canRetry && attempt < maxAttempts) {
           await this.wait(attempt, undefined, failure.message);
+          waited = true;
           continue;
         }
         throw this.networkError(method, url, failure, attempt);
@@ -129,8 +150,15 @@ export class ApiClient {
       if (response.status === 429) opts.onRateLimited?.();
       // A 429 means the API did not act on the request, so even a POST may be repeated.
       const retryable = RETRY_STATUSES.has(response.status) && (idempotent || response.status === 429);
-      if (retryable && attempt < maxAttempts) {
-        await this.wait(attempt, retryAfterMs(response.headers["retry-after"]), `status ${response.status}`);
+      const freeWait = response.status === 429 && rateLimitWaits > 0;
+      if (retryable && (freeWait || attempt < maxAttempts)) {
+        const rateLimited = response.status === 429;
+        await this.wait(attempt, retryAfterMs(response.headers["retry-after"]), `status ${response.status}`, rateLimited);
+        waited = true;
+        if (freeWait) {
+          rateLimitWaits--;
+          attempt--; // not counted against --retries
+        }
         continue;
       }
       if (response.status >= 300) throw this.statusError(method, response);
@@ -153,11 +181,13 @@ export class ApiClient {
     this.options.debug?.(escapeControl(line));
   }
 
-  private async wait(attempt: number, retryAfter: number | undefined, reason: string): Promise<void> {
+  private async wait(attempt: number, retryAfter: number | undefined, reason: string, rateLimited = false): Promise<void> {
     const base = this.options.backoffBaseMs ?? 500;
     const backoff = Math.min(base * 2 ** (attempt - 1), 30_000);
     // Full jitter spreads the retries of many clients; Retry-After, when given, wins.
     const ms = retryAfter ?? Math.round(backoff / 2 + (this.random() * backoff) / 2);
+    // A rate limit holds for every request of this client, not just the one that met it.
+    if (rateLimited) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + ms);
     this.log(`  retrying after ${reason}: waiting ${(ms / 1000).toFixed(2)} s`);
     await this.sleep(ms);
   }
@@ -170,7 +200,7 @@ export class ApiClient {
       agent =
         proxyAgentFor(url, this.options.env ?? {}, maxSockets) ??
         (url.protocol === "https:"
-          ? new https.Agent({ keepAlive: true, maxSockets })
+          ? new (httpsModule().Agent)({ keepAlive: true, maxSockets })
           : new http.Agent({ keepAlive: true, maxSockets }));
       this.agents.set(key, agent);
     }
@@ -188,10 +218,16 @@ export class ApiClient {
         clearTimeout(timer);
         fn();
       };
-      const mod = url.protocol === "https:" ? https : http;
+      const mod = url.protocol === "https:" ? httpsModule() : http;
       const req = mod.request(url, { method, headers, agent: this.agentFor(url) }, (res) => {
         const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        let size = 0;
+        res.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+          finish(() => reject(new AttemptError(`the response is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; stopped reading it`, false, false)));
+          req.destroy();
+        });
         res.on("end", () => {
           finish(() => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
         });

@@ -1,6 +1,6 @@
 // Failover backends: an ordered list of child backends.
 import * as z from "zod/mini";
-import type { ApiClient } from "./client.js";
+import type { ApiClient, RequestOptions } from "./client.js";
 import { schemaParser } from "./schema.js";
 
 export const FailoverBackend = z.looseObject({
@@ -36,16 +36,19 @@ export function createFailover(client: ApiClient, body: FailoverCreate): Promise
   return client.requestJson("POST", failoverPath(), parseBackend, { body });
 }
 
-export function getFailover(client: ApiClient, id: string, onRateLimited?: () => void): Promise<FailoverBackend> {
-  return client.requestJson("GET", failoverPath(id), parseBackend, { onRateLimited });
+/** What a batch passes for each of its requests. */
+export type BatchRequestOptions = Pick<RequestOptions, "onRateLimited" | "rateLimitWaits">;
+
+export function getFailover(client: ApiClient, id: string, opts: BatchRequestOptions = {}): Promise<FailoverBackend> {
+  return client.requestJson("GET", failoverPath(id), parseBackend, opts);
 }
 
 export function updateFailover(client: ApiClient, id: string, body: FailoverUpdate): Promise<FailoverBackend> {
   return client.requestJson("PATCH", failoverPath(id), parseBackend, { body });
 }
 
-export async function deleteFailover(client: ApiClient, id: string, onRateLimited?: () => void): Promise<void> {
-  await client.request("DELETE", failoverPath(id), { onRateLimited });
+export async function deleteFailover(client: ApiClient, id: string, opts: BatchRequestOptions = {}): Promise<void> {
+  await client.request("DELETE", failoverPath(id), opts);
 }
 
 /** One page; `pageUri` is a next_page_uri the API returned, followed as given. */

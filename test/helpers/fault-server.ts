@@ -9,6 +9,8 @@ export interface RecordedRequest {
   path: string;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** When the request's body had fully arrived (Date.now()). */
+  at: number;
 }
 
 export type Reply =
@@ -16,7 +18,16 @@ export type Reply =
   | { reset: true; afterMs?: number }
   | { hang: true }
   /** Sends headers and part of the body, then destroys the connection. */
-  | { truncate: string; status?: number };
+  | { truncate: string; status?: number }
+  /** Sends headers and part of the body, then keeps the connection open without finishing. */
+  | { stall: string; status?: number }
+  /** Sends headers, then body bytes without end, as fast as the client reads, until it hangs up. */
+  | { flood: true; status?: number };
+
+export interface FaultServerOptions {
+  /** Listen on this port of 127.0.0.1 instead of a free one. */
+  port?: number;
+}
 
 export interface FaultServer {
   url: string;
@@ -24,6 +35,8 @@ export interface FaultServer {
   /** Replies used in order; when they run out, `fallback` answers. */
   script(...replies: Reply[]): void;
   fallback: (req: RecordedRequest) => Reply;
+  /** Resolves once `count` requests have arrived; rejects after `timeoutMs`. */
+  waitForRequests(count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -32,14 +45,30 @@ export const json = (status: number, body: object, headers: Record<string, strin
 export const apiError = (status: number, msg: string, errorCode?: string): Reply =>
   json(status, { ...(errorCode ? { error_code: errorCode } : {}), status_code: status, msg, details: { operation_id: "op_test123" } });
 
-export async function startFaultServer(): Promise<FaultServer> {
+export async function startFaultServer(options: FaultServerOptions = {}): Promise<FaultServer> {
   const queue: Reply[] = [];
   const sockets = new Set<Socket>();
+  const waiters = new Set<() => void>();
   const state: FaultServer = {
     url: "",
     requests: [],
     script: (...replies) => queue.push(...replies),
     fallback: () => apiError(404, "nothing scripted for this request"),
+    waitForRequests: (count, timeoutMs = 10_000) =>
+      new Promise<void>((resolve, reject) => {
+        if (state.requests.length >= count) return resolve();
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`waited ${timeoutMs} ms for ${count} request(s), got ${state.requests.length}`));
+        }, timeoutMs);
+        const check = () => {
+          if (state.requests.length < count) return;
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve();
+        };
+        waiters.add(check);
+      }),
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -54,17 +83,30 @@ export async function startFaultServer(): Promise<FaultServer> {
         path: req.url ?? "",
         headers: req.headers,
         body: Buffer.concat(chunks).toString("utf8"),
+        at: Date.now(),
       };
       state.requests.push(recorded);
       const reply = queue.shift() ?? state.fallback(recorded);
-      answer(reply, req, res);
+      try {
+        answer(reply, req, res);
+      } catch {
+        // A reply Node refuses to send (say, a control character in a header): cut the line.
+        req.socket.destroy();
+      }
+      for (const check of [...waiters]) check();
     });
   });
   server.on("connection", (s) => {
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return state;
 }
@@ -79,6 +121,22 @@ function answer(reply: Reply, req: http.IncomingMessage, res: http.ServerRespons
     res.writeHead(reply.status ?? 200, { "Content-Type": "application/json", "Content-Length": String(reply.truncate.length + 100) });
     res.write(reply.truncate);
     setTimeout(() => req.socket.destroy(), 20);
+    return;
+  }
+  if ("flood" in reply) {
+    res.writeHead(reply.status ?? 200, { "Content-Type": "application/json" });
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    res.write('{"id":"');
+    const pump = () => {
+      while (!res.destroyed && res.write(chunk));
+    };
+    res.on("drain", pump);
+    pump();
+    return;
+  }
+  if ("stall" in reply) {
+    res.writeHead(reply.status ?? 200, { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(reply.stall) + 100) });
+    res.write(reply.stall);
     return;
   }
   const send = () => {
