@@ -31,6 +31,7 @@ export interface Settings {
 }
 
 export function resolveProfileName(flags: GlobalFlags, env: Env): string {
+  if (flags.profile !== undefined && flags.profile.trim() === "") throw new UsageError("--profile: must not be empty");
   const name = flags.profile ?? (env.EDGECTL_PROFILE || undefined) ?? "default";
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) {
     throw new UsageError(`--profile: "${name}" is not a valid profile name (letters, digits, _ . -)`);
@@ -45,6 +46,10 @@ function pick(...candidates: [string | undefined, string][]): [string, string] |
 }
 
 export function resolveSettings(flags: GlobalFlags, env: Env, profile: Profile, profileName: string): Settings {
+  // An empty flag value is a mistake (an unset variable in a script), not "use the default".
+  for (const [name, value] of [["--api-key", flags.apiKey], ["--base-url", flags.baseUrl], ["--output", flags.output], ["--timeout", flags.timeout], ["--retries", flags.retries]] as const) {
+    if (value !== undefined && value.trim() === "") throw new UsageError(`${name}: must not be empty`);
+  }
   const key = pick(
     [flags.apiKey, "--api-key"],
     [env.EDGECTL_API_KEY, "EDGECTL_API_KEY"],

@@ -18,6 +18,11 @@ describe("isProvider", () => {
 });
 
 describe("suggestProvider", () => {
+  it("counts two swapped letters as one typo (slakc → slack)", () => {
+    expect(suggestProvider("slakc")).toBe("slack");
+    expect(editDistance("slakc", "slack")).toBe(1);
+  });
+
   it("suggests github for githb", () => {
     expect(suggestProvider("githb")).toBe("github");
   });

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
 import type { Method } from "../../api/client.js";
 import { ApiError, UsageError } from "../../errors.js";
+import { escapeControl } from "../../output/escape.js";
 import { renderJson } from "../../output/json.js";
 import type { AppContext, Deps } from "../deps.js";
 import { printDryRun } from "../dry-run.js";
@@ -77,7 +78,8 @@ export async function run(options: ApiOptions, deps: Deps): Promise<void> {
   const client = deps.client();
   try {
     const response = await client.request(options.method, options.path, { body: options.body });
-    if (response.text.trim()) deps.io.stdout.write(pretty(response.text));
+    // Redacted like every other output: a server echoing the key or a secret must not print it.
+    if (response.text.trim()) deps.io.stdout.write(pretty(client.redact(response.text)));
   } catch (err) {
     if (err instanceof ApiError && err.body?.trim()) deps.io.stdout.write(pretty(client.redact(err.body)));
     throw err;
@@ -86,11 +88,11 @@ export async function run(options: ApiOptions, deps: Deps): Promise<void> {
   }
 }
 
-/** JSON pretty-printed; anything else as received. */
+/** JSON pretty-printed; anything else line by line with control characters escaped. */
 function pretty(text: string): string {
   try {
     return renderJson(JSON.parse(text));
   } catch {
-    return text.endsWith("\n") ? text : `${text}\n`;
+    return `${text.replace(/\r?\n$/, "").split(/\r?\n/).map(escapeControl).join("\n")}\n`;
   }
 }
