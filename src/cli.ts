@@ -1,9 +1,10 @@
 // The entry point: the only place that touches process.argv, process.exit and the real
 // streams, and the only place that turns errors into exit codes.
-import type { Command, CommanderError } from "commander";
+import { CommanderError, type Command } from "commander";
 import { ApiClient } from "./api/client.js";
 import { AuthError, EXIT_CODES, EdgectlError, UsageError } from "./errors.js";
 import type { AppContext, Deps, IO } from "./commands/deps.js";
+import { buildProgram } from "./commands/root.js";
 import { formatError } from "./output/error.js";
 import { helpWidth } from "./output/help-width.js";
 import { profileOf, readConfig, type Env } from "./settings/config-file.js";
@@ -44,8 +45,6 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   process.on("SIGTERM", onSignal);
 
   const app: AppContext = { deps: (cmd) => Promise.resolve(buildDeps(cmd, env, io, interrupt, state)) };
-  // commander and the command tree load only now: src/start.ts answers --version and --help without them.
-  const [{ buildProgram }, commander] = await Promise.all([import("./commands/root.js"), import("commander")]);
   const program = buildProgram(app);
   let captured = "";
   const configure = (cmd: Command) => {
@@ -67,24 +66,31 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   try {
     await program.parseAsync(argv);
   } catch (err) {
-    code = handleError(err, err instanceof commander.CommanderError ? err : undefined, captured, { json: state.json, debug });
+    code = handleError(err, captured, { json: state.json, debug });
   }
   if (interrupt.handler) return; // the emulator keeps serving until a signal arrives
   process.exitCode = code;
-  // Exit promptly: nothing else is pending, and keep-alive sockets must not hold us.
+  // Exit promptly (nothing else is pending, and keep-alive sockets must not hold us), but only
+  // once stdout and stderr have taken everything: a pipe takes 64 KiB at a time, and exiting
+  // earlier cuts a big result short.
+  await flushed(process.stdout);
+  await flushed(process.stderr);
   process.exit(code);
 }
 
-function handleError(err: unknown, commanderError: CommanderError | undefined, captured: string, opts: { json: boolean; debug: boolean }): number {
-  if (commanderError) {
-    const { code } = commanderError;
-    if (code === "commander.helpDisplayed" || code === "commander.version") return 0;
+function flushed(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => stream.write("", () => resolve()));
+}
+
+function handleError(err: unknown, captured: string, opts: { json: boolean; debug: boolean }): number {
+  if (err instanceof CommanderError) {
+    if (err.code === "commander.helpDisplayed" || err.code === "commander.version") return 0;
     // A noun without a verb: show its help on stdout, like `gh repo`.
-    if (code === "commander.help" || code === "commander.executeSubCommandAsync") {
+    if (err.code === "commander.help" || err.code === "commander.executeSubCommandAsync") {
       process.stdout.write(captured);
       return 0;
     }
-    const message = (captured.replace(/^error:\s*/i, "").trim() || commanderError.message).replace(/\s*\n\s*/g, " ");
+    const message = (captured.replace(/^error:\s*/i, "").trim() || err.message).replace(/\s*\n\s*/g, " ");
     process.stderr.write(formatError(new UsageError(message), opts));
     if (!opts.json) process.stderr.write("Run 'edgectl --help' (or '<command> --help') for usage.\n");
     return EXIT_CODES.usage;

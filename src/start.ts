@@ -1,10 +1,20 @@
-// What bin/edgectl.js runs. `edgectl --version` and `edgectl --help` are answered here,
-// at Node's start-up floor: the rest of the CLI (src/cli.ts, commander, the command tree)
-// loads only for everything else. The root help is commander's own text, saved by
-// scripts/build.mjs as dist/help.txt; from source (no such file) commander prints it.
+// What bin/edgectl.js runs (built as dist/cli.js). `edgectl --version` and `edgectl --help`
+// are answered here, at Node's start-up floor; everything else runs src/cli.ts, which the
+// build bundles, with all it may need, as dist/main.cjs. The root help is commander's own
+// text, saved by scripts/build.mjs as dist/help.txt.
+//
+// dist/main.cjs is compiled with the V8 code cache the build saved beside it: Node 20 keeps
+// no compiled code for ES modules, and compiling commander, zod and the command tree is most
+// of what a command costs beyond `node -e 0` (measured in BENCHMARKS.md). A cache that does
+// not fit (another Node version) is ignored by V8, which then compiles as usual.
 import { readFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Script } from "node:vm";
 import { helpWidth } from "./output/help-width.js";
 import { VERSION } from "./version.js";
+
+type Cli = typeof import("./cli.js");
 
 export async function main(argv: string[] = process.argv): Promise<void> {
   const only = argv.length === 3 ? argv[2] : undefined;
@@ -13,19 +23,34 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     return;
   }
   if ((only === "--help" || only === "-h") && helpWidth() === 80) {
-    const help = savedHelp();
+    const help = read("help.txt");
     if (help !== undefined) {
-      process.stdout.write(help);
+      process.stdout.write(help.toString("utf8"));
       return;
     }
   }
-  const cli = await import("./cli.js");
-  await cli.main(argv);
+  await runMain(compileMain(read("main.cjs.cache"))).main(argv);
 }
 
-function savedHelp(): string | undefined {
+const MAIN = fileURLToPath(new URL("./main.cjs", import.meta.url));
+
+/** dist/main.cjs as a CommonJS module body (scripts/build.mjs makes the cache with this too). */
+export function compileMain(cachedData?: Buffer): Script {
+  const vm = process.getBuiltinModule("node:vm");
+  const body = readFileSync(MAIN, "utf8");
+  return new vm.Script(`(function (exports, require, module, __filename, __dirname) {${body}\n})`, { filename: MAIN, cachedData });
+}
+
+export function runMain(script: Script): Cli {
+  const { createRequire } = process.getBuiltinModule("node:module");
+  const module = { exports: {} as Cli };
+  script.runInThisContext()(module.exports, createRequire(MAIN), module, MAIN, dirname(MAIN));
+  return module.exports;
+}
+
+function read(name: string): Buffer | undefined {
   try {
-    return readFileSync(new URL("./help.txt", import.meta.url), "utf8");
+    return readFileSync(new URL(`./${name}`, import.meta.url));
   } catch {
     return undefined;
   }

@@ -117,6 +117,7 @@ export class ApiClient {
     }
     const idempotent = method !== "POST" && method !== "PATCH";
     const maxAttempts = this.options.retries + 1;
+    this.agentFor(url); // a bad HTTPS_PROXY/HTTP_PROXY is a UsageError here, before anything is sent
     let rateLimitWaits = opts.rateLimitWaits ?? 0;
     let waited = false;
     for (let attempt = 1; ; attempt++) {
@@ -128,8 +129,11 @@ export class ApiClient {
       }
       waited = false;
       this.log(`→ ${method} ${url.href}${attempt > 1 ? ` (attempt ${attempt}/${maxAttempts})` : ""}`);
-      this.log(`  headers: ${this.redact(JSON.stringify({ ...headers, Authorization: "Bearer ********" }))}`);
-      if (payload !== undefined) this.log(`  body: ${this.redact(payload)}`);
+      // Redacting costs real time per request (a batch makes thousands): only for --debug.
+      if (this.options.debug) {
+        this.log(`  headers: ${this.redact(JSON.stringify({ ...headers, Authorization: "Bearer ********" }))}`);
+        if (payload !== undefined) this.log(`  body: ${this.redact(payload)}`);
+      }
       const started = Date.now();
       let response: RawResponse;
       try {
@@ -146,7 +150,7 @@ export class ApiClient {
         throw this.networkError(method, url, failure, attempt);
       }
       this.log(`← ${response.status} ${http.STATUS_CODES[response.status] ?? ""} in ${Date.now() - started} ms`);
-      if (response.text) this.log(`  body: ${this.redact(response.text.length > 4000 ? `${response.text.slice(0, 4000)}…` : response.text)}`);
+      if (response.text && this.options.debug) this.log(`  body: ${this.redact(response.text.length > 4000 ? `${response.text.slice(0, 4000)}…` : response.text)}`);
       if (response.status === 429) opts.onRateLimited?.();
       // A 429 means the API did not act on the request, so even a POST may be repeated.
       const retryable = RETRY_STATUSES.has(response.status) && (idempotent || response.status === 429);
@@ -243,7 +247,8 @@ export class ApiClient {
         req.destroy();
       }, timeoutMs);
       req.on("error", (err: NodeJS.ErrnoException) => {
-        const refused = err.code === "ECONNREFUSED" || (!reachedServer && err.code === "ENOTFOUND");
+        // A ProxyError (proxy.ts) is a failure before the tunnel to the API opened.
+        const refused = err.code === "ECONNREFUSED" || (!reachedServer && err.code === "ENOTFOUND") || (err as { neverSent?: boolean }).neverSent === true;
         const transient = err.code !== "ENOTFOUND" && err.code !== "ERR_TLS_CERT_ALTNAME_INVALID" && !String(err.code ?? "").includes("CERT");
         finish(() => reject(new AttemptError(describe(err), refused && !reachedServer, transient)));
       });

@@ -1,37 +1,71 @@
 // Tables for people. Every cell is escaped (values come from the server or the user), and
 // color is used only when the caller says the stream is a color terminal.
-import Table from "cli-table3";
+//
+// Borderless columns, as kubectl and gh print them: one line per row, columns three spaces
+// apart, easy to read and grep. Rendered here rather than with cli-table3: measured, loading
+// and running cli-table3 cost ~5 ms of a one-GET process and ~0.17 ms per row (170 ms for a
+// 1000-id batch); this takes microseconds. See BENCHMARKS.md.
 import { escapeControl } from "./escape.js";
 
 const BOLD = (s: string) => `\x1b[1m${s}\x1b[22m`;
-
-function header(cells: string[], color: boolean): string[] {
-  return color ? cells.map(BOLD) : cells;
-}
-
-const PLAIN_STYLE = { head: [] as string[], border: [] as string[], "padding-left": 0, "padding-right": 0 };
-// Borderless columns, as kubectl and gh print them: one line per row, easy to read and grep.
-const CHARS = {
-  top: "", "top-mid": "", "top-left": "", "top-right": "",
-  bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "",
-  left: "", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "",
-  middle: "   ",
-};
+const GAP = "   ";
 
 /** One resource as FIELD/VALUE rows. */
 export function renderRecord(rows: [string, string][], color: boolean): string {
-  const table = new Table({ head: header(["FIELD", "VALUE"], color), style: PLAIN_STYLE, chars: CHARS, wordWrap: false });
-  for (const [field, value] of rows) table.push([field, escapeControl(value)]);
-  return finish(table.toString());
+  return render(["FIELD", "VALUE"], rows, color);
 }
 
 /** A list as one row per resource. */
 export function renderRows(head: string[], rows: string[][], color: boolean): string {
-  const table = new Table({ head: header(head, color), style: PLAIN_STYLE, chars: CHARS, wordWrap: false });
-  for (const row of rows) table.push(row.map((cell) => escapeControl(cell)));
-  return finish(table.toString());
+  return render(head, rows, color);
 }
 
-function finish(text: string): string {
-  return `${text.split("\n").map((line) => line.trimEnd()).join("\n")}\n`;
+function render(head: string[], rows: string[][], color: boolean): string {
+  const cells = rows.map((row) => row.map((cell) => escapeControl(cell)));
+  const widths = head.map((h) => displayWidth(h));
+  for (const row of cells) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, displayWidth(cell))));
+  const line = (row: string[], style?: (s: string) => string) =>
+    row
+      .map((cell, i) => (style ? style(cell) : cell) + " ".repeat(widths[i]! - displayWidth(cell)))
+      .join(GAP)
+      .trimEnd();
+  return `${[line(head, color ? BOLD : undefined), ...cells.map((row) => line(row))].join("\n")}\n`;
+}
+
+const ZERO_WIDTH = /^[\p{Mn}\p{Me}\u200b-\u200f\u2060\ufe00-\ufe0f\ufeff]$/u;
+const EMOJI = /^\p{Emoji_Presentation}$/u;
+
+/** Terminal columns a (control-free) string takes: wide East Asian characters and emoji take two. */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const ch of text) {
+    const code = ch.codePointAt(0)!;
+    if (code < 0x300) width += 1; // the common case: ASCII and Latin
+    else if (ZERO_WIDTH.test(ch)) continue;
+    else width += isWide(code) || EMOJI.test(ch) ? 2 : 1;
+  }
+  return width;
+}
+
+/** East Asian Wide and Fullwidth code points (the ranges cli-table3's string-width uses). */
+function isWide(code: number): boolean {
+  return (
+    code >= 0x1100 &&
+    (code <= 0x115f ||
+      code === 0x2329 ||
+      code === 0x232a ||
+      (code >= 0x2e80 && code <= 0x3247 && code !== 0x303f) ||
+      (code >= 0x3250 && code <= 0x4dbf) ||
+      (code >= 0x4e00 && code <= 0xa4c6) ||
+      (code >= 0xa960 && code <= 0xa97c) ||
+      (code >= 0xac00 && code <= 0xd7a3) ||
+      (code >= 0xf900 && code <= 0xfaff) ||
+      (code >= 0xfe10 && code <= 0xfe19) ||
+      (code >= 0xfe30 && code <= 0xfe6b) ||
+      (code >= 0xff01 && code <= 0xff60) ||
+      (code >= 0xffe0 && code <= 0xffe6) ||
+      (code >= 0x1b000 && code <= 0x1b001) ||
+      (code >= 0x1f200 && code <= 0x1f251) ||
+      (code >= 0x20000 && code <= 0x3fffd))
+  );
 }

@@ -6,16 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
 import { spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";
-import { parseJsonError, runCli } from "./support.js";
-
-interface Failover {
-  id: string;
-  uri: string;
-  created_at: string;
-  description: string;
-  metadata: string;
-  backends: string[];
-}
+import { parseJsonError, runCli, type Failover } from "./support.js";
 
 const KEY = "key_emulator_session_12345";
 let emu: SpawnedEmulator;

@@ -4,6 +4,16 @@ import type { CliSandbox, RunOptions } from "../helpers/cli.js";
 
 export const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
+/** A Failover backend as the API returns it. */
+export interface Failover {
+  id: string;
+  uri: string;
+  created_at: string;
+  description: string;
+  metadata: string;
+  backends: string[];
+}
+
 export interface TextResult {
   exitCode: number | undefined;
   stdout: string;

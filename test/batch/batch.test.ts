@@ -1,0 +1,319 @@
+// Many ids at once (`failover get|delete <id>… | -`), end to end: the real CLI against the
+// emulator, a rate-limited emulator, and a scripted server for what the emulator cannot do
+// (slow answers out of order, resets, refused keys). No timing thresholds: only behaviour.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
+import { call, spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";
+import { apiError, json, startFaultServer, type FaultServer, type Reply } from "../helpers/fault-server.js";
+
+const KEY = "key_batch_tests_12345";
+let cli: CliSandbox;
+beforeAll(() => {
+  cli = sandbox();
+});
+afterAll(() => cli.cleanup());
+
+interface Result {
+  exitCode: number | undefined;
+  stdout: string;
+  stderr: string;
+}
+async function run(baseUrl: string, args: string[], opts: RunOptions = {}): Promise<Result> {
+  const r = await cli.run(args, { ...opts, env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: baseUrl, ...opts.env } });
+  return { exitCode: r.exitCode, stdout: String(r.stdout ?? ""), stderr: String(r.stderr ?? "") };
+}
+
+/** Creates n Failover backends on the emulator, 25 at a time; returns their ids in order. */
+async function createIds(base: string, n: number, metadata = ""): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i += 25) {
+    const made = await Promise.all(
+      Array.from({ length: Math.min(25, n - i) }, (_, j) => call(base, "POST", "/backends/failover", { body: { backends: ["bkdhr_a"], description: `n${i + j}`, metadata } })),
+    );
+    for (const r of made) {
+      expect(r.status).toBe(201);
+      ids.push((r.json as { id: string }).id);
+    }
+  }
+  return ids;
+}
+
+/** The ID column of a table, in order. */
+const tableIds = (stdout: string) =>
+  stdout
+    .split("\n")
+    .slice(1)
+    .filter((l) => l.trim() !== "")
+    .map((l) => l.split(/\s+/)[0]);
+
+/** Shuffles deterministically (the same order every run). */
+function shuffled<T>(items: T[]): T[] {
+  const out = [...items];
+  let seed = 7;
+  for (let i = out.length - 1; i > 0; i--) {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    const j = seed % (i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+describe("against the emulator", () => {
+  let emu: SpawnedEmulator;
+  beforeAll(async () => {
+    emu = await spawnEmulator();
+  });
+  afterAll(async () => {
+    await emu?.stop();
+  });
+
+  it("get prints results in the order the ids were given (JSON array, table rows)", async () => {
+    const ids = shuffled(await createIds(emu.url, 30));
+    const asJson = await run(emu.url, ["failover", "get", ...ids, "-o", "json"]);
+    expect(asJson.stderr).toBe("");
+    expect(asJson.exitCode).toBe(0);
+    const list = JSON.parse(asJson.stdout) as { id: string; description: string }[];
+    expect(list.map((b) => b.id)).toEqual(ids);
+
+    const asTable = await run(emu.url, ["failover", "get", ...ids, "--concurrency", "5"]);
+    expect(asTable.exitCode).toBe(0);
+    expect(asTable.stdout.split("\n")[0]).toMatch(/^ID\s+DESCRIPTION\s+BACKENDS\s+CREATED$/);
+    expect(tableIds(asTable.stdout)).toEqual(ids);
+  });
+
+  it("reads ids from stdin with `-`, one per line, trimming blanks and CRLF", async () => {
+    const ids = await createIds(emu.url, 5);
+    const input = `\n  ${ids[0]}  \r\n${ids.slice(1).join("\n")}\n\n`;
+    const r = await run(emu.url, ["failover", "get", "-", "-o", "json"], { input });
+    expect(r.stderr).toBe("");
+    expect(r.exitCode).toBe(0);
+    expect((JSON.parse(r.stdout) as { id: string }[]).map((b) => b.id)).toEqual(ids);
+  });
+
+  it("a single id on stdin still prints a list (one array), so scripts see one shape", async () => {
+    const [id] = await createIds(emu.url, 1);
+    const r = await run(emu.url, ["failover", "get", "-", "-o", "json"], { input: `${id}\n` });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([expect.objectContaining({ id })]);
+  });
+
+  it("delete takes ids from stdin and reports each one deleted, in order", async () => {
+    const ids = shuffled(await createIds(emu.url, 12));
+    const r = await run(emu.url, ["failover", "delete", "-", "--yes", "-o", "json"], { input: `${ids.join("\n")}\n` });
+    expect(r.stderr).toBe("");
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(ids.map((id) => ({ id, deleted: true })));
+    for (const id of ids) expect((await call(emu.url, "GET", `/backends/failover/${id}`)).status).toBe(404);
+  });
+
+  it("a failed id is reported on stderr, the others go on, and the exit code is 1", async () => {
+    const ids = await createIds(emu.url, 4);
+    const missing = ["bkdfo_doesnotexist1", "bkdfo_doesnotexist2"];
+    const given = [ids[0]!, missing[0]!, ids[1]!, ids[2]!, missing[1]!, ids[3]!];
+    const r = await run(emu.url, ["failover", "get", ...given]);
+    expect(r.exitCode).toBe(1);
+    // stdout: the ones found, in the order given.
+    expect(tableIds(r.stdout)).toEqual(ids);
+    // stderr: one line per failed id, naming it, then a count; nothing about the others.
+    const lines = r.stderr.trim().split("\n");
+    expect(lines).toHaveLength(3);
+    missing.forEach((id, i) => {
+      expect(lines[i]).toMatch(new RegExp(`^error: ${id}: .*HTTP 404`));
+    });
+    expect(lines[2]).toMatch(/^error: 2 of 6 ids could not be read/);
+    for (const id of ids) expect(r.stderr).not.toContain(id);
+
+    // Deleting goes on past the missing ones too, and the found ones are gone.
+    const del = await run(emu.url, ["failover", "delete", ...given, "--yes", "-o", "json"]);
+    expect(del.exitCode).toBe(1);
+    expect(JSON.parse(del.stdout)).toEqual(ids.map((id) => ({ id, deleted: true })));
+    const error = JSON.parse(del.stderr.trim()) as { error: { kind: string; failures: { id: string; status_code: number }[] } };
+    expect(error.error.kind).toBe("api");
+    expect(error.error.failures.map((f) => [f.id, f.status_code])).toEqual(missing.map((id) => [id, 404]));
+    for (const id of ids) expect((await call(emu.url, "GET", `/backends/failover/${id}`)).status).toBe(404);
+  });
+
+  it("an invalid id among many is a usage error before anything is sent (exit 2)", async () => {
+    const ids = await createIds(emu.url, 2);
+    const r = await run(emu.url, ["failover", "delete", ids[0]!, "not-an-id", ids[1]!, "--yes"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("not-an-id");
+    for (const id of ids) expect((await call(emu.url, "GET", `/backends/failover/${id}`)).status).toBe(200);
+  });
+
+  it("a result far bigger than a pipe's buffer reaches stdout whole (1000 ids, ~4 MB)", async () => {
+    // 4 KB of metadata each: more than any pipe or socket buffer holds, so exiting before
+    // stdout has drained would cut the document short.
+    const ids = await createIds(emu.url, 1000, "m".repeat(4000));
+    const r = await run(emu.url, ["failover", "get", "-", "-o", "json"], { input: ids.join("\n") });
+    expect(r.stderr).toBe("");
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.length).toBeGreaterThan(4_000_000);
+    expect((JSON.parse(r.stdout) as { id: string }[]).map((b) => b.id)).toEqual(ids);
+    const table = await run(emu.url, ["failover", "get", "-"], { input: ids.join("\n") });
+    expect(table.exitCode).toBe(0);
+    expect(tableIds(table.stdout)).toEqual(ids);
+  });
+});
+
+describe("ids and --concurrency are checked before anything is sent", () => {
+  let server: FaultServer;
+  beforeAll(async () => {
+    server = await startFaultServer();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it.each([["0"], ["65"], ["-1"], ["1.5"], ["abc"], ["8x"], [""]])("--concurrency %j: exit 2", async (value) => {
+    server.requests.length = 0;
+    const r = await run(server.url, ["failover", "get", "bkdfo_a", "bkdfo_b", "--concurrency", value]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/--concurrency/);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("`-` mixed with ids is refused without reading stdin", async () => {
+    server.requests.length = 0;
+    const r = await run(server.url, ["failover", "delete", "-", "bkdfo_a", "--yes"], { input: "bkdfo_b\n" });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/`-`/);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("an empty stdin is refused", async () => {
+    server.requests.length = 0;
+    const r = await run(server.url, ["failover", "get", "-"], { input: "\n \n" });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/no ids/);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe("against a scripted server", () => {
+  let server: FaultServer;
+  beforeAll(async () => {
+    server = await startFaultServer();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+  const resource = (id: string) => ({ id, uri: `http://x/backends/failover/${id}`, created_at: "2026-01-01T00:00:00Z", description: "", metadata: "", backends: ["bkdhr_a"] });
+  const idOf = (path: string) => decodeURIComponent(path.split("/").pop() ?? "");
+
+  it("keeps input order when answers arrive in reverse, and never has more than --concurrency in flight", async () => {
+    server.requests.length = 0;
+    const ids = Array.from({ length: 12 }, (_, i) => `bkdfo_order${i}`);
+    let inFlight = 0;
+    let most = 0;
+    server.fallback = (req) => {
+      const index = ids.indexOf(idOf(req.path));
+      // Earlier ids answer later, so answers complete out of order.
+      const delayMs = 20 + (ids.length - index) * 15;
+      inFlight++;
+      most = Math.max(most, inFlight);
+      setTimeout(() => inFlight--, delayMs); // fires just before the reply goes out
+      return { ...json(200, resource(ids[index]!)), delayMs } as Reply;
+    };
+    const r = await run(server.url, ["failover", "get", ...ids, "--concurrency", "3", "-o", "json"]);
+    expect(r.stderr).toBe("");
+    expect(r.exitCode).toBe(0);
+    expect((JSON.parse(r.stdout) as { id: string }[]).map((b) => b.id)).toEqual(ids);
+    expect(server.requests).toHaveLength(ids.length);
+    expect(most).toBe(3);
+  });
+
+  it("the exit code is the worst met: an API error and a connection failure → 3", async () => {
+    server.requests.length = 0;
+    server.fallback = (req) => {
+      const id = idOf(req.path);
+      if (id === "bkdfo_gone") return apiError(404, "Resource not found");
+      if (id === "bkdfo_reset") return { reset: true };
+      return json(200, resource(id));
+    };
+    const r = await run(server.url, ["failover", "get", "bkdfo_ok1", "bkdfo_gone", "bkdfo_reset", "bkdfo_ok2", "--retries", "0"]);
+    expect(r.exitCode).toBe(3);
+    expect(tableIds(r.stdout)).toEqual(["bkdfo_ok1", "bkdfo_ok2"]);
+    expect(r.stderr).toMatch(/^error: bkdfo_gone: .*HTTP 404/m);
+    expect(r.stderr).toMatch(/^error: bkdfo_reset: /m);
+  });
+
+  it("…and with a refused key among them → 4", async () => {
+    server.requests.length = 0;
+    server.fallback = (req) => {
+      const id = idOf(req.path);
+      if (id === "bkdfo_gone") return apiError(404, "Resource not found");
+      if (id === "bkdfo_denied") return apiError(403, "forbidden", "ERR_NGROK_201");
+      return { status: 204 };
+    };
+    const r = await run(server.url, ["failover", "delete", "bkdfo_gone", "bkdfo_ok", "bkdfo_denied", "--yes", "-o", "json"]);
+    expect(r.exitCode).toBe(4);
+    expect(JSON.parse(r.stdout)).toEqual([{ id: "bkdfo_ok", deleted: true }]);
+    const error = JSON.parse(r.stderr.trim()) as { error: { kind: string; failures: { id: string; kind: string }[] } };
+    expect(error.error.kind).toBe("auth");
+    expect(error.error.failures.map((f) => [f.id, f.kind])).toEqual([
+      ["bkdfo_gone", "api"],
+      ["bkdfo_denied", "auth"],
+    ]);
+  });
+
+  it("a 429 in a batch waits (Retry-After) and does not use up --retries", async () => {
+    server.requests.length = 0;
+    const limited = new Set<string>();
+    server.fallback = (req) => {
+      const id = idOf(req.path);
+      // Each id is refused twice with 429 before it goes through.
+      const seen = server.requests.filter((q) => idOf(q.path) === id).length;
+      if (seen <= 2) {
+        limited.add(id);
+        return { ...apiError(429, "rate limited", "ERR_NGROK_226"), headers: { "Retry-After": "0" } } as Reply;
+      }
+      return { status: 204 };
+    };
+    const ids = ["bkdfo_r1", "bkdfo_r2", "bkdfo_r3", "bkdfo_r4"];
+    const r = await run(server.url, ["failover", "delete", ...ids, "--yes", "--retries", "0", "-o", "json"]);
+    expect(r.stderr).toBe("");
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(ids.map((id) => ({ id, deleted: true })));
+    expect([...limited].sort()).toEqual(ids);
+    expect(server.requests).toHaveLength(ids.length * 3);
+  });
+});
+
+describe("against a rate-limited emulator", () => {
+  let emu: SpawnedEmulator;
+  beforeAll(async () => {
+    emu = await spawnEmulator(["--rate-limit", "5/1"]);
+  });
+  afterAll(async () => {
+    await emu?.stop();
+  });
+
+  it("15 deletes at 5 requests/s all succeed, slowing down on 429 instead of failing ids", async () => {
+    // Creating counts against the limit too: make them slowly enough, retrying a 429.
+    const ids: string[] = [];
+    while (ids.length < 15) {
+      const r = await call(emu.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_a"] } });
+      if (r.status === 429) {
+        await new Promise((resolve) => setTimeout(resolve, 1000 * Number(r.headers.get("retry-after") ?? "1")));
+        continue;
+      }
+      expect(r.status).toBe(201);
+      ids.push((r.json as { id: string }).id);
+    }
+    // --retries 0: only the batch's own patience with rate limits gets it through.
+    const r = await run(emu.url, ["failover", "delete", "-", "--yes", "--retries", "0", "-o", "json", "--debug"], { input: ids.join("\n"), timeoutMs: 30_000 });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(ids.map((id) => ({ id, deleted: true })));
+    expect(r.stderr).toMatch(/← 429/); // it was rate limited…
+    expect(r.stderr).not.toMatch(/^error/m); // …and no id failed
+    // The emulator agrees: none is left (after the window, so the list itself is let in).
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const list = await call(emu.url, "GET", "/backends/failover");
+    expect(list.status).toBe(200);
+    const left = (list.json as { backends: { id: string }[] }).backends.map((b) => b.id);
+    for (const id of ids) expect(left).not.toContain(id);
+  }, 60_000);
+});
