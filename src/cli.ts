@@ -6,6 +6,7 @@ import { AuthError, EXIT_CODES, EdgectlError, UsageError } from "./errors.js";
 import type { AppContext, Deps, IO } from "./commands/deps.js";
 import { buildProgram } from "./commands/root.js";
 import { formatError } from "./output/error.js";
+import { escapeControl } from "./output/escape.js";
 import { helpWidth } from "./output/help-width.js";
 import { profileOf, readConfig, type Env } from "./settings/config-file.js";
 import { isTruthy, resolveProfileName, resolveSettings, type GlobalFlags } from "./settings/resolve.js";
@@ -19,11 +20,22 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     stdin: process.stdin,
     color: colorAllowed(env, argv),
   };
+  // Warnings wait until the outcome is known, so that on failure stderr still starts with
+  // `error:` (or, with -o json, is one JSON object that carries them).
+  const warnings: string[] = [];
+  const warn = (message: string) => void warnings.push(message);
+  const flushWarnings = () => {
+    for (const w of warnings.splice(0)) process.stderr.write(`warning: ${escapeControl(w)}\n`);
+  };
   // Errors print as JSON with -o json; the profile's output setting counts once it is read.
-  const state = { json: wantsJson(argv, env) };
+  const state = { json: wantsJson(argv, env, warn) };
   const debug = argv.includes("--debug") || isTruthy(env.EDGECTL_DEBUG);
+  let signalled = false;
 
   const onSignal = (signal: NodeJS.Signals) => {
+    // A second signal while the result drains to a reader that stopped reading: go now.
+    if (signalled) process.exit(EXIT_CODES.interrupted);
+    signalled = true;
     if (interrupt.handler) {
       const handler = interrupt.handler;
       interrupt.handler = undefined;
@@ -33,18 +45,20 @@ export async function main(argv: string[] = process.argv): Promise<void> {
       );
       return;
     }
-    // Exit at once: in-flight sockets die with the process and stdout was never half-written
-    // (results are written in one piece at the end).
+    // Exit at once: in-flight sockets die with the process. A result is written in one piece
+    // at the end; if part of it is still queued for a slow reader, it is let through first, so
+    // stdout never holds half a document (a second signal does not wait).
     const message = `interrupted (${signal})`;
     // On a terminal, start a fresh line after the echoed ^C; otherwise stderr starts with `error:`.
     const lead = process.stderr.isTTY ? "\n" : "";
     process.stderr.write(state.json ? `${JSON.stringify({ error: { kind: "interrupted", message } })}\n` : `${lead}error: ${message}\n`);
-    process.exit(EXIT_CODES.interrupted);
+    if (process.stdout.writableLength === 0) process.exit(EXIT_CODES.interrupted);
+    void flushed(process.stdout).then(() => process.exit(EXIT_CODES.interrupted));
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
 
-  const app: AppContext = { deps: (cmd) => Promise.resolve(buildDeps(cmd, env, io, interrupt, state)) };
+  const app: AppContext = { deps: (cmd) => Promise.resolve(buildDeps(cmd, env, io, interrupt, state, warn, flushWarnings)) };
   const program = buildProgram(app);
   let captured = "";
   const configure = (cmd: Command) => {
@@ -66,8 +80,9 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   try {
     await program.parseAsync(argv);
   } catch (err) {
-    code = handleError(err, captured, { json: state.json, debug });
+    code = handleError(err, captured, { json: state.json, debug, warnings: warnings.splice(0) });
   }
+  flushWarnings();
   if (interrupt.handler) return; // the emulator keeps serving until a signal arrives
   process.exitCode = code;
   // Exit promptly (nothing else is pending, and keep-alive sockets must not hold us), but only
@@ -82,7 +97,7 @@ function flushed(stream: NodeJS.WritableStream): Promise<void> {
   return new Promise((resolve) => stream.write("", () => resolve()));
 }
 
-function handleError(err: unknown, captured: string, opts: { json: boolean; debug: boolean }): number {
+function handleError(err: unknown, captured: string, opts: { json: boolean; debug: boolean; warnings: string[] }): number {
   if (err instanceof CommanderError) {
     if (err.code === "commander.helpDisplayed" || err.code === "commander.version") return 0;
     // A noun without a verb: show its help on stdout, like `gh repo`.
@@ -93,14 +108,30 @@ function handleError(err: unknown, captured: string, opts: { json: boolean; debu
     const message = (captured.replace(/^error:\s*/i, "").trim() || err.message).replace(/\s*\n\s*/g, " ");
     process.stderr.write(formatError(new UsageError(message), opts));
     if (!opts.json) process.stderr.write("Run 'edgectl --help' (or '<command> --help') for usage.\n");
+    writeWarnings(opts);
     return EXIT_CODES.usage;
   }
   process.stderr.write(formatError(err, opts));
-  if (opts.debug && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
+  writeWarnings(opts);
+  // The message in a stack may hold what the server sent: escaped, line by line.
+  if (opts.debug && err instanceof Error && err.stack) process.stderr.write(`${err.stack.split("\n").map(escapeControl).join("\n")}\n`);
   return err instanceof EdgectlError ? EXIT_CODES[err.kind] : EXIT_CODES.network;
 }
 
-function buildDeps(cmd: Command, env: Env, io: IO, interrupt: { handler?: () => Promise<void> }, state: { json: boolean }): Deps {
+/** After the error line; with -o json they are inside the error object already. */
+function writeWarnings(opts: { json: boolean; warnings: string[] }): void {
+  if (!opts.json) for (const w of opts.warnings) process.stderr.write(`warning: ${escapeControl(w)}\n`);
+}
+
+function buildDeps(
+  cmd: Command,
+  env: Env,
+  io: IO,
+  interrupt: { handler?: () => Promise<void> },
+  state: { json: boolean },
+  warn: (message: string) => void,
+  flushWarnings: () => void,
+): Deps {
   const flags = cmd.optsWithGlobals() as GlobalFlags;
   const profile = resolveProfileName(flags, env);
   const settings = resolveSettings(flags, env, profileOf(readConfig(env, warn), profile), profile);
@@ -128,17 +159,15 @@ function buildDeps(cmd: Command, env: Env, io: IO, interrupt: { handler?: () => 
         env,
       });
     },
-    confirm: (question) => ask(question, false).then((a) => /^y(es)?$/i.test(a.trim())),
-    promptHidden: (question) => ask(question, true),
+    // Warnings are shown before a question, and before a server that runs until stopped.
+    confirm: (question) => (flushWarnings(), ask(question, false)).then((a) => /^y(es)?$/i.test(a.trim())),
+    promptHidden: (question) => (flushWarnings(), ask(question, true)),
     readStdin,
     onInterrupt(handler) {
+      flushWarnings();
       interrupt.handler = handler;
     },
   };
-}
-
-function warn(message: string): void {
-  process.stderr.write(`warning: ${message}\n`);
 }
 
 async function readStdin(): Promise<string> {
@@ -174,7 +203,7 @@ async function ask(question: string, hidden: boolean): Promise<string> {
  * Whether errors print as JSON, decided before commander parses anything (usage errors
  * come from it): the flag, else EDGECTL_OUTPUT, else the active profile's `output`.
  */
-function wantsJson(argv: string[], env: Env): boolean {
+function wantsJson(argv: string[], env: Env, warn: (message: string) => void): boolean {
   let profile: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;

@@ -93,7 +93,10 @@ export class ApiClient {
       }
       return url;
     }
-    return new URL(this.baseUrl + (path.startsWith("/") ? path : `/${path}`));
+    // A path the API handed back (next_page_uri) already carries the base URL's prefix.
+    const prefix = new URL(this.baseUrl).pathname.replace(/\/+$/, "");
+    if (prefix && (path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`))) return new URL(path, this.origin);
+    return new URL(this.baseUrl.replace(/\/+$/, "") + (path.startsWith("/") ? path : `/${path}`));
   }
 
   redact(text: string): string {
@@ -120,14 +123,19 @@ export class ApiClient {
     this.agentFor(url); // a bad HTTPS_PROXY/HTTP_PROXY is a UsageError here, before anything is sent
     let rateLimitWaits = opts.rateLimitWaits ?? 0;
     let waited = false;
+    // --timeout bounds the whole request: every attempt and the waits between them. Time a
+    // batch spends queued behind the API's rate limit does not count: the id is not in flight.
+    let deadline: number | undefined;
     for (let attempt = 1; ; attempt++) {
       // Another request's 429 paused the client (this request's own waits happen below).
       const paused = this.pausedUntil - Date.now();
       if (paused > 0 && !waited) {
         this.log(`  rate limited: waiting ${(paused / 1000).toFixed(2)} s`);
         await this.sleep(paused);
+        deadline = undefined;
       }
       waited = false;
+      deadline ??= Date.now() + this.options.timeoutMs;
       this.log(`→ ${method} ${url.href}${attempt > 1 ? ` (attempt ${attempt}/${maxAttempts})` : ""}`);
       // Redacting costs real time per request (a batch makes thousands): only for --debug.
       if (this.options.debug) {
@@ -137,15 +145,19 @@ export class ApiClient {
       const started = Date.now();
       let response: RawResponse;
       try {
-        response = await this.attempt(method, url, headers, payload);
+        response = await this.attempt(method, url, headers, payload, deadline);
       } catch (err) {
         const failure = err as AttemptError;
         const canRetry = failure.neverSent || (idempotent && failure.transient);
         this.log(`← ${failure.message} after ${Date.now() - started} ms`);
         if (canRetry && attempt < maxAttempts) {
-          await this.wait(attempt, undefined, failure.message);
-          waited = true;
-          continue;
+          const ms = this.delay(attempt, undefined);
+          if (Date.now() + ms < deadline) {
+            await this.wait(ms, failure.message);
+            waited = true;
+            continue;
+          }
+          this.log(`  not retrying: no time left within --timeout`);
         }
         throw this.networkError(method, url, failure, attempt);
       }
@@ -157,13 +169,21 @@ export class ApiClient {
       const freeWait = response.status === 429 && rateLimitWaits > 0;
       if (retryable && (freeWait || attempt < maxAttempts)) {
         const rateLimited = response.status === 429;
-        await this.wait(attempt, retryAfterMs(response.headers["retry-after"]), `status ${response.status}`, rateLimited);
-        waited = true;
-        if (freeWait) {
-          rateLimitWaits--;
-          attempt--; // not counted against --retries
+        const ms = this.delay(attempt, retryAfterMs(response.headers["retry-after"]));
+        // A batch's rate-limit wait starts the id's time afresh; any other wait must fit.
+        if (freeWait || Date.now() + ms < deadline) {
+          // A rate limit holds for every request of this client, not just the one that met it.
+          if (rateLimited) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + ms);
+          await this.wait(ms, `status ${response.status}`);
+          waited = true;
+          if (freeWait) {
+            rateLimitWaits--;
+            attempt--; // not counted against --retries
+            deadline = undefined;
+          }
+          continue;
         }
-        continue;
+        this.log(`  not retrying: waiting ${(ms / 1000).toFixed(2)} s would pass --timeout`);
       }
       if (response.status >= 300) throw this.statusError(method, response);
       return response;
@@ -185,13 +205,16 @@ export class ApiClient {
     this.options.debug?.(escapeControl(line));
   }
 
-  private async wait(attempt: number, retryAfter: number | undefined, reason: string, rateLimited = false): Promise<void> {
+  /** The wait before attempt `attempt + 1`: Retry-After when given, else exponential backoff with jitter. */
+  private delay(attempt: number, retryAfter: number | undefined): number {
+    if (retryAfter !== undefined) return retryAfter;
     const base = this.options.backoffBaseMs ?? 500;
     const backoff = Math.min(base * 2 ** (attempt - 1), 30_000);
-    // Full jitter spreads the retries of many clients; Retry-After, when given, wins.
-    const ms = retryAfter ?? Math.round(backoff / 2 + (this.random() * backoff) / 2);
-    // A rate limit holds for every request of this client, not just the one that met it.
-    if (rateLimited) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + ms);
+    // Jitter spreads the retries of many clients.
+    return Math.round(backoff / 2 + (this.random() * backoff) / 2);
+  }
+
+  private async wait(ms: number, reason: string): Promise<void> {
     this.log(`  retrying after ${reason}: waiting ${(ms / 1000).toFixed(2)} s`);
     await this.sleep(ms);
   }
@@ -211,7 +234,7 @@ export class ApiClient {
     return agent;
   }
 
-  private attempt(method: Method, url: URL, headers: Record<string, string>, payload: string | undefined): Promise<RawResponse> {
+  private attempt(method: Method, url: URL, headers: Record<string, string>, payload: string | undefined, deadline: number): Promise<RawResponse> {
     const timeoutMs = this.options.timeoutMs;
     return new Promise<RawResponse>((resolve, reject) => {
       let settled = false;
@@ -235,8 +258,14 @@ export class ApiClient {
         res.on("end", () => {
           finish(() => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
         });
-        res.on("error", (err) => finish(() => reject(new AttemptError(`connection lost while reading the response (${describe(err)})`, false, true))));
-        res.on("aborted", () => finish(() => reject(new AttemptError("connection lost while reading the response", false, true))));
+        // What arrived is told (escaped, redacted by the caller), so a cut answer is recognisable.
+        const lost = (why: string) => {
+          const got = Buffer.concat(chunks).toString("utf8");
+          const part = got.trim() ? `, after ${size} bytes: ${excerpt(got)}` : "";
+          return new AttemptError(`connection lost while reading the response (HTTP ${res.statusCode}${why}${part})`, false, true);
+        };
+        res.on("error", (err) => finish(() => reject(lost(`, ${describe(err)}`))));
+        res.on("aborted", () => finish(() => reject(lost(""))));
       });
       req.on("socket", (socket) => {
         if (!socket.connecting) reachedServer = true;
@@ -245,7 +274,7 @@ export class ApiClient {
       const timer = setTimeout(() => {
         finish(() => reject(new AttemptError(`no complete answer within ${timeoutMs / 1000} s (--timeout)`, false, true)));
         req.destroy();
-      }, timeoutMs);
+      }, Math.max(1, deadline - Date.now()));
       req.on("error", (err: NodeJS.ErrnoException) => {
         // A ProxyError (proxy.ts) is a failure before the tunnel to the API opened.
         const refused = err.code === "ECONNREFUSED" || (!reachedServer && err.code === "ENOTFOUND") || (err as { neverSent?: boolean }).neverSent === true;

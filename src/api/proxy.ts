@@ -33,12 +33,16 @@ function envEntry(env: Env, name: string): { name: string; value: string } | und
 }
 
 /**
- * The proxy URL for a target, or undefined when none applies (unset, or NO_PROXY matches).
+ * The proxy URL for a target, or undefined when none applies (plain http, unset, or NO_PROXY matches).
  * A value that is not a usable http(s) proxy URL is a UsageError: going direct instead
  * would silently bypass a proxy the user asked for.
  */
 export function proxyFor(target: URL, env: Env): URL | undefined {
-  const entry = target.protocol === "https:" ? envEntry(env, "https_proxy") : envEntry(env, "http_proxy");
+  // Plain http is allowed only to loopback (see settings): through a proxy the key would
+  // cross it in clear, and the proxy would reach its own loopback, not ours. gh (Go) never
+  // proxies loopback either; so HTTP_PROXY never applies.
+  if (target.protocol !== "https:") return undefined;
+  const entry = envEntry(env, "https_proxy");
   if (!entry) return undefined;
   if (bypassed(target, envEntry(env, "no_proxy")?.value)) return undefined;
   const raw = entry.value.trim();

@@ -6,9 +6,12 @@ export const MASK = "********";
 export function redactText(text: string, secrets: (string | undefined)[]): string {
   let out = text;
   for (const secret of secrets) {
-    // Very short values would redact ordinary words; the API rejects such keys anyway.
-    if (!secret || secret.length < 4) continue;
-    for (const form of encodedForms(secret)) out = out.split(form).join(MASK);
+    if (!secret) continue;
+    for (const form of encodedForms(secret)) {
+      // A very short value is masked only where it stands alone, or every word holding its
+      // letters would be; a long one wherever it appears.
+      out = secret.length < 4 ? out.replace(new RegExp(`(?<![A-Za-z0-9_-])${escapeRegExp(form)}(?![A-Za-z0-9_-])`, "g"), MASK) : out.split(form).join(MASK);
+    }
   }
   // A JSON "secret" field is masked even when its value is not known in advance.
   return out.replace(/("secret"\s*:\s*)"(?:[^"\\]|\\.)*"/g, `$1"${MASK}"`);
@@ -41,4 +44,8 @@ function encodedForms(value: string): string[] {
   }
   // Longest first, so a form that contains another is replaced whole.
   return [...forms].sort((a, b) => b.length - a.length);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

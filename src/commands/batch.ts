@@ -33,10 +33,12 @@ export class Throttle {
 
 /**
  * 429 answers each item of a batch may wait out (Retry-After) without using up --retries: a
- * rate limit slows a batch down rather than failing ids. One id alone keeps the plain rule.
+ * rate limit slows a batch down rather than failing ids. One id alone keeps the plain rule,
+ * and so does `--retries 0`, which disables retries of every kind: an id that meets a 429
+ * then fails (and is reported) while the others go on.
  */
-export function rateLimitWaits(total: number): number {
-  return total > 1 ? 10 : 0;
+export function rateLimitWaits(total: number, retries: number): number {
+  return total > 1 && retries > 0 ? 10 : 0;
 }
 
 export async function runBatch<T>(

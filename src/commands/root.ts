@@ -29,9 +29,10 @@ export function buildProgram(app: AppContext): Command {
       "after",
       `
 Examples:
-  $ edgectl emulator --port 0                       # a local stand-in for the API
+  # a local stand-in for the API
+  $ edgectl emulator --port 0
   $ edgectl failover create --backends bkdhr_abc,bkdtg_def --description "eu pair"
-  $ edgectl failover get bkdfo_123 -o json | jq -r .backends[0]
+  $ edgectl failover get bkdfo_123 -o json | jq -r '.backends[0]'
   $ echo "$SECRET" | edgectl webhook-verification replace edghts_1 edghtsrt_1 --provider github --secret-stdin
 
 Settings: flag > environment (EDGECTL_*) > profile in the config file > default.

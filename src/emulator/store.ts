@@ -64,7 +64,9 @@ export class Store {
     const path = resolve(file);
     const store = new Store(path);
     const text = await readState(path);
-    if (text !== undefined && text.trim() !== "") store.load(parseState(path, text));
+    // Only a missing file means "start empty": writes are atomic, so the emulator never
+    // leaves an empty or blank file behind, and one that is must be damage (parseState refuses it).
+    if (text !== undefined) store.load(parseState(path, text));
     else await checkWritableDir(path);
     await removeStaleTemps(path);
     return store;
@@ -410,6 +412,7 @@ function parseState(path: string, text: string): StateFile {
   const fail = (what: string): never => {
     throw new UsageError(`state file ${path} is corrupt: ${what}; fix it, or move it aside to start empty`);
   };
+  if (text.trim() === "") return fail(text === "" ? "the file is empty" : "the file holds only whitespace");
   let data: unknown;
   try {
     data = JSON.parse(text);

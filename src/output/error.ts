@@ -13,6 +13,8 @@ export interface ErrorView {
   id?: string;
   /** A batch: each failed id's own error. */
   failures?: ErrorView[];
+  /** Warnings met on the way (with -o json they travel in the one error object). */
+  warnings?: string[];
 }
 
 export function errorView(err: unknown, id?: string): ErrorView {
@@ -33,9 +35,9 @@ export function errorView(err: unknown, id?: string): ErrorView {
   return view;
 }
 
-export function formatError(err: unknown, opts: { json: boolean; id?: string }): string {
+export function formatError(err: unknown, opts: { json: boolean; id?: string; warnings?: string[] }): string {
   const view = errorView(err, opts.id);
-  if (opts.json) return jsonLine({ error: view });
+  if (opts.json) return jsonLine({ error: opts.warnings?.length ? { ...view, warnings: opts.warnings } : view });
   const facts: string[] = [];
   if (view.status_code !== undefined && err instanceof ApiError) facts.push(`HTTP ${view.status_code}`);
   if (view.error_code) facts.push(view.error_code);

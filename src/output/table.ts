@@ -34,15 +34,49 @@ function render(head: string[], rows: string[][], color: boolean): string {
 
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\u200b-\u200f\u2060\ufe00-\ufe0f\ufeff]$/u;
 const EMOJI = /^\p{Emoji_Presentation}$/u;
+const EMOJI_CAPABLE = /^\p{Emoji}$/u;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
-/** Terminal columns a (control-free) string takes: wide East Asian characters and emoji take two. */
+/**
+ * Terminal columns a (control-free) string takes, code point by code point as wcwidth does:
+ * wide East Asian characters and emoji take two, combining marks none. Emoji sequences are
+ * one picture: a ZWJ family, a flag (a pair of regional indicators), a skin tone, and a
+ * text-style emoji made emoji-style by U+FE0F each take two columns in all.
+ */
 export function displayWidth(text: string): number {
+  if (PRINTABLE_ASCII.test(text)) return text.length; // the common case
   let width = 0;
+  let last: "emoji" | "text-emoji" | "other" = "other";
+  let joinNext = false;
+  let flagOpen = false;
   for (const ch of text) {
     const code = ch.codePointAt(0)!;
-    if (code < 0x300) width += 1; // the common case: ASCII and Latin
-    else if (ZERO_WIDTH.test(ch)) continue;
-    else width += isWide(code) || EMOJI.test(ch) ? 2 : 1;
+    const joined = joinNext;
+    joinNext = false;
+    const regional = code >= 0x1f1e6 && code <= 0x1f1ff;
+    if (!regional) flagOpen = false;
+    if (code === 0x200d) {
+      joinNext = last === "emoji"; // what follows is drawn into the same picture
+    } else if (code === 0xfe0f) {
+      if (last === "text-emoji") width += 1; // emoji presentation: two columns, not one
+      if (last !== "other") last = "emoji";
+    } else if (joined && EMOJI_CAPABLE.test(ch)) {
+      last = "emoji";
+    } else if (code >= 0x1f3fb && code <= 0x1f3ff && last === "emoji") {
+      // a skin tone on the emoji before it
+    } else if (regional) {
+      if (!flagOpen) width += 2;
+      flagOpen = !flagOpen;
+      last = "emoji";
+    } else if (code >= 0x300 && ZERO_WIDTH.test(ch)) {
+      // a combining mark or a zero-width format character
+    } else if (code >= 0x300 && (isWide(code) || EMOJI.test(ch))) {
+      width += 2;
+      last = EMOJI.test(ch) ? "emoji" : "other";
+    } else {
+      width += 1;
+      last = EMOJI_CAPABLE.test(ch) ? "text-emoji" : "other";
+    }
   }
   return width;
 }

@@ -15,8 +15,11 @@ describe("redactText", () => {
     expect(out).toBe(`key=${MASK} secret=${MASK}`);
   });
 
-  it("leaves values shorter than 4 characters alone", () => {
-    expect(redactText("the abc of it", ["abc"])).toBe("the abc of it");
+  it("masks a value shorter than 4 characters where it stands alone, not inside other words", () => {
+    expect(redactText("your key abc is bad", ["abc"])).toBe(`your key ${MASK} is bad`);
+    expect(redactText('{"msg":"secret xyz is too short"}', ["xyz"])).toBe(`{"msg":"secret ${MASK} is too short"}`);
+    expect(redactText("the abcdef of it, abc.", ["abc"])).toBe(`the abcdef of it, ${MASK}.`);
+    expect(redactText("a+b (a+b)", ["a+b"])).toBe(`${MASK} (${MASK})`);
     expect(redactText("the abcd of it", ["abcd"])).toBe(`the ${MASK} of it`);
   });
 

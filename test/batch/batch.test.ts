@@ -259,7 +259,7 @@ describe("against a scripted server", () => {
     ]);
   });
 
-  it("a 429 in a batch waits (Retry-After) and does not use up --retries", async () => {
+  it("a 429 in a batch waits (Retry-After) and does not use up --retries (when retries are on)", async () => {
     server.requests.length = 0;
     const limited = new Set<string>();
     server.fallback = (req) => {
@@ -273,12 +273,40 @@ describe("against a scripted server", () => {
       return { status: 204 };
     };
     const ids = ["bkdfo_r1", "bkdfo_r2", "bkdfo_r3", "bkdfo_r4"];
-    const r = await run(server.url, ["failover", "delete", ...ids, "--yes", "--retries", "0", "-o", "json"]);
+    // Two 429s each, but --retries 1: only the batch's free rate-limit waits get them through.
+    const r = await run(server.url, ["failover", "delete", ...ids, "--yes", "--retries", "1", "-o", "json"]);
     expect(r.stderr).toBe("");
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(ids.map((id) => ({ id, deleted: true })));
     expect([...limited].sort()).toEqual(ids);
     expect(server.requests).toHaveLength(ids.length * 3);
+  });
+
+  it("--retries 0 disables retries in a batch too: a 429'd id fails once, is reported, the others go on", async () => {
+    server.requests.length = 0;
+    server.fallback = (req) => {
+      const id = idOf(req.path);
+      if (id.startsWith("bkdfo_limited")) return { ...apiError(429, "rate limited", "ERR_NGROK_226"), headers: { "Retry-After": "0" } } as Reply;
+      return { status: 204 };
+    };
+    const ids = ["bkdfo_ok1", "bkdfo_limited1", "bkdfo_ok2", "bkdfo_limited2", "bkdfo_ok3"];
+    const limited = ids.filter((id) => id.includes("limited"));
+    const ok = ids.filter((id) => !id.includes("limited"));
+    const r = await run(server.url, ["failover", "delete", ...ids, "--yes", "--retries", "0", "-o", "json"]);
+    expect(r.exitCode).toBe(1);
+    expect(JSON.parse(r.stdout)).toEqual(ok.map((id) => ({ id, deleted: true })));
+    const error = JSON.parse(r.stderr.trim()) as { error: { kind: string; failures: { id: string; status_code: number }[] } };
+    expect(error.error.kind).toBe("api");
+    expect(error.error.failures.map((f) => [f.id, f.status_code])).toEqual(limited.map((id) => [id, 429]));
+    // Each id was asked for exactly once: no retry, no free wait.
+    expect(server.requests.map((q) => idOf(q.path)).sort()).toEqual([...ids].sort());
+
+    // The table form names each 429'd id on stderr.
+    server.requests.length = 0;
+    const table = await run(server.url, ["failover", "delete", ...ids, "--yes", "--retries", "0"]);
+    expect(table.exitCode).toBe(1);
+    for (const id of limited) expect(table.stderr).toMatch(new RegExp(`^error: ${id}: .*HTTP 429`, "m"));
+    expect(server.requests).toHaveLength(ids.length);
   });
 });
 
@@ -291,10 +319,10 @@ describe("against a rate-limited emulator", () => {
     await emu?.stop();
   });
 
-  it("15 deletes at 5 requests/s all succeed, slowing down on 429 instead of failing ids", async () => {
-    // Creating counts against the limit too: make them slowly enough, retrying a 429.
+  /** Creates n Failover backends slowly enough for the limit, waiting out each 429. */
+  async function createLimited(n: number): Promise<string[]> {
     const ids: string[] = [];
-    while (ids.length < 15) {
+    while (ids.length < n) {
       const r = await call(emu.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_a"] } });
       if (r.status === 429) {
         await new Promise((resolve) => setTimeout(resolve, 1000 * Number(r.headers.get("retry-after") ?? "1")));
@@ -303,17 +331,56 @@ describe("against a rate-limited emulator", () => {
       expect(r.status).toBe(201);
       ids.push((r.json as { id: string }).id);
     }
-    // --retries 0: only the batch's own patience with rate limits gets it through.
-    const r = await run(emu.url, ["failover", "delete", "-", "--yes", "--retries", "0", "-o", "json", "--debug"], { input: ids.join("\n"), timeoutMs: 30_000 });
+    // Let the window pass, so the batch starts with the full 5 requests/s.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    return ids;
+  }
+
+  /** The ids still on the emulator (after the window, so the list itself is let in). */
+  async function remaining(): Promise<string[]> {
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const list = await call(emu.url, "GET", "/backends/failover?limit=100");
+    expect(list.status).toBe(200);
+    return (list.json as { backends: { id: string }[] }).backends.map((b) => b.id);
+  }
+
+  it("15 deletes at 5 requests/s all succeed with the default retries, slowing down on 429 instead of failing ids", async () => {
+    const ids = await createLimited(15);
+    const r = await run(emu.url, ["failover", "delete", "-", "--yes", "-o", "json", "--debug"], { input: ids.join("\n"), timeoutMs: 30_000 });
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(ids.map((id) => ({ id, deleted: true })));
     expect(r.stderr).toMatch(/← 429/); // it was rate limited…
-    expect(r.stderr).not.toMatch(/^error/m); // …and no id failed
-    // The emulator agrees: none is left (after the window, so the list itself is let in).
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    const list = await call(emu.url, "GET", "/backends/failover");
-    expect(list.status).toBe(200);
-    const left = (list.json as { backends: { id: string }[] }).backends.map((b) => b.id);
+    expect(r.stderr).not.toMatch(/^(error|\{"error")/m); // …and no id failed
+    // The emulator agrees: none is left.
+    const left = await remaining();
     for (const id of ids) expect(left).not.toContain(id);
+  }, 60_000);
+
+  it("with --retries 0 the 429'd ids fail (exit 1, reported on stderr), none is asked for twice, the rest are deleted", async () => {
+    const ids = await createLimited(15);
+    const r = await run(emu.url, ["failover", "delete", "-", "--yes", "--retries", "0", "-o", "json", "--debug"], { input: ids.join("\n"), timeoutMs: 30_000 });
+    expect(r.exitCode).toBe(1);
+    // 15 at once against 5/s: some met a 429, and with retries off each of those failed.
+    const errorLine = r.stderr.split("\n").filter((l) => l.startsWith('{"error"'));
+    expect(errorLine).toHaveLength(1);
+    const error = JSON.parse(errorLine[0]!) as { error: { kind: string; failures: { id: string; status_code: number }[] } };
+    expect(error.error.kind).toBe("api");
+    const failed = error.error.failures.map((f) => f.id);
+    expect(failed.length).toBeGreaterThan(0);
+    for (const f of error.error.failures) expect(f.status_code).toBe(429);
+    // stdout: the others, deleted, in input order; together with the failures, every id once.
+    const deleted = (JSON.parse(r.stdout) as { id: string; deleted: boolean }[]).map((d) => d.id);
+    expect(deleted).toEqual(ids.filter((id) => !failed.includes(id)));
+    expect(deleted.length).toBeGreaterThan(0);
+    // No id was requested more than once (--debug logs each attempt's request line).
+    for (const id of ids) {
+      const sent = r.stderr.split("\n").filter((l) => l.startsWith("debug: → DELETE ") && l.endsWith(`/backends/failover/${id}`));
+      expect(sent, id).toHaveLength(1);
+    }
+    expect(r.stderr).not.toMatch(/retrying|\(attempt \d/);
+    // The emulator agrees: the deleted ones are gone, the 429'd ones are still there.
+    const left = await remaining();
+    for (const id of deleted) expect(left).not.toContain(id);
+    for (const id of failed) expect(left).toContain(id);
   }, 60_000);
 });

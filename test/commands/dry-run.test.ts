@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { run as createRun } from "../../src/commands/failover/create.js";
 import { run as deleteRun } from "../../src/commands/failover/delete.js";
 import { run as updateRun } from "../../src/commands/failover/update.js";
-import { printDryRun } from "../../src/commands/dry-run.js";
+import { printDryRun, printDryRuns } from "../../src/commands/dry-run.js";
 import { fakeDeps } from "./fake-deps.js";
 
 describe("failover create --dry-run", () => {
@@ -40,6 +40,28 @@ describe("failover delete --dry-run", () => {
     expect(deps.clientCalls).toBe(0);
     expect(deps.out.text).toBe("DELETE https://api.example.test/backends/failover/bkdfo_1\nDELETE https://api.example.test/backends/failover/bkdfo_2\n");
   });
+
+  it("with several ids and -o json prints ONE JSON array of the requests, in order", async () => {
+    const deps = fakeDeps({ settings: { output: "json" } });
+    await deleteRun({ ids: ["bkdfo_1", "bkdfo_2"], many: true, yes: false, dryRun: true, concurrency: 8 }, deps);
+    expect(deps.clientCalls).toBe(0);
+    expect(JSON.parse(deps.out.text)).toEqual([
+      { dry_run: true, request: { method: "DELETE", url: "https://api.example.test/backends/failover/bkdfo_1" } },
+      { dry_run: true, request: { method: "DELETE", url: "https://api.example.test/backends/failover/bkdfo_2" } },
+    ]);
+  });
+
+  it("with one id from stdin (a list) and -o json prints an array of one", async () => {
+    const deps = fakeDeps({ settings: { output: "json" } });
+    await deleteRun({ ids: ["bkdfo_1"], many: true, yes: false, dryRun: true, concurrency: 8 }, deps);
+    expect(JSON.parse(deps.out.text)).toEqual([{ dry_run: true, request: { method: "DELETE", url: "https://api.example.test/backends/failover/bkdfo_1" } }]);
+  });
+
+  it("with a single id argument and -o json keeps printing one object", async () => {
+    const deps = fakeDeps({ settings: { output: "json" } });
+    await deleteRun({ ids: ["bkdfo_1"], many: false, yes: false, dryRun: true, concurrency: 8 }, deps);
+    expect(JSON.parse(deps.out.text)).toEqual({ dry_run: true, request: { method: "DELETE", url: "https://api.example.test/backends/failover/bkdfo_1" } });
+  });
 });
 
 describe("printDryRun", () => {
@@ -49,5 +71,33 @@ describe("printDryRun", () => {
     expect(deps.out.text).toContain("PUT https://gw.example.com/ngrok/x\n");
     expect(deps.out.text).toContain("has ******** inside");
     expect(deps.out.text).not.toContain("s3cr3t-value");
+  });
+});
+
+describe("printDryRuns", () => {
+  it("text: each request as printDryRun would print it, one after another", () => {
+    const deps = fakeDeps();
+    printDryRuns(deps, [
+      { method: "DELETE", path: "/a" },
+      { method: "PATCH", path: "/b", body: { description: "x" } },
+    ]);
+    expect(deps.out.text).toBe(`DELETE https://api.example.test/a\nPATCH https://api.example.test/b\n{\n  "description": "x"\n}\n`);
+  });
+
+  it("json: one array document, secrets redacted, in a single write", () => {
+    const deps = fakeDeps({ settings: { output: "json" } });
+    let writes = 0;
+    const write = deps.out.write.bind(deps.out);
+    deps.out.write = (chunk: string) => {
+      writes++;
+      return write(chunk);
+    };
+    printDryRuns(deps, [{ method: "PUT", path: "/x", body: { secret: "s3cr3t-value" } }, { method: "DELETE", path: "/y" }], ["s3cr3t-value"]);
+    expect(writes).toBe(1);
+    expect(deps.out.text).not.toContain("s3cr3t-value");
+    expect(JSON.parse(deps.out.text)).toEqual([
+      { dry_run: true, request: { method: "PUT", url: "https://api.example.test/x", body: { secret: "********" } } },
+      { dry_run: true, request: { method: "DELETE", url: "https://api.example.test/y" } },
+    ]);
   });
 });

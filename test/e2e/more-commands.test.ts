@@ -441,7 +441,7 @@ describe("edgectl completion", () => {
           `COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; COMPREPLY=(); _edgectl; echo "reply:\${COMPREPLY[*]}"`,
       ),
     ].join("\n");
-    const r = await execa("bash", ["--noprofile", "--norc", "-c", driver], { reject: false, env: { PATH: process.env.PATH ?? "" }, extendEnv: false });
+    const r = await execa("bash", ["--noprofile", "--norc", "-c", driver], { cwd: scratch, reject: false, env: { PATH: process.env.PATH ?? "" }, extendEnv: false });
     expect(r.stderr).toBe("");
     expect(r.exitCode).toBe(0);
     const out = String(r.stdout).split("\n");
@@ -461,6 +461,9 @@ describe("edgectl completion", () => {
       ["edgectl", "webhook-verification", "replace", "edghts_1", "edghtsrt_1", "--provider", "s"],
       ["edgectl", "failover", "create", "--backends", "bkdhr_a", "--des"],
       ["edgectl", "zz"],
+      ["edgectl", "config", "get", "--c"],
+      ["edgectl", "failover", "create", "--backends", ""],
+      ["edgectl", "api", "GET", "/backends/failover", "--input", "edgectl.ba"],
     ]);
     expect(replies[0]).toEqual(["failover"]);
     expect(replies[1]).toEqual(["github", "gitlab"]);
@@ -473,6 +476,9 @@ describe("edgectl completion", () => {
     expect(replies[7]!.every((p) => p.startsWith("s"))).toBe(true);
     expect(replies[8]).toEqual(["--description"]);
     expect(replies[9]).toEqual([]);
+    expect(replies[10]).toEqual([]); // --concurrency is failover get's and delete's, not config get's
+    expect(replies[11]).toEqual([]); // a value goes after --backends, not a flag or command
+    expect(replies[12]).toEqual(["edgectl.bash"]); // file names after --input
   });
 
   it("zsh: a #compdef script for edgectl", () => {
@@ -482,9 +488,11 @@ describe("edgectl completion", () => {
   });
 
   it("fish: complete -c edgectl lines for commands, flags and provider names", () => {
-    const lines = scripts.fish.split("\n").filter((l) => l.trim() && !l.startsWith("#"));
+    // Top-level lines: the __edgectl_at helper the conditions call, then `complete` lines only.
+    const lines = scripts.fish.split("\n").filter((l) => l.trim() && !l.startsWith("#") && !l.startsWith(" "));
+    expect(lines.slice(0, 2)).toEqual(["function __edgectl_at", "end"]);
     expect(lines.length).toBeGreaterThan(20);
-    for (const l of lines) expect(l).toMatch(/^complete -c edgectl /);
+    for (const l of lines.slice(2)) expect(l).toMatch(/^complete -c edgectl /);
     expect(lines.some((l) => /-a '?failover'?/.test(l))).toBe(true);
     expect(lines.some((l) => /-a '?webhook-verification'?/.test(l))).toBe(true);
     const providers = lines.find((l) => /-l provider\b.*-a /.test(l));

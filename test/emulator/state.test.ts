@@ -102,14 +102,42 @@ describe("state file", () => {
     }
   });
 
-  it("starts empty from an empty file", async () => {
-    await writeFile(file, "");
-    const emu = await startEmulator({ port: 0, stateFile: file });
+  it("starts empty after a restart when the first run made no change (the file was never created)", async () => {
+    const first = await startEmulator({ port: 0, stateFile: file });
+    await first.close();
+    await expect(stat(file)).rejects.toThrow();
+    const second = await startEmulator({ port: 0, stateFile: file });
     try {
-      expect((await call(emu.url, "GET", "/backends/failover")).json.backends).toEqual([]);
+      expect((await call(second.url, "GET", "/backends/failover")).json.backends).toEqual([]);
     } finally {
-      await emu.close();
+      await second.close();
     }
+  });
+
+  // The emulator never writes an empty file (writes are atomic), so one is damage, not "no state".
+  it.each([
+    ["empty", ""],
+    ["a single newline", "\n"],
+    ["spaces", "   "],
+    ["mixed whitespace", " \t\r\n\n  \t"],
+    ["Unicode whitespace", "\u00a0\ufeff\u2003\n"],
+  ])("refuses a state file that is %s, and never overwrites it", async (_what, content) => {
+    await writeFile(file, content);
+    const err = await startEmulator({ port: 0, stateFile: file }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toContain(file);
+    expect((err as Error).message).toMatch(/is corrupt: the file (is empty|holds only whitespace)/);
+    expect((err as Error).message).toMatch(/move it aside to start empty/);
+    expect(await readFile(file, "utf8")).toBe(content);
+    expect(await readdir(dir)).toEqual(["state.json"]);
+  });
+
+  it("refuses an empty state file at Store.open, before any change could overwrite it", async () => {
+    await writeFile(file, "");
+    await expect(Store.open(file)).rejects.toThrow(/is corrupt: the file is empty/);
+    await writeFile(file, "\n\n");
+    await expect(Store.open(file)).rejects.toThrow(/is corrupt: the file holds only whitespace/);
+    expect(await readFile(file, "utf8")).toBe("\n\n");
   });
 
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderRecord, renderRows } from "../../src/output/table.js";
+import { displayWidth, renderRecord, renderRows } from "../../src/output/table.js";
 
 // The layout (borders, padding) may change; these tests hold to what the contract says:
 // a FIELD/VALUE header, one line per row, values escaped, color only on request.
@@ -68,5 +68,28 @@ describe("renderRows", () => {
   it("prints just the header for an empty list", () => {
     const out = renderRows(["ID", "DESCRIPTION"], [], false);
     expect(lines(out).filter((l) => /\w/.test(l))).toEqual([expect.stringMatching(/ID\s.*DESCRIPTION/)]);
+  });
+});
+
+describe("displayWidth", () => {
+  it.each([
+    ["abc", 3],
+    ["日本", 4],
+    ["e\u0301", 1],
+    ["a\u200bb", 2],
+    ["👨‍👩‍👧", 2], // a ZWJ family is one picture
+    ["🇺🇸", 2], // a flag: two regional indicators
+    ["👍🏽", 2], // a skin tone
+    ["❤️", 2], // the emoji variation selector
+    ["😀x", 3],
+  ])("%j takes %i columns", (text, width) => {
+    expect(displayWidth(text)).toBe(width);
+  });
+
+  it("keeps the next column aligned after an emoji sequence", () => {
+    const out = renderRows(["ID", "DESCRIPTION", "BACKENDS"], [["bkdfo_1", "family 👨‍👩‍👧"], ["bkdfo_2", "plain"]].map((r) => [...r, "bkdhr_a"]), false);
+    const [, a, b] = lines(out);
+    const col = (line: string) => displayWidth(line.slice(0, line.indexOf("bkdhr_a")));
+    expect(col(a!)).toBe(col(b!));
   });
 });

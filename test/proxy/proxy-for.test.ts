@@ -12,8 +12,9 @@ describe("which variable applies", () => {
     ["https target, HTTPS_PROXY", "https://api.ngrok.com", { HTTPS_PROXY: P }, `${P}/`],
     ["https target, https_proxy", "https://api.ngrok.com", { https_proxy: P }, `${P}/`],
     ["https target, HTTP_PROXY only", "https://api.ngrok.com", { HTTP_PROXY: P }, undefined],
-    ["http target, HTTP_PROXY", "http://127.0.0.1:8080", { HTTP_PROXY: P }, `${P}/`],
-    ["http target, HTTPS_PROXY only", "http://127.0.0.1:8080", { HTTPS_PROXY: P }, undefined],
+    ["a plain-http target is never proxied: HTTP_PROXY", "http://127.0.0.1:8080", { HTTP_PROXY: P }, undefined],
+    ["a plain-http target is never proxied: http_proxy and HTTPS_PROXY", "http://localhost:8080", { http_proxy: P, HTTPS_PROXY: P }, undefined],
+    ["https to loopback follows HTTPS_PROXY (the proxy sees only TLS)", "https://127.0.0.1:8443", { HTTPS_PROXY: P }, `${P}/`],
     ["lower case wins over upper case", "https://api.ngrok.com", { https_proxy: P, HTTPS_PROXY: "http://other:1" }, `${P}/`],
     ["an empty lower case does not hide the upper case", "https://api.ngrok.com", { https_proxy: "", HTTPS_PROXY: P }, `${P}/`],
     ["no scheme means http://", "https://api.ngrok.com", { HTTPS_PROXY: "proxy.test:3128" }, `${P}/`],
@@ -45,30 +46,29 @@ describe("NO_PROXY", () => {
     ["https://api.ngrok.com", "api.ngrok.com:443", true],
     ["https://api.ngrok.com", "api.ngrok.com:8443", false],
     ["https://api.ngrok.com:8443", "api.ngrok.com:8443", true],
-    ["http://127.0.0.1:8080", "127.0.0.1", true],
-    ["http://127.0.0.1:8080", "127.0.0.1:8080", true],
-    ["http://127.0.0.1:8080", "127.0.0.1:9090", false],
-    ["http://127.0.0.1:8080", "127.0.0.0/8", true],
-    ["http://127.0.0.1:8080", "127.0.0.0/24:8080", true],
-    ["http://127.0.0.1:8080", "10.0.0.0/8", false],
-    ["http://127.0.0.1:8080", "0.0.0.1", false],
-    ["http://127.0.0.1:8080", "27.0.0.1", false],
-    ["http://127.0.0.1:8080", "::1", false],
-    ["http://[::1]:8080", "::1", true],
-    ["http://[::1]:8080", "[::1]", true],
-    ["http://[::1]:8080", "[::1]:8080", true],
-    ["http://[::1]:8080", "[::1]:9090", false],
-    ["http://[::1]:8080", "::/0", true],
-    ["http://[::1]:8080", "127.0.0.1", false],
-    ["http://localhost:8080", "localhost", true],
-    ["http://localhost:8080", "127.0.0.1", false],
-    ["http://localhost:8080", ".", false],
-    ["http://localhost:8080", ",", false],
+    ["https://127.0.0.1:8080", "127.0.0.1", true],
+    ["https://127.0.0.1:8080", "127.0.0.1:8080", true],
+    ["https://127.0.0.1:8080", "127.0.0.1:9090", false],
+    ["https://127.0.0.1:8080", "127.0.0.0/8", true],
+    ["https://127.0.0.1:8080", "127.0.0.0/24:8080", true],
+    ["https://127.0.0.1:8080", "10.0.0.0/8", false],
+    ["https://127.0.0.1:8080", "0.0.0.1", false],
+    ["https://127.0.0.1:8080", "27.0.0.1", false],
+    ["https://127.0.0.1:8080", "::1", false],
+    ["https://[::1]:8080", "::1", true],
+    ["https://[::1]:8080", "[::1]", true],
+    ["https://[::1]:8080", "[::1]:8080", true],
+    ["https://[::1]:8080", "[::1]:9090", false],
+    ["https://[::1]:8080", "::/0", true],
+    ["https://[::1]:8080", "127.0.0.1", false],
+    ["https://localhost:8080", "localhost", true],
+    ["https://localhost:8080", "127.0.0.1", false],
+    ["https://localhost:8080", ".", false],
+    ["https://localhost:8080", ",", false],
   ];
   it.each(cases)("%s with NO_PROXY=%j → bypassed %s", (target, noProxy, bypassed) => {
-    const env = { HTTPS_PROXY: P, HTTP_PROXY: P, NO_PROXY: noProxy };
-    expect(via(target, env)).toBe(bypassed ? undefined : `${P}/`);
-    expect(via(target, { https_proxy: P, http_proxy: P, no_proxy: noProxy })).toBe(bypassed ? undefined : `${P}/`);
+    expect(via(target, { HTTPS_PROXY: P, NO_PROXY: noProxy })).toBe(bypassed ? undefined : `${P}/`);
+    expect(via(target, { https_proxy: P, no_proxy: noProxy })).toBe(bypassed ? undefined : `${P}/`);
   });
 
   it("a NO_PROXY match means a broken proxy setting does not matter", () => {

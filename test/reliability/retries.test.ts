@@ -188,7 +188,8 @@ describe.concurrent("waits between attempts", () => {
   it("a huge Retry-After is capped at 60 s (seen in --debug, then interrupted)", async () => {
     await withServer(async (server) => {
       server.fallback = () => ({ status: 429, headers: { "Retry-After": "3600" }, body: errorBody(429, "slow down", "ERR_NGROK_226") });
-      const child = spawn(cli, ["failover", "get", "bkdfo_abc", "--debug"], { env: envFor(server) });
+      // --timeout bounds the whole request, waits included: room for the 60 s wait.
+      const child = spawn(cli, ["failover", "get", "bkdfo_abc", "--debug", "--timeout", "120"], { env: envFor(server) });
       let stderr = "";
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no wait line in ${stderr}`)), 10_000);

@@ -1,7 +1,9 @@
 // Ctrl-C (SIGINT) and SIGTERM abort an in-flight request: exit 130 at once, one line on
 // stderr, nothing on stdout, no stack trace.
+import { spawn as nodeSpawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { envFor, expectNoStack, out, sandbox, spawn, withServer, type CliSandbox } from "./support.js";
+import { BIN, baseEnv } from "../helpers/cli.js";
+import { FB, envFor, expectNoStack, out, sandbox, spawn, withServer, type CliSandbox } from "./support.js";
 
 let cli: CliSandbox;
 beforeAll(() => {
@@ -47,7 +49,7 @@ describe.concurrent("a signal while a request hangs", () => {
   it("SIGINT while waiting to retry: exit 130 at once, no further attempt", async () => {
     await withServer(async (server) => {
       server.fallback = () => ({ status: 503, headers: { "Retry-After": "30" }, body: { status_code: 503, msg: "later" } });
-      const child = spawn(cli, ["failover", "get", "bkdfo_abc"], { env: envFor(server) });
+      const child = spawn(cli, ["failover", "get", "bkdfo_abc", "--timeout", "120"], { env: envFor(server) });
       await server.waitForRequests(1);
       await new Promise((r) => setTimeout(r, 200));
       const sent = Date.now();
@@ -97,6 +99,37 @@ describe.concurrent("a signal while a request hangs", () => {
       const r = await child;
       expect(r.exitCode).toBe(130);
       expect(out(r.stdout)).toBe("");
+    });
+  });
+});
+
+describe("a signal while the result is still draining to a slow reader", () => {
+  it("the result already being written is let through whole: valid JSON on stdout, exit 130", async () => {
+    await withServer(async (server) => {
+      const many = Array.from({ length: 2000 }, (_, i) => ({ ...FB, id: `bkdfo_${i}`, description: "d".repeat(200) }));
+      server.fallback = () => ({ status: 200, body: { backends: many, uri: "u", next_page_uri: null } });
+      // node's own spawn: nobody reads stdout until after the signal, so the pipe (64 KiB) fills.
+      const child = nodeSpawn(process.execPath, [BIN, "failover", "list", "-o", "json"], {
+        env: { ...baseEnv(cli.configDir), ...envFor(server) },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stderr = "";
+      child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+      const closed = new Promise((resolve) => child.stdout.on("close", resolve));
+      await server.waitForRequests(1);
+      await new Promise((r) => setTimeout(r, 1500)); // the answer is in and being written
+      child.kill("SIGINT");
+      await new Promise((r) => setTimeout(r, 300));
+      const chunks: Buffer[] = [];
+      child.stdout.on("data", (c: Buffer) => chunks.push(c));
+      const code = await exited;
+      await closed;
+      const stdout = Buffer.concat(chunks).toString("utf8");
+      expect(code).toBe(130);
+      expect(stdout.length).toBeGreaterThan(200_000);
+      expect((JSON.parse(stdout) as unknown[]).length).toBe(2000);
+      expect(JSON.parse(stderr.trim()).error.kind).toBe("interrupted");
     });
   });
 });

@@ -1,5 +1,6 @@
-// --timeout bounds each attempt: connect, headers and body together. A server that hangs
-// gives exit 3 within the bound, and the message names the host and the limit.
+// --timeout bounds the whole request: each attempt (connect, headers and body together) and
+// the waits between attempts. A server that hangs gives exit 3 within the bound, and the
+// message names the host and the limit.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FB, envFor, expectCleanError, out, sandbox, withServer, type CliSandbox } from "./support.js";
 
@@ -29,28 +30,42 @@ describe.concurrent("a hanging server with --timeout 1", () => {
     });
   });
 
-  it("GET: each attempt is bounded, and a timed-out GET is retried (--retries 1 → 2 requests)", async () => {
+  it("GET with retries left: the hang used up the bound, so it is not repeated (--retries 3 → 1 request)", async () => {
     await withServer(async (server) => {
       server.fallback = () => ({ hang: true });
       const started = Date.now();
-      const r = await cli.run(["failover", "get", "bkdfo_abc", "--timeout", "1", "--retries", "1"], { env: envFor(server) });
+      const r = await cli.run(["failover", "get", "bkdfo_abc", "--timeout", "1", "--retries", "3"], { env: envFor(server), timeoutMs: 25_000 });
       expect(r.exitCode).toBe(3);
       expect(Date.now() - started).toBeLessThan(10_000);
-      expect(server.requests).toHaveLength(2);
-      expect(out(r.stderr)).toMatch(/2 attempts/);
+      expect(server.requests).toHaveLength(1);
+      expect(out(r.stderr)).toMatch(/1 s \(--timeout\)/);
+      expect(out(r.stderr)).not.toMatch(/attempts/);
       expectCleanError(out(r.stderr));
     });
   });
 
-  it("GET with the default retries still ends within the bound (4 attempts of 1 s plus backoff)", async () => {
+  it("a 503 then a hang: the retry gets only what is left of the bound", async () => {
     await withServer(async (server) => {
+      server.script({ status: 503, headers: { "Retry-After": "0" }, body: { status_code: 503, msg: "busy" } });
       server.fallback = () => ({ hang: true });
-      const started = Date.now();
-      const r = await cli.run(["failover", "get", "bkdfo_abc", "--timeout", "1"], { env: envFor(server), timeoutMs: 25_000 });
+      const r = await cli.run(["failover", "get", "bkdfo_abc", "--timeout", "2", "--debug"], { env: envFor(server), timeoutMs: 25_000 });
       expect(r.exitCode).toBe(3);
+      expect(server.requests).toHaveLength(2);
+      expect(out(r.stderr)).toMatch(/2 attempts/);
+      expect(out(r.stderr)).toMatch(/^error: GET .*2 s \(--timeout\)/m);
+    });
+  });
+
+  it("a Retry-After longer than what is left of --timeout is not waited for: the 429 is reported (exit 1)", async () => {
+    await withServer(async (server) => {
+      server.fallback = () => ({ status: 429, headers: { "Retry-After": "30" }, body: { error_code: "ERR_NGROK_226", status_code: 429, msg: "rate limited" } });
+      const started = Date.now();
+      const r = await cli.run(["failover", "get", "bkdfo_abc", "--timeout", "2", "--debug"], { env: envFor(server), timeoutMs: 25_000 });
+      expect(r.exitCode).toBe(1);
       expect(Date.now() - started).toBeLessThan(15_000);
-      expect(server.requests).toHaveLength(4);
-      expectCleanError(out(r.stderr));
+      expect(server.requests).toHaveLength(1);
+      expect(out(r.stderr)).toMatch(/^error: rate limited \(HTTP 429, ERR_NGROK_226/m);
+      expect(out(r.stderr)).toMatch(/not retrying: waiting 30\.00 s would pass --timeout/);
     });
   });
 

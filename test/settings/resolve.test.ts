@@ -220,6 +220,15 @@ describe("parseBaseUrl", () => {
     expect(err.message).not.toContain("hunter2");
   });
 
+  it.each(["ftp://me:hunter2@example.com", "https://me:hunter2@bad host", "http://me:hunter2@example.com"])(
+    "a refused URL %s is quoted without its password",
+    (input) => {
+      const err = usageError(() => parseBaseUrl(input));
+      expect(err.message).toMatch(/^--base-url: /);
+      expect(err.message).not.toContain("hunter2");
+    },
+  );
+
   it("refuses a query or fragment", () => {
     expect(usageError(() => parseBaseUrl("https://api.example.com/?x=1")).message).toContain("query");
     expect(usageError(() => parseBaseUrl("https://api.example.com/#f")).message).toContain("fragment");

@@ -32,7 +32,7 @@ The same settings, headers, retries and exit codes as every other command. For a
 status the API's error body is printed on stdout (as gh api does) and an error line on stderr.
 
 Examples:
-  $ edgectl api GET /backends/failover?limit=5
+  $ edgectl api GET '/backends/failover?limit=5'
   $ edgectl api GET /backends/failover | jq -r '.backends[].id'
   $ echo '{"description":"eu"}' | edgectl api PATCH /backends/failover/bkdfo_2abc --input -`,
     )

@@ -4,17 +4,38 @@ import { UsageError } from "../../errors.js";
 import type { AppContext, Deps } from "../deps.js";
 
 // Completion scripts are generated from the command tree itself, so a new command or flag
-// completes without touching this file.
+// completes without touching this file. All three scripts find "where am I" the same way:
+// the non-option words typed so far that name a known command path (`failover get`), with
+// the value after a value-taking flag (`--profile work`) skipped. Flags and subcommands are
+// then offered for that exact path only; the root's flags (--json, -o, --profile, …) are
+// global and offered at every level.
 
 export type Shell = "bash" | "zsh" | "fish";
 
-interface Node {
-  path: string[];
-  subcommands: string[];
-  flags: string[];
-  /** Flags whose next word is a value, so it is not taken for a command. */
-  valueFlags: string[];
+/** Flags whose value is a file path (the shells complete file names after them). */
+const FILE_FLAGS: ReadonlySet<string> = new Set(["--input", "--secret-file", "--state"]);
+/** Flags whose value is one of a fixed list. */
+const VALUE_CHOICES: Readonly<Record<string, readonly string[]>> = {
+  "--provider": PROVIDERS,
+  "--output": ["table", "json"],
+};
+
+export interface Flag {
+  long?: string;
+  short?: string;
+  /** The next word is the flag's value, not a command or argument. */
+  takesValue: boolean;
+  description: string;
 }
+
+export interface Node {
+  path: string[];
+  subcommands: { name: string; description: string }[];
+  /** The command's own flags (for the root: the global flags), --help included. */
+  flags: Flag[];
+}
+
+const HELP: Flag = { long: "--help", takesValue: false, description: "display help for command" };
 
 export function register(program: Command, app: AppContext): void {
   program
@@ -25,9 +46,14 @@ export function register(program: Command, app: AppContext): void {
       "after",
       `
 Examples:
-  $ source <(edgectl completion bash)                       # this shell only
+  # bash: this shell only, or every new shell (needs the bash-completion package)
+  $ source <(edgectl completion bash)
   $ edgectl completion bash > ~/.local/share/bash-completion/completions/edgectl
-  $ edgectl completion zsh > "\${fpath[1]}/_edgectl"
+  # zsh: in ~/.zshrc after compinit; or as _edgectl in a directory of $fpath, here
+  # ~/.zfunc with fpath=(~/.zfunc $fpath) in ~/.zshrc before compinit
+  $ source <(edgectl completion zsh)
+  $ mkdir -p ~/.zfunc && edgectl completion zsh > ~/.zfunc/_edgectl
+  # fish
   $ edgectl completion fish > ~/.config/fish/completions/edgectl.fish`,
     )
     .action(async (shell: string, _opts: unknown, cmd: Command) => {
@@ -39,52 +65,114 @@ Examples:
 }
 
 export async function run(options: { shell: Shell }, deps: Pick<Deps, "io">, program: Command): Promise<void> {
+  deps.io.stdout.write(script(options.shell, program));
+}
+
+/** The completion script for `shell`, generated from `program`'s command tree. */
+export function script(shell: Shell, program: Command): string {
   const nodes = collect(program, []);
-  const script = options.shell === "fish" ? fish(nodes) : bash(nodes, options.shell === "zsh");
-  deps.io.stdout.write(script);
+  return shell === "fish" ? fish(nodes) : shell === "zsh" ? zsh(nodes) : bash(nodes);
 }
 
-function flagsOf(cmd: Command): string[] {
-  return cmd.options.flatMap((o: Option) => [o.long, o.short]).filter((f): f is string => Boolean(f));
-}
-
-function collect(cmd: Command, path: string[]): Node[] {
+/** Every command in the tree, root first, depth first. */
+export function collect(cmd: Command, path: string[]): Node[] {
   const subs = cmd.commands.filter((c) => c.name() !== "help");
-  const valueFlags = cmd.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short]).filter((f): f is string => Boolean(f));
-  const node: Node = { path, subcommands: subs.map((c) => c.name()), flags: [...flagsOf(cmd), "--help"], valueFlags };
+  const own = cmd.options
+    .filter((o: Option) => !o.hidden)
+    .map((o: Option): Flag => ({ long: o.long, short: o.short, takesValue: Boolean(o.required || o.optional), description: oneLine(o.description) }));
+  const node: Node = {
+    path,
+    subcommands: subs.map((c) => ({ name: c.name(), description: oneLine(c.description()) })),
+    flags: [...own, HELP],
+  };
   return [node, ...subs.flatMap((c) => collect(c, [...path, c.name()]))];
 }
 
+const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
+const names = (f: Flag) => [f.long, f.short].filter((n): n is string => Boolean(n));
+const choicesOf = (f: Flag) => (f.long ? VALUE_CHOICES[f.long] : undefined);
+const isFileFlag = (f: Flag) => Boolean(f.long && FILE_FLAGS.has(f.long));
 
-function bash(nodes: Node[], zsh: boolean): string {
-  const globals = nodes[0]!.flags;
-  const valueTaking = [...new Set(nodes.flatMap((n) => n.valueFlags))];
+/** Every spelling of every flag that takes a value, anywhere in the tree. */
+function valueFlags(nodes: Node[]): string[] {
+  return [...new Set(nodes.flatMap((n) => n.flags.filter((f) => f.takesValue).flatMap(names)))];
+}
+
+/** The global flags (the root's), which are offered after every command. */
+function globalFlags(nodes: Node[]): Flag[] {
+  return nodes[0]!.flags;
+}
+
+/** Flags offered at `node`: its own, then the global ones it does not redefine. */
+function flagsAt(node: Node, globals: Flag[]): Flag[] {
+  if (node.path.length === 0) return node.flags;
+  const own = new Set(node.flags.flatMap(names));
+  return [...node.flags, ...globals.filter((g) => !names(g).some((n) => own.has(n)))];
+}
+
+type ValueKind = readonly string[] | "files";
+
+/**
+ * The flags whose value can be completed, grouped by what completes it (file names, or a
+ * fixed list of words), each group as every spelling of its flags (`-o`, `--output`).
+ */
+function valueCompletions(nodes: Node[]): { spellings: string[]; kind: ValueKind }[] {
+  const groups = new Map<ValueKind, string[]>();
+  for (const f of nodes.flatMap((n) => n.flags)) {
+    if (!f.takesValue) continue;
+    const kind: ValueKind | undefined = isFileFlag(f) ? "files" : choicesOf(f);
+    if (!kind) continue;
+    const spellings = groups.get(kind) ?? [];
+    groups.set(kind, [...new Set([...spellings, ...names(f)])]);
+  }
+  return [...groups].map(([kind, spellings]) => ({ spellings, kind }));
+}
+
+/** Value-taking flags whose value nothing completes (an id, a number, free text). */
+function plainValueFlags(nodes: Node[]): string[] {
+  const completable = new Set(valueCompletions(nodes).flatMap((g) => g.spellings));
+  return valueFlags(nodes).filter((f) => !completable.has(f));
+}
+
+/** Single-quoted for sh/bash/zsh. */
+const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+/** Single-quoted for fish (where \\ and \' are the escapes inside single quotes). */
+const fishq = (s: string) => `'${s.replace(/[\\']/g, "\\$&")}'`;
+
+function bash(nodes: Node[]): string {
+  const globals = globalFlags(nodes);
+  const valueTaking = valueFlags(nodes);
+  const plainValue = plainValueFlags(nodes);
   const cases = nodes
     .map((n) => {
-      const words = [...n.subcommands, ...n.flags, ...(n.path.length ? globals : [])];
+      const words = [...n.subcommands.map((s) => s.name), ...flagsAt(n, globals).flatMap(names)];
       return `    "${n.path.join(" ")}") words="${[...new Set(words)].join(" ")}" ;;`;
     })
     .join("\n");
-  return `${zsh ? "#compdef edgectl\nautoload -U +X bashcompinit && bashcompinit\n" : ""}# edgectl completion for ${zsh ? "zsh" : "bash"}
+  const valueCases = valueCompletions(nodes)
+    .map(({ spellings, kind }) =>
+      kind === "files"
+        ? `    ${spellings.join("|")}) COMPREPLY=($(compgen -f -- "$cur")); return ;;`
+        : `    ${spellings.join("|")}) COMPREPLY=($(compgen -W "${kind.join(" ")}" -- "$cur")); return ;;`,
+    )
+    .join("\n");
+  return `# edgectl completion for bash
 _edgectl() {
-  local cur prev path="" w i skip=0 words known="|${nodes.map((n) => n.path.join(" ")).join("|")}|"
+  local cur prev cmdpath="" w i skip=0 words known="|${nodes.map((n) => n.path.join(" ")).join("|")}|"
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
   case "$prev" in
-    --provider) COMPREPLY=($(compgen -W "${PROVIDERS.join(" ")}" -- "$cur")); return ;;
-    -o|--output) COMPREPLY=($(compgen -W "table json" -- "$cur")); return ;;
-    --secret-file|--input|--state) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+${valueCases}${plainValue.length ? `\n    ${plainValue.join("|")}) COMPREPLY=(); return ;;` : ""}
   esac
   for ((i=1; i<COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
     if [[ $skip == 1 ]]; then skip=0; continue; fi
     case "$w" in
-      ${valueTaking.join("|")}) skip=1 ;;
-      -*) ;;
-      *) [[ "$known" == *"|\${path:+$path }$w|"* ]] && path="\${path:+$path }$w" ;;
+${valueTaking.length ? `      ${valueTaking.join("|")}) skip=1 ;;\n` : ""}      -*) ;;
+      *) [[ "$known" == *"|\${cmdpath:+$cmdpath }$w|"* ]] && cmdpath="\${cmdpath:+$cmdpath }$w" ;;
     esac
   done
-  case "$path" in
+  case "$cmdpath" in
 ${cases}
     *) words="" ;;
   esac
@@ -94,20 +182,134 @@ complete -F _edgectl edgectl
 `;
 }
 
+function zsh(nodes: Node[]): string {
+  const valueTaking = valueFlags(nodes);
+  const plainValue = plainValueFlags(nodes);
+  // _describe entries are name:description; a colon in a name would need escaping (none do).
+  const described = (name: string, description: string) => shq(`${name.replace(/:/g, "\\:")}:${description}`);
+  const flagEntries = (flags: Flag[]) => flags.flatMap((f) => names(f).map((n) => described(n, f.description)));
+  const cases = nodes
+    .map((n) => {
+      const subs = n.subcommands.map((s) => described(s.name, s.description));
+      const own = n.path.length === 0 ? [] : flagEntries(n.flags.filter((f) => f !== HELP));
+      return [
+        `    (${shq(n.path.join(" "))})`,
+        ...(subs.length ? [`      subcmds=(${subs.join(" ")})`] : []),
+        ...(own.length ? [`      flags=(${own.join(" ")})`] : []),
+        `      ;;`,
+      ].join("\n");
+    })
+    .join("\n");
+  const complete = (kind: ValueKind) => (kind === "files" ? "_files" : `compadd -- ${kind.join(" ")}`);
+  const groups = valueCompletions(nodes);
+  // `--flag value` (the value is the current word) and `--flag=value` (one word).
+  const separate = groups.map(({ spellings, kind }) => `    (${spellings.join("|")}) ${complete(kind)}; return ;;`).join("\n");
+  const joined = groups
+    .map(({ spellings, kind }) => {
+      const long = spellings.filter((f) => f.startsWith("--"));
+      return `    (${long.map((f) => `${f}=*`).join("|")}) compset -P '*='; ${complete(kind)}; return ;;`;
+    })
+    .join("\n");
+  return `#compdef edgectl
+# edgectl completion for zsh. Either in ~/.zshrc, after compinit:
+#   source <(edgectl completion zsh)
+# or as the file _edgectl in a directory of $fpath, which compinit then autoloads:
+#   mkdir -p ~/.zfunc && edgectl completion zsh > ~/.zfunc/_edgectl
+#   (with fpath=(~/.zfunc $fpath) in ~/.zshrc before compinit)
+
+_edgectl() {
+  local cur=\${words[CURRENT]} prev=\${words[CURRENT-1]} cmdpath="" w i skip=0 ret=1
+  local known=${shq(`|${nodes.map((n) => n.path.join(" ")).join("|")}|`)}
+  local -a subcmds flags globals
+  case $prev in
+${separate}${plainValue.length ? `\n    (${plainValue.join("|")}) _message -e values "value for $prev"; return 1 ;;` : ""}
+  esac
+  case $cur in
+${joined}
+  esac
+  # The command path so far: the words naming a known command, skipping flags and their values.
+  for (( i = 2; i < CURRENT; i++ )); do
+    w=\${words[i]}
+    if (( skip )); then skip=0; continue; fi
+    case $w in
+${valueTaking.length ? `      (${valueTaking.join("|")}) skip=1 ;;\n` : ""}      (-*) ;;
+      (*) [[ $known == *"|\${cmdpath:+$cmdpath }$w|"* ]] && cmdpath="\${cmdpath:+$cmdpath }$w" ;;
+    esac
+  done
+  # Global flags, offered after every command.
+  globals=(${flagEntries(globalFlags(nodes)).join(" ")})
+  case $cmdpath in
+${cases}
+    (*) return 1 ;;
+  esac
+  flags+=($globals)
+  if [[ $cur != -* ]] && (( \${#subcmds} )); then
+    _describe -t commands 'edgectl command' subcmds && ret=0
+  else
+    _describe -t options 'edgectl option' flags && ret=0
+  fi
+  return ret
+}
+
+if [ "$funcstack[1]" = "_edgectl" ]; then
+  _edgectl "$@"
+else
+  compdef _edgectl edgectl
+fi
+`;
+}
+
 function fish(nodes: Node[]): string {
-  const lines = ["# edgectl completion for fish", "complete -c edgectl -f"];
+  const valueTaking = valueFlags(nodes);
+  const known = nodes.slice(1).map((n) => fishq(n.path.join(" ")));
+  const lines = [
+    "# edgectl completion for fish",
+    "",
+    "# True when the command path typed so far (the words that are not options or option",
+    "# values) is exactly $argv: `__edgectl_at failover get`; `__edgectl_at` for the top level.",
+    "function __edgectl_at",
+    "    set -l tokens (commandline -opc)",
+    `    set -l known ${known.join(" ")}`,
+    "    set -l cmdpath",
+    "    set -l skip 0",
+    "    for w in $tokens[2..-1]",
+    "        if test $skip = 1",
+    "            set skip 0",
+    "            continue",
+    "        end",
+    "        switch $w",
+    ...(valueTaking.length ? [`            case ${valueTaking.map(fishq).join(" ")}`, "                set skip 1"] : []),
+    "            case '-*'",
+    "            case '*'",
+    "                if contains -- (string join ' ' $cmdpath $w) $known",
+    "                    set -a cmdpath $w",
+    "                end",
+    "        end",
+    "    end",
+    '    test "$cmdpath" = "$argv"',
+    "end",
+    "",
+    "complete -c edgectl -f",
+  ];
+  const flagLine = (cond: string | undefined, f: Flag) => {
+    const parts = ["complete -c edgectl"];
+    if (cond !== undefined) parts.push(`-n ${fishq(cond)}`);
+    if (f.short) parts.push(`-s ${f.short.slice(1)}`);
+    if (f.long) parts.push(`-l ${f.long.slice(2)}`);
+    const choices = choicesOf(f);
+    if (f.takesValue) parts.push(isFileFlag(f) ? "-r -F" : choices ? `-x -a ${fishq(choices.join(" "))}` : "-x");
+    if (f.description) parts.push(`-d ${fishq(f.description)}`);
+    return parts.join(" ");
+  };
+  lines.push("", "# Global flags, offered after every command.");
+  for (const f of globalFlags(nodes)) lines.push(flagLine(undefined, f));
   for (const n of nodes) {
-    const cond =
-      n.path.length === 0
-        ? "__fish_use_subcommand"
-        : `__fish_seen_subcommand_from ${n.path[n.path.length - 1]}`;
-    for (const sub of n.subcommands) lines.push(`complete -c edgectl -n '${cond}' -a '${sub}'`);
-    for (const flag of n.flags) {
-      const spec = flag.startsWith("--") ? `-l ${flag.slice(2)}` : `-s ${flag.slice(1)}`;
-      lines.push(`complete -c edgectl -n '${cond}' ${spec}`);
-    }
+    const cond = ["__edgectl_at", ...n.path].join(" ");
+    const own = n.path.length === 0 ? [] : n.flags.filter((f) => f !== HELP);
+    if (!n.subcommands.length && !own.length) continue;
+    lines.push("", `# edgectl ${n.path.join(" ")}`.trimEnd());
+    for (const sub of n.subcommands) lines.push(`complete -c edgectl -n ${fishq(cond)} -a ${fishq(sub.name)} -d ${fishq(sub.description)}`);
+    for (const f of own) lines.push(flagLine(cond, f));
   }
-  lines.push(`complete -c edgectl -l provider -x -a '${PROVIDERS.join(" ")}'`);
-  lines.push(`complete -c edgectl -s o -l output -x -a 'table json'`);
   return `${lines.join("\n")}\n`;
 }

@@ -6,7 +6,7 @@ import { renderRows } from "../../output/table.js";
 import { confirmDeletion } from "../confirm.js";
 import { collectIds, parseConcurrency, progressLine, rateLimitWaits, reportFailures, runBatch } from "../batch.js";
 import type { AppContext, Deps } from "../deps.js";
-import { printDryRun } from "../dry-run.js";
+import { printDryRun, printDryRuns } from "../dry-run.js";
 import { idSchema, parseInput } from "../input.js";
 
 const DeleteOptions = z.object({
@@ -49,7 +49,9 @@ Examples:
 export async function run(options: DeleteOptions, deps: Deps): Promise<void> {
   const { ids } = options;
   if (options.dryRun) {
-    for (const id of ids) printDryRun(deps, "DELETE", failoverPath(id));
+    // One JSON document per command: several ids (or `-`) make one array of requests.
+    if (options.many) printDryRuns(deps, ids.map((id) => ({ method: "DELETE" as const, path: failoverPath(id) })));
+    else printDryRun(deps, "DELETE", failoverPath(ids[0]!));
     return;
   }
   await confirmDeletion(deps, options.yes, ids.length === 1 ? `Delete Failover backend ${ids[0]}?` : `Delete ${ids.length} Failover backends?`);
@@ -58,7 +60,7 @@ export async function run(options: DeleteOptions, deps: Deps): Promise<void> {
     const outcomes = await runBatch(
       ids,
       options.concurrency,
-      (id, onRateLimited) => deleteFailover(client, id, { onRateLimited, rateLimitWaits: rateLimitWaits(ids.length) }),
+      (id, onRateLimited) => deleteFailover(client, id, { onRateLimited, rateLimitWaits: rateLimitWaits(ids.length, deps.settings.retries) }),
       progressLine(deps, "deleting", ids.length),
     );
     const deleted = outcomes.filter((o) => o.error === undefined).map((o) => ({ id: o.id, deleted: true }));
@@ -67,7 +69,8 @@ export async function run(options: DeleteOptions, deps: Deps): Promise<void> {
       printResult(deps, deleted[0], (color) => renderRows(["ID", "DELETED"], [[deleted[0]!.id, "true"]], color));
       return;
     }
-    printResult(deps, deleted, (color) => renderRows(["ID", "DELETED"], deleted.map((d) => [d.id, "true"]), color));
+    // On failure stdout is empty: with nothing deleted there is no list to print, not even `[]`.
+    if (deleted.length > 0) printResult(deps, deleted, (color) => renderRows(["ID", "DELETED"], deleted.map((d) => [d.id, "true"]), color));
     reportFailures(deps, outcomes, "deleted");
   } finally {
     client.close();

@@ -43,7 +43,7 @@ export async function run(options: GetOptions, deps: Deps): Promise<void> {
     const outcomes = await runBatch(
       options.ids,
       options.concurrency,
-      (id, onRateLimited) => getFailover(client, id, { onRateLimited, rateLimitWaits: rateLimitWaits(options.ids.length) }),
+      (id, onRateLimited) => getFailover(client, id, { onRateLimited, rateLimitWaits: rateLimitWaits(options.ids.length, deps.settings.retries) }),
       progressLine(deps, "getting", options.ids.length),
     );
     const found = outcomes.filter((o) => o.value !== undefined).map((o) => o.value as FailoverBackend);
@@ -52,7 +52,8 @@ export async function run(options: GetOptions, deps: Deps): Promise<void> {
       printResult(deps, found[0], (color) => failoverRecord(found[0]!, color));
       return;
     }
-    printResult(deps, found, (color) => failoverRows(found, color));
+    // On failure stdout is empty: with no id found there is no list to print, not even `[]`.
+    if (found.length > 0) printResult(deps, found, (color) => failoverRows(found, color));
     reportFailures(deps, outcomes, "read");
   } finally {
     client.close();

@@ -1,0 +1,186 @@
+// Completion scripts, structurally. CI has bash but neither zsh nor fish, so the zsh and fish
+// scripts are checked by what they say (each flag's condition names its full command path,
+// the zsh file both autoloads and sources); the real-bash run is in test/e2e/more-commands.
+import { Command } from "commander";
+import { describe, expect, it } from "vitest";
+import { PROVIDERS } from "../../src/api/providers.js";
+import { collect, run, script, type Shell } from "../../src/commands/completion/completion.js";
+import { buildProgram } from "../../src/commands/root.js";
+import { fakeDeps } from "./fake-deps.js";
+
+const program = buildProgram({ deps: () => Promise.resolve(fakeDeps()) });
+const fish = script("fish", program);
+const zsh = script("zsh", program);
+const bash = script("bash", program);
+
+/** The fish `complete` lines. */
+const fishLines = fish.split("\n").filter((l) => l.startsWith("complete "));
+/** The `-n` condition of a fish `complete` line ("" when it has none). */
+const conditionOf = (line: string) => /^complete -c edgectl -n '([^']*)'/.exec(line)?.[1] ?? "";
+/** The fish lines that complete the flag `--long`. */
+const fishFlag = (long: string) => fishLines.filter((l) => new RegExp(` -l ${long}( |$)`).test(l));
+/** The fish lines that offer the word `name` as a command. */
+const fishCommand = (name: string) => fishLines.filter((l) => l.includes(` -a '${name}' `));
+
+/** The names a script's `local` lines declare (quoted values dropped). */
+function localNames(text: string): string[] {
+  return text
+    .split("\n")
+    .filter((l) => /^\s*local\s/.test(l))
+    .flatMap((l) => l.replace(/'[^']*'|"[^"]*"/g, "").trim().split(/\s+/).slice(1))
+    .filter((w) => !w.startsWith("-"))
+    .map((w) => w.split("=")[0]!);
+}
+
+/** The body of one `('path')` branch of the zsh script's case. */
+function zshBranch(path: string): string {
+  const start = zsh.indexOf(`\n    ('${path}')\n`);
+  expect(start, `no zsh branch for '${path}'`).toBeGreaterThan(0);
+  return zsh.slice(start, zsh.indexOf(";;", start));
+}
+
+describe("fish", () => {
+  it("--concurrency is offered only after failover get and failover delete, not config get or webhook-verification get", () => {
+    const conditions = fishFlag("concurrency").map(conditionOf);
+    expect(conditions.sort()).toEqual(["__edgectl_at failover delete", "__edgectl_at failover get"]);
+  });
+
+  it("each subcommand is offered under its parent's full path only", () => {
+    expect(fishCommand("get").map(conditionOf).sort()).toEqual(["__edgectl_at config", "__edgectl_at failover", "__edgectl_at webhook-verification"]);
+    expect(fishCommand("failover").map(conditionOf)).toEqual(["__edgectl_at"]);
+    expect(fishCommand("path").map(conditionOf)).toEqual(["__edgectl_at config"]);
+  });
+
+  it("every condition is __edgectl_at with a command path that exists", () => {
+    const paths = new Set(collect(program, []).map((n) => ["__edgectl_at", ...n.path].join(" ")));
+    const conditions = fishLines.map(conditionOf).filter(Boolean);
+    expect(conditions.length).toBeGreaterThan(40);
+    for (const c of conditions) expect(paths).toContain(c);
+    expect(fish).not.toContain("__fish_seen_subcommand_from");
+    expect(fish).toMatch(/^function __edgectl_at$/m);
+    expect(fish).toContain("commandline -opc");
+  });
+
+  it("the global flags (the root's options) have no condition, so every level offers them", () => {
+    const globals = program.options.map((o) => o.long!.slice(2));
+    expect(globals).toEqual(expect.arrayContaining(["json", "output", "api-key", "profile", "base-url"]));
+    for (const long of [...globals, "help"]) {
+      const lines = fishFlag(long);
+      expect(lines, `--${long}`).toHaveLength(1);
+      expect(conditionOf(lines[0]!), `--${long}`).toBe("");
+    }
+  });
+
+  it("the path walk skips the value of every value-taking flag, and only those", () => {
+    const skip = /^ {12}case (.*)\n {16}set skip 1$/m.exec(fish)?.[1]?.split(" ").map((w) => w.replace(/^'|'$/g, ""));
+    expect(skip).toEqual(expect.arrayContaining(["--profile", "-o", "--output", "--api-key", "--concurrency", "--backends", "--provider", "--input"]));
+    for (const boolean of ["--json", "--yes", "-y", "--all", "--dry-run", "--debug", "--help"]) expect(skip).not.toContain(boolean);
+  });
+
+  it("--input, --secret-file and --state complete file names (-r -F); other value flags do not", () => {
+    for (const long of ["input", "secret-file", "state"]) {
+      const lines = fishFlag(long);
+      expect(lines.length, `--${long}`).toBeGreaterThan(0);
+      for (const l of lines) expect(l).toMatch(/ -r -F /);
+    }
+    for (const long of ["api-key", "profile", "backends", "concurrency", "secret"]) {
+      for (const l of fishFlag(long)) {
+        expect(l).not.toMatch(/ -F\b/);
+        expect(l).toMatch(/ -x /);
+      }
+    }
+    expect(fishLines).toContain("complete -c edgectl -f");
+  });
+
+  it("--provider completes provider names under webhook-verification replace; -o/--output completes table json", () => {
+    const provider = fishFlag("provider");
+    expect(provider).toHaveLength(1);
+    expect(conditionOf(provider[0]!)).toBe("__edgectl_at webhook-verification replace");
+    expect(provider[0]).toContain(`-x -a '${PROVIDERS.join(" ")}'`);
+    expect(fishFlag("output")).toEqual([expect.stringMatching(/^complete -c edgectl -s o -l output -x -a 'table json' /)]);
+  });
+
+  it("a quote in a description is escaped for fish", () => {
+    const update = fishCommand("update");
+    expect(update).toHaveLength(1);
+    expect(update[0]).toContain(String.raw`-d 'Change a Failover backend\'s backends`);
+  });
+});
+
+describe("zsh", () => {
+  it("is a native #compdef function that runs when autoloaded and registers itself when sourced", () => {
+    expect(zsh.startsWith("#compdef edgectl\n")).toBe(true);
+    expect(zsh.trimEnd().endsWith(`if [ "$funcstack[1]" = "_edgectl" ]; then\n  _edgectl "$@"\nelse\n  compdef _edgectl edgectl\nfi`)).toBe(true);
+    expect(zsh).toMatch(/^_edgectl\(\) \{$/m);
+    for (const bashism of ["bashcompinit", "COMP_WORDS", "COMPREPLY", "compgen", "complete -F"]) expect(zsh).not.toContain(bashism);
+    expect(zsh).toContain("${words[CURRENT]}");
+  });
+
+  it("never assigns or declares `path` (the array tied to PATH in zsh)", () => {
+    expect(zsh).not.toMatch(/\bpath=/);
+    const declared = localNames(zsh);
+    expect(declared).toContain("cmdpath");
+    expect(declared).not.toContain("path");
+  });
+
+  it("flags belong to their command path: --concurrency after failover get, not after config get", () => {
+    expect(zshBranch("failover get")).toContain("'--concurrency:");
+    expect(zshBranch("failover delete")).toContain("'--concurrency:");
+    expect(zshBranch("config get")).not.toContain("--concurrency");
+    expect(zshBranch("webhook-verification get")).not.toContain("--concurrency");
+    expect(zshBranch("webhook-verification get")).toContain("'--show-secret:");
+    for (const verb of ["create", "get", "list", "update", "delete"]) expect(zshBranch("failover")).toMatch(new RegExp(`^ {6}subcmds=\\(.*'${verb}:`, "m"));
+  });
+
+  it("global flags are added at every level; values complete with files, providers and output formats", () => {
+    const globals = /^ {2}globals=\((.*)\)$/m.exec(zsh)?.[1];
+    for (const flag of ["--json", "-o", "--output", "--profile", "--api-key", "--help"]) expect(globals).toContain(`'${flag}:`);
+    expect(zsh).toContain("  flags+=($globals)");
+    expect(zsh).toMatch(/^ {4}\((?=[^)]*--input)(?=[^)]*--secret-file)(?=[^)]*--state)[-|a-z]+\) _files; return ;;$/m);
+    expect(zsh).toContain(`(--provider) compadd -- ${PROVIDERS.join(" ")}; return ;;`);
+    expect(zsh).toMatch(/^ {4}\((--output\|-o|-o\|--output)\) compadd -- table json; return ;;$/m);
+    expect(zsh).toContain("(--output=*) compset -P '*='; compadd -- table json; return ;;");
+  });
+});
+
+describe("bash", () => {
+  it("keeps the command path in cmdpath, not path", () => {
+    expect(bash).not.toMatch(/\bpath=/);
+    const declared = localNames(bash);
+    expect(declared).toContain("cmdpath");
+    expect(declared).not.toContain("path");
+    expect(bash).toMatch(/^complete -F _edgectl edgectl$/m);
+  });
+});
+
+describe("generated from the command tree", () => {
+  it("no flag takes a value in one command and not in another (the scripts skip values by flag name alone)", () => {
+    const takes = new Map<string, boolean>();
+    for (const flag of collect(program, []).flatMap((n) => n.flags)) {
+      for (const name of [flag.long, flag.short].filter(Boolean) as string[]) {
+        expect(takes.get(name) ?? flag.takesValue, name).toBe(flag.takesValue);
+        takes.set(name, flag.takesValue);
+      }
+    }
+  });
+
+  it("a same-named subcommand under two parents gets each parent's flags only", () => {
+    const p = new Command("edgectl").option("--json");
+    p.command("alpha").command("get").option("--only-alpha <n>");
+    p.command("beta").command("get").option("--only-beta");
+    const f = script("fish", p);
+    expect(f).toMatch(/^complete -c edgectl -n '__edgectl_at alpha get' -l only-alpha -x/m);
+    expect(f).toMatch(/^complete -c edgectl -n '__edgectl_at beta get' -l only-beta/m);
+    expect(f).not.toMatch(/'__edgectl_at beta get' -l only-alpha|'__edgectl_at alpha get' -l only-beta/);
+    const z = script("zsh", p);
+    expect(z.slice(z.indexOf("('alpha get')"), z.indexOf("('beta')"))).toContain("--only-alpha");
+    expect(z.slice(z.indexOf("('beta get')"))).not.toContain("--only-alpha");
+  });
+
+  it.each([["bash"], ["zsh"], ["fish"]] as const)("run(%s) writes the script to stdout", async (shell: Shell) => {
+    const deps = fakeDeps();
+    await run({ shell }, deps, program);
+    expect(deps.out.text).toBe(script(shell, program));
+    expect(deps.err.text).toBe("");
+  });
+});
