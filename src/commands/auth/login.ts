@@ -16,7 +16,8 @@ export function register(parent: Command, app: AppContext): void {
       "after",
       `
 Examples:
-  $ edgectl auth login                                  # asks for the key, without echo
+  # asks for the key, without echo
+  $ edgectl auth login
   $ printenv NGROK_API_KEY | edgectl auth login --with-token
   $ edgectl auth login --profile staging < key.txt`,
     )

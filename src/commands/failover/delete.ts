@@ -30,8 +30,10 @@ export function register(parent: Command, app: AppContext): void {
       "after",
       `
 Examples:
-  $ edgectl failover delete bkdfo_2abc            # asks first on a terminal
-  $ edgectl failover delete bkdfo_2abc --yes      # in CI scripts
+  # asks first on a terminal
+  $ edgectl failover delete bkdfo_2abc
+  # in CI scripts
+  $ edgectl failover delete bkdfo_2abc --yes
   $ edgectl failover list -o json | jq -r '.[].id' | edgectl failover delete - --yes`,
     )
     .action(async (args: string[], opts: { yes?: boolean; dryRun?: boolean; concurrency?: string }, cmd: Command) => {

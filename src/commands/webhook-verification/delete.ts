@@ -24,7 +24,8 @@ export function register(parent: Command, app: AppContext): void {
       "after",
       `
 Examples:
-  $ edgectl webhook-verification delete edghts_1 edghtsrt_1          # asks first
+  # asks first on a terminal
+  $ edgectl webhook-verification delete edghts_1 edghtsrt_1
   $ edgectl webhook-verification delete "$EDGE" "$ROUTE" --yes -o json`,
     )
     .action(async (edgeId: string, routeId: string, flags: { yes?: boolean; dryRun?: boolean }, cmd: Command) => {
