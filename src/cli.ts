@@ -57,6 +57,13 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  // A reader that stops early (`| head`, `| grep -q`) closes the pipe: what it took is what it
+  // wanted. Further output is dropped quietly, and the exit code stays the command's own.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (err: NodeJS.ErrnoException) => {
+      if (err.code !== "EPIPE") process.exitCode = EXIT_CODES.network;
+    });
+  }
 
   const app: AppContext = { deps: (cmd) => Promise.resolve(buildDeps(cmd, env, io, interrupt, state, warn, flushWarnings)) };
   const program = buildProgram(app);

@@ -2,7 +2,7 @@
 // input order, failures reported as they happen while the rest go on. On a 429 the
 // window of requests in flight halves and grows back slowly (AIMD), so a rate-limited
 // batch slows down instead of failing ids.
-import { BatchError, UsageError } from "../errors.js";
+import { AuthError, BatchError, UsageError } from "../errors.js";
 import { formatError } from "../output/error.js";
 import type { Deps } from "./deps.js";
 
@@ -10,6 +10,13 @@ export interface BatchOutcome<T> {
   id: string;
   value?: T;
   error?: unknown;
+  /** Not sent: the API had refused the key for an earlier id. */
+  skipped?: true;
+}
+
+/** The ids that went through: neither failed nor skipped. */
+export function succeeded<T>(outcomes: BatchOutcome<T>[]): BatchOutcome<T>[] {
+  return outcomes.filter((o) => o.error === undefined && !o.skipped);
 }
 
 export class Throttle {
@@ -52,10 +59,17 @@ export async function runBatch<T>(
   let next = 0;
   let inFlight = 0;
   let done = 0;
+  // A refused key (401/403) will be refused for every id: stop sending rather than spend
+  // the rate limit on requests that cannot succeed.
+  let refused = false;
   await new Promise<void>((resolve) => {
     const pump = () => {
       if (done === ids.length) return resolve();
-      while (inFlight < throttle.limit && next < ids.length) {
+      if (refused && inFlight === 0) {
+        for (let i = next; i < ids.length; i++) outcomes[i] = { id: ids[i]!, skipped: true };
+        return resolve();
+      }
+      while (!refused && inFlight < throttle.limit && next < ids.length) {
         const index = next++;
         const id = ids[index]!;
         inFlight++;
@@ -67,6 +81,7 @@ export async function runBatch<T>(
             },
             (error: unknown) => {
               outcomes[index] = { id, error };
+              if (error instanceof AuthError) refused = true;
             },
           )
           .finally(() => {
@@ -85,12 +100,14 @@ export async function runBatch<T>(
 /** Reports each failure on stderr; throws a BatchError (worst exit code) if any failed. */
 export function reportFailures<T>(deps: Pick<Deps, "io" | "settings">, outcomes: BatchOutcome<T>[], verb: string): void {
   const failures = outcomes.filter((o) => o.error !== undefined).map((o) => ({ id: o.id, error: o.error }));
+  const skipped = outcomes.filter((o) => o.skipped).length;
   if (failures.length === 0) return;
   const json = deps.settings.output === "json";
   if (outcomes.length === 1) throw failures[0]!.error;
   // People get a line per failed id; with -o json the one error object lists them all.
   if (!json) for (const f of failures) deps.io.stderr.write(formatError(f.error, { json, id: f.id }));
-  throw new BatchError(`${failures.length} of ${outcomes.length} ids could not be ${verb}`, failures);
+  const notTried = skipped ? `; ${skipped} not tried, since the API refused the key` : "";
+  throw new BatchError(`${failures.length} of ${outcomes.length} ids could not be ${verb}${notTried}`, failures);
 }
 
 /** Ids from the arguments, or one per line from stdin when the only argument is `-`. */

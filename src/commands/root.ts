@@ -19,7 +19,7 @@ export function buildProgram(app: AppContext): Command {
     .addOption(new Option("--profile <name>", "config profile (default \"default\")"))
     .addOption(new Option("-o, --output <format>", "output format: table or json"))
     .addOption(new Option("--json", "same as --output json"))
-    .addOption(new Option("--timeout <seconds>", "time limit for each request attempt (default 30)"))
+    .addOption(new Option("--timeout <seconds>", "time limit for the whole request, retries included (default 30)"))
     .addOption(new Option("--retries <n>", "retries for failed idempotent requests (default 3)"))
     .addOption(new Option("--debug", "log each request and response to stderr (secrets redacted)"))
     .addOption(new Option("--no-color", "never use color"))

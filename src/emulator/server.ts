@@ -169,7 +169,11 @@ function checkVersion(header: string | string[] | undefined): void {
   }
 }
 
-async function route(ctx: Context, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+async function route(shared: Context, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  // Links (uri, next_page_uri) name the host the client asked for, as a real server does:
+  // reached as localhost, the emulator must not point to 127.0.0.1, another origin.
+  const host = req.headers.host;
+  const ctx = host && /^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(host) ? { ...shared, base: `http://${host}` } : shared;
   const raw = req.url ?? "/";
   const q = raw.indexOf("?");
   let path = q < 0 ? raw : raw.slice(0, q);

@@ -11,10 +11,6 @@ export interface ErrorView {
   operation_id?: string;
   details?: Record<string, unknown>;
   id?: string;
-  /** A batch: each failed id's own error. */
-  failures?: ErrorView[];
-  /** Warnings met on the way (with -o json they travel in the one error object). */
-  warnings?: string[];
 }
 
 export function errorView(err: unknown, id?: string): ErrorView {
@@ -31,13 +27,16 @@ export function errorView(err: unknown, id?: string): ErrorView {
     view.status_code = err.statusCode;
   }
   if (id !== undefined) view.id = id;
-  if (err instanceof BatchError) view.failures = err.failures.map((f) => errorView(f.error, f.id));
+  // Kept under `details`, so the object has only the contract's keys.
+  if (err instanceof BatchError) view.details = { failures: err.failures.map((f) => errorView(f.error, f.id)) };
   return view;
 }
 
 export function formatError(err: unknown, opts: { json: boolean; id?: string; warnings?: string[] }): string {
   const view = errorView(err, opts.id);
-  if (opts.json) return jsonLine({ error: opts.warnings?.length ? { ...view, warnings: opts.warnings } : view });
+  // Warnings met on the way travel in the one error object, under `details` like the rest.
+  if (opts.json && opts.warnings?.length) view.details = { ...view.details, warnings: opts.warnings };
+  if (opts.json) return jsonLine({ error: view });
   const facts: string[] = [];
   if (view.status_code !== undefined && err instanceof ApiError) facts.push(`HTTP ${view.status_code}`);
   if (view.error_code) facts.push(view.error_code);

@@ -36,12 +36,16 @@ export function resolveProfileName(flags: GlobalFlags, env: Env): string {
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) {
     throw new UsageError(`--profile: "${name}" is not a valid profile name (letters, digits, _ . -)`);
   }
+  // Names every JavaScript object already has: a profile so named could not be stored.
+  if (name === "__proto__" || name === "constructor" || name === "prototype") {
+    throw new UsageError(`--profile: "${name}" is reserved; choose another profile name`);
+  }
   return name;
 }
 
-/** Picks the first defined value and remembers which source gave it. */
+/** Picks the first value set and remembers which source gave it; blank counts as unset (`FOO=" "`). */
 function pick(...candidates: [string | undefined, string][]): [string, string] | undefined {
-  for (const [value, source] of candidates) if (value !== undefined && value !== "") return [value, source];
+  for (const [value, source] of candidates) if (value !== undefined && value.trim() !== "") return [value, source];
   return undefined;
 }
 

@@ -127,9 +127,9 @@ describe("against the emulator", () => {
     const del = await run(emu.url, ["failover", "delete", ...given, "--yes", "-o", "json"]);
     expect(del.exitCode).toBe(1);
     expect(JSON.parse(del.stdout)).toEqual(ids.map((id) => ({ id, deleted: true })));
-    const error = JSON.parse(del.stderr.trim()) as { error: { kind: string; failures: { id: string; status_code: number }[] } };
+    const error = JSON.parse(del.stderr.trim()) as { error: { kind: string; details: { failures: { id: string; status_code: number }[] } } };
     expect(error.error.kind).toBe("api");
-    expect(error.error.failures.map((f) => [f.id, f.status_code])).toEqual(missing.map((id) => [id, 404]));
+    expect(error.error.details.failures.map((f) => [f.id, f.status_code])).toEqual(missing.map((id) => [id, 404]));
     for (const id of ids) expect((await call(emu.url, "GET", `/backends/failover/${id}`)).status).toBe(404);
   });
 
@@ -251,9 +251,9 @@ describe("against a scripted server", () => {
     const r = await run(server.url, ["failover", "delete", "bkdfo_gone", "bkdfo_ok", "bkdfo_denied", "--yes", "-o", "json"]);
     expect(r.exitCode).toBe(4);
     expect(JSON.parse(r.stdout)).toEqual([{ id: "bkdfo_ok", deleted: true }]);
-    const error = JSON.parse(r.stderr.trim()) as { error: { kind: string; failures: { id: string; kind: string }[] } };
+    const error = JSON.parse(r.stderr.trim()) as { error: { kind: string; details: { failures: { id: string; kind: string }[] } } };
     expect(error.error.kind).toBe("auth");
-    expect(error.error.failures.map((f) => [f.id, f.kind])).toEqual([
+    expect(error.error.details.failures.map((f) => [f.id, f.kind])).toEqual([
       ["bkdfo_gone", "api"],
       ["bkdfo_denied", "auth"],
     ]);
@@ -295,9 +295,9 @@ describe("against a scripted server", () => {
     const r = await run(server.url, ["failover", "delete", ...ids, "--yes", "--retries", "0", "-o", "json"]);
     expect(r.exitCode).toBe(1);
     expect(JSON.parse(r.stdout)).toEqual(ok.map((id) => ({ id, deleted: true })));
-    const error = JSON.parse(r.stderr.trim()) as { error: { kind: string; failures: { id: string; status_code: number }[] } };
+    const error = JSON.parse(r.stderr.trim()) as { error: { kind: string; details: { failures: { id: string; status_code: number }[] } } };
     expect(error.error.kind).toBe("api");
-    expect(error.error.failures.map((f) => [f.id, f.status_code])).toEqual(limited.map((id) => [id, 429]));
+    expect(error.error.details.failures.map((f) => [f.id, f.status_code])).toEqual(limited.map((id) => [id, 429]));
     // Each id was asked for exactly once: no retry, no free wait.
     expect(server.requests.map((q) => idOf(q.path)).sort()).toEqual([...ids].sort());
 
@@ -363,11 +363,11 @@ describe("against a rate-limited emulator", () => {
     // 15 at once against 5/s: some met a 429, and with retries off each of those failed.
     const errorLine = r.stderr.split("\n").filter((l) => l.startsWith('{"error"'));
     expect(errorLine).toHaveLength(1);
-    const error = JSON.parse(errorLine[0]!) as { error: { kind: string; failures: { id: string; status_code: number }[] } };
+    const error = JSON.parse(errorLine[0]!) as { error: { kind: string; details: { failures: { id: string; status_code: number }[] } } };
     expect(error.error.kind).toBe("api");
-    const failed = error.error.failures.map((f) => f.id);
+    const failed = error.error.details.failures.map((f) => f.id);
     expect(failed.length).toBeGreaterThan(0);
-    for (const f of error.error.failures) expect(f.status_code).toBe(429);
+    for (const f of error.error.details.failures) expect(f.status_code).toBe(429);
     // stdout: the others, deleted, in input order; together with the failures, every id once.
     const deleted = (JSON.parse(r.stdout) as { id: string; deleted: boolean }[]).map((d) => d.id);
     expect(deleted).toEqual(ids.filter((id) => !failed.includes(id)));

@@ -257,7 +257,7 @@ describe("reportFailures", () => {
     expect(thrown).toBeInstanceOf(BatchError);
     expect(deps.err.text).toBe("");
     expect(JSON.parse(formatError(thrown, { json: true }))).toEqual({
-      error: { kind: "network", message: "1 of 2 ids could not be read", failures: [{ kind: "network", message: "reset", id: "a" }] },
+      error: { kind: "network", message: "1 of 2 ids could not be read", details: { failures: [{ kind: "network", message: "reset", id: "a" }] } },
     });
   });
 });

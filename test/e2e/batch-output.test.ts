@@ -53,9 +53,9 @@ describe("a batch where every id fails prints nothing on stdout", () => {
     const r = await run(args);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe("");
-    const { error } = parseJsonError(r.stderr) as { error: { kind: string; failures: { id: string; status_code: number }[] } };
+    const { error } = parseJsonError(r.stderr) as { error: { kind: string; details: { failures: { id: string; status_code: number }[] } } };
     expect(error.kind).toBe("api");
-    expect(error.failures.map((f) => [f.id, f.status_code])).toEqual(ids.map((id) => [id, 404]));
+    expect(error.details.failures.map((f) => [f.id, f.status_code])).toEqual(ids.map((id) => [id, 404]));
   });
 
   it.each([

@@ -273,7 +273,7 @@ describe("many ids: input order, failures on stderr, exit code = worst", () => {
   const failuresOf = (stderr: string) => {
     const lines = stderr.split("\n").filter((l) => l !== "");
     expect(lines).toHaveLength(1);
-    return (JSON.parse(lines[0]!) as { error: { failures: unknown[] } }).error.failures;
+    return (JSON.parse(lines[0]!) as { error: { details: { failures: unknown[] } } }).error.details.failures;
   };
   const fb = (id: string) => ({ ...FB, id });
 

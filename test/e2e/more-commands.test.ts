@@ -135,6 +135,12 @@ describe("failover list against a fresh emulator", () => {
     expect(lines[1]).toMatch(/^bkdfo_\S+\s+item 7\s+bkdhr_n7\s+\S+$/);
   });
 
+  it("--all works with the base URL spelled localhost (the emulator's links follow the Host asked for)", async () => {
+    const asLocalhost = fresh.url.replace("127.0.0.1", "localhost");
+    const r = ok(await runCli(cli, ["failover", "list", "--limit", "3", "--all", "-o", "json"], { env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: asLocalhost } }));
+    expect((JSON.parse(r.stdout) as Failover[]).map((f) => f.id)).toEqual(created.map((f) => f.id).reverse());
+  });
+
   it("--limit 100 --all needs one request for seven", async () => {
     const r = ok(await runL(["failover", "list", "--limit", "100", "--all", "-o", "json", "--debug"]));
     expect(JSON.parse(r.stdout)).toHaveLength(7);

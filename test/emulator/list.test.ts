@@ -100,3 +100,14 @@ describe("GET /backends/failover", () => {
     expect(r.json.backends[0].description).toBe("changed");
   });
 });
+
+describe("links name the host the client asked for", () => {
+  it("reached as localhost, uri and next_page_uri point to localhost, not 127.0.0.1", async () => {
+    const asLocalhost = emu.url.replace("127.0.0.1", "localhost");
+    const r = await call(asLocalhost, "GET", "/backends/failover?limit=2");
+    expect(r.status).toBe(200);
+    expect(r.json.uri).toBe(`${asLocalhost}/backends/failover?limit=2`);
+    expect(new URL(r.json.next_page_uri).origin).toBe(new URL(asLocalhost).origin);
+    expect(r.json.backends[0].uri.startsWith(`${asLocalhost}/backends/failover/`)).toBe(true);
+  });
+});

@@ -123,7 +123,7 @@ describe("warnings on a run that fails", () => {
       expect(r.exitCode).toBe(1);
       const { error } = parseJsonError(out(r.stderr));
       expect(error).toMatchObject({ kind: "api", status_code: 500, message: "boom" });
-      expect(error.warnings).toEqual([expect.stringMatching(/^EDGECTL_WEBHOOK_SECRET is ignored/)]);
+      expect((error.details as { warnings: string[] }).warnings).toEqual([expect.stringMatching(/^EDGECTL_WEBHOOK_SECRET is ignored/)]);
     });
   });
 

@@ -173,7 +173,7 @@ describe("profile name", () => {
     expect(resolve({}, {}, {}, "staging").profile).toBe("staging");
   });
 
-  it.each(["../etc", "a b", "x/y", "", "a".repeat(65)])("refuses the profile name %j", (name) => {
+  it.each(["../etc", "a b", "x/y", "", "a".repeat(65), "__proto__", "constructor", "prototype"])("refuses the profile name %j", (name) => {
     expect(usageError(() => resolveProfileName({ profile: name }, {})).message).toMatch(/^--profile: /);
   });
 

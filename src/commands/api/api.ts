@@ -45,7 +45,12 @@ Examples:
       if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith("//")) {
         throw new UsageError(`<path>: give a path below the base URL (like /backends/failover), not a URL`);
       }
-      if (/(^|\/)\.\.?(\/|$|\?)/.test(path.split("?")[0] ?? "")) throw new UsageError(`<path>: must not contain . or .. segments`);
+      if (path.trim() === "") throw new UsageError(`<path>: give a path below the base URL (like /backends/failover)`);
+      // Dot segments leave the base URL's prefix; so do their percent-encoded and backslash
+      // forms, which URL parsing turns back into `..` and `/`.
+      const pathPart = (path.split("?")[0] ?? "").replace(/%2e/gi, ".");
+      if (pathPart.includes("\\") || /%5c/i.test(pathPart)) throw new UsageError(`<path>: must not contain backslashes`);
+      if (/(^|\/|%2f)\.\.?(\/|%2f|$)/i.test(pathPart)) throw new UsageError(`<path>: must not contain . or .. segments`);
       const body = opts.input === undefined ? undefined : await readInput(opts.input, deps);
       if (body !== undefined && (upper === "GET" || upper === "DELETE")) {
         throw new UsageError(`--input: ${upper} requests carry no body`);
@@ -67,9 +72,11 @@ async function readInput(source: string, deps: Deps): Promise<unknown> {
     }
   }
   try {
-    return JSON.parse(text);
+    return JSON.parse(text.replace(/^\ufeff/, "")); // a byte-order mark some editors write
   } catch (err) {
-    throw new UsageError(`--input: not valid JSON (${(err as Error).message})`);
+    // Not JSON.parse's own message: it quotes the input, which may hold a secret.
+    const at = /position (\d+)/.exec((err as Error).message)?.[1];
+    throw new UsageError(`--input: not valid JSON${at === undefined ? "" : ` (at character ${at})`}`);
   }
 }
 

@@ -4,7 +4,7 @@ import { deleteFailover, failoverPath } from "../../api/failover.js";
 import { printResult } from "../../output/print.js";
 import { renderRows } from "../../output/table.js";
 import { confirmDeletion } from "../confirm.js";
-import { collectIds, parseConcurrency, progressLine, rateLimitWaits, reportFailures, runBatch } from "../batch.js";
+import { collectIds, parseConcurrency, progressLine, rateLimitWaits, reportFailures, runBatch, succeeded } from "../batch.js";
 import type { AppContext, Deps } from "../deps.js";
 import { printDryRun, printDryRuns } from "../dry-run.js";
 import { idSchema, parseInput } from "../input.js";
@@ -49,7 +49,8 @@ Examples:
 }
 
 export async function run(options: DeleteOptions, deps: Deps): Promise<void> {
-  const { ids } = options;
+  // An id given twice is deleted once: the second DELETE could only fail with a 404.
+  const ids = [...new Set(options.ids)];
   if (options.dryRun) {
     // One JSON document per command: several ids (or `-`) make one array of requests.
     if (options.many) printDryRuns(deps, ids.map((id) => ({ method: "DELETE" as const, path: failoverPath(id) })));
@@ -65,7 +66,7 @@ export async function run(options: DeleteOptions, deps: Deps): Promise<void> {
       (id, onRateLimited) => deleteFailover(client, id, { onRateLimited, rateLimitWaits: rateLimitWaits(ids.length, deps.settings.retries) }),
       progressLine(deps, "deleting", ids.length),
     );
-    const deleted = outcomes.filter((o) => o.error === undefined).map((o) => ({ id: o.id, deleted: true }));
+    const deleted = succeeded(outcomes).map((o) => ({ id: o.id, deleted: true }));
     if (!options.many) {
       reportFailures(deps, outcomes, "deleted");
       printResult(deps, deleted[0], (color) => renderRows(["ID", "DELETED"], [[deleted[0]!.id, "true"]], color));
