@@ -1,33 +1,16 @@
 // What a batch (`failover get|delete` with several ids or `-`) puts on stdout, end to end:
 // nothing at all when no id succeeded ("on failure stdout is empty"), the successes in input
 // order when some did, and one JSON document for `--dry-run -o json` however many ids came.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
-import { apiError, json, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
-import { parseJsonError, runCli, type TextResult } from "./support.js";
+import { describe, expect, it } from "vitest";
+import { apiError, json } from "../helpers/fault-server.js";
+import { parseJsonError, useFaultServer } from "./support.js";
 
 const KEY = "key_batch_output_tests_5555";
-let server: FaultServer;
-let cli: CliSandbox;
-
-beforeAll(async () => {
-  server = await startFaultServer();
-  cli = sandbox();
-});
-afterAll(async () => {
-  await server.close();
-  cli.cleanup();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-  server.fallback = () => apiError(404, "Resource not found");
-});
-
-const run = (args: string[], opts: RunOptions = {}): Promise<TextResult> =>
-  runCli(cli, args, { ...opts, env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: server.url, ...opts.env } });
+const suite = useFaultServer(KEY);
+const { run } = suite;
 
 const idOf = (path: string) => decodeURIComponent(path.split("/").pop() ?? "");
-const resource = (id: string) => ({ id, uri: `${server.url}/backends/failover/${id}`, created_at: "2026-01-01T00:00:00Z", description: "d", metadata: "", backends: ["bkdhr_a"] });
+const resource = (id: string) => ({ id, uri: `${suite.server.url}/backends/failover/${id}`, created_at: "2026-01-01T00:00:00Z", description: "d", metadata: "", backends: ["bkdhr_a"] });
 
 describe("a batch where every id fails prints nothing on stdout", () => {
   const ids = ["bkdfo_miss1", "bkdfo_miss2", "bkdfo_miss3"];
@@ -43,7 +26,7 @@ describe("a batch where every id fails prints nothing on stdout", () => {
     expect(lines).toHaveLength(ids.length + 1);
     ids.forEach((id, i) => expect(lines[i]).toMatch(new RegExp(`^error: ${id}: .*HTTP 404`)));
     expect(lines[ids.length]).toMatch(/^error: 3 of 3 ids could not be /);
-    expect(server.requests.map((q) => idOf(q.path)).sort()).toEqual([...ids].sort());
+    expect(suite.server.requests.map((q) => idOf(q.path)).sort()).toEqual([...ids].sort());
   });
 
   it.each([
@@ -82,7 +65,7 @@ describe("a batch where every id fails prints nothing on stdout", () => {
   });
 
   it("the worst exit code still wins when all fail (a connection reset → 3), stdout empty", async () => {
-    server.fallback = (req) => (idOf(req.path) === "bkdfo_reset" ? { reset: true } : apiError(404, "Resource not found"));
+    suite.server.fallback = (req) => (idOf(req.path) === "bkdfo_reset" ? { reset: true } : apiError(404, "Resource not found"));
     const r = await run(["failover", "get", "bkdfo_miss1", "bkdfo_reset", "--retries", "0"]);
     expect(r.exitCode).toBe(3);
     expect(r.stdout).toBe("");
@@ -109,7 +92,7 @@ describe("partial success still prints the successes, in input order", () => {
   it("get and delete, table and JSON", async () => {
     const given = ["bkdfo_ok1", "bkdfo_miss1", "bkdfo_ok2", "bkdfo_miss2", "bkdfo_ok3"];
     const ok = given.filter((id) => id.includes("ok"));
-    server.fallback = (req) => {
+    suite.server.fallback = (req) => {
       const id = idOf(req.path);
       if (!id.includes("ok")) return apiError(404, "Resource not found");
       return req.method === "DELETE" ? { status: 204 } : json(200, resource(id));
@@ -137,14 +120,14 @@ describe("partial success still prints the successes, in input order", () => {
 });
 
 describe("failover delete --dry-run with several ids", () => {
-  const url = (id: string) => `${server.url}/backends/failover/${id}`;
+  const url = (id: string) => `${suite.server.url}/backends/failover/${id}`;
 
   it("-o json prints ONE JSON array of the requests, in order, and sends nothing", async () => {
     const r = await run(["failover", "delete", "bkdfo_1", "bkdfo_2", "bkdfo_3", "--dry-run", "-o", "json"]);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe("");
     expect(JSON.parse(r.stdout)).toEqual(["bkdfo_1", "bkdfo_2", "bkdfo_3"].map((id) => ({ dry_run: true, request: { method: "DELETE", url: url(id) } })));
-    expect(server.requests).toHaveLength(0);
+    expect(suite.server.requests).toHaveLength(0);
   });
 
   it("-o json with ids from stdin (`-`) is one array too, even for one id", async () => {
@@ -154,21 +137,21 @@ describe("failover delete --dry-run with several ids", () => {
     const one = await run(["failover", "delete", "-", "--dry-run", "-o", "json"], { input: "bkdfo_1\n" });
     expect(one.exitCode).toBe(0);
     expect(JSON.parse(one.stdout)).toEqual([{ dry_run: true, request: { method: "DELETE", url: url("bkdfo_1") } }]);
-    expect(server.requests).toHaveLength(0);
+    expect(suite.server.requests).toHaveLength(0);
   });
 
   it("-o json with a single id argument keeps printing one object", async () => {
     const r = await run(["failover", "delete", "bkdfo_1", "--dry-run", "-o", "json"]);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ dry_run: true, request: { method: "DELETE", url: url("bkdfo_1") } });
-    expect(server.requests).toHaveLength(0);
+    expect(suite.server.requests).toHaveLength(0);
   });
 
   it("the table form stays one readable request line per id", async () => {
     const r = await run(["failover", "delete", "bkdfo_1", "bkdfo_2", "--dry-run"]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe(`DELETE ${url("bkdfo_1")}\nDELETE ${url("bkdfo_2")}`);
-    expect(server.requests).toHaveLength(0);
+    expect(suite.server.requests).toHaveLength(0);
   });
 
   it("failover get changes nothing, so it has no --dry-run (usage error, nothing sent)", async () => {
@@ -179,6 +162,6 @@ describe("failover delete --dry-run with several ids", () => {
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/--dry-run/);
-    expect(server.requests).toHaveLength(0);
+    expect(suite.server.requests).toHaveLength(0);
   });
 });

@@ -4,47 +4,31 @@
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { BIN, baseEnv, sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
-import { apiError, json, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
-import { parseJsonError, runCli, type TextResult } from "./support.js";
+import { describe, expect, it } from "vitest";
+import { BIN, baseEnv } from "../helpers/cli.js";
+import { apiError, json } from "../helpers/fault-server.js";
+import { parseJsonError, useFaultServer } from "./support.js";
 
 const KEY = "key_script_edges_7777";
-let server: FaultServer;
-let cli: CliSandbox;
-
-beforeAll(async () => {
-  server = await startFaultServer();
-  cli = sandbox();
-});
-afterAll(async () => {
-  await server.close();
-  cli.cleanup();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-  server.fallback = () => apiError(404, "Resource not found");
-});
-
-const run = (args: string[], opts: RunOptions = {}): Promise<TextResult> =>
-  runCli(cli, args, { ...opts, env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: server.url, ...opts.env } });
-const resource = (id: string) => ({ id, uri: `${server.url}/backends/failover/${id}`, created_at: "2026-01-01T00:00:00Z", description: "d".repeat(100), metadata: "", backends: ["bkdhr_a"] });
+const suite = useFaultServer(KEY);
+const { run } = suite;
+const resource = (id: string) => ({ id, uri: `${suite.server.url}/backends/failover/${id}`, created_at: "2026-01-01T00:00:00Z", description: "d".repeat(100), metadata: "", backends: ["bkdhr_a"] });
 
 describe("a reader that closes the pipe early (| head, | grep -q)", () => {
   it.each([
     ["list -o json", ["failover", "list", "-o", "json"]],
     ["list as a table", ["failover", "list"]],
   ])("%s: no stack trace, the command's own exit code (0)", async (_name, args) => {
-    server.fallback = () => json(200, { backends: Array.from({ length: 2000 }, (_, i) => resource(`bkdfo_${i}`)), next_page_uri: null });
+    suite.server.fallback = () => json(200, { backends: Array.from({ length: 2000 }, (_, i) => resource(`bkdfo_${i}`)), next_page_uri: null });
     const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...baseEnv(cli.configDir), EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: server.url },
+      env: { ...baseEnv(suite.cli.configDir), EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: suite.server.url },
       stdio: ["ignore", "pipe", "pipe"],
     });
     child.stdout.destroy(); // the reader is gone before the first byte
     let stderr = "";
     child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
     const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
-    expect(server.requests).toHaveLength(1);
+    expect(suite.server.requests).toHaveLength(1);
     expect(stderr).toBe("");
     expect(code).toBe(0);
   });
@@ -52,20 +36,20 @@ describe("a reader that closes the pipe early (| head, | grep -q)", () => {
 
 describe("a batch whose API key is refused", () => {
   it("stops sending after the first 401: exit 4, the rest not tried", async () => {
-    server.fallback = () => apiError(401, "The API key you specified is properly formed, but it is invalid.", "ERR_NGROK_203");
+    suite.server.fallback = () => apiError(401, "The API key you specified is properly formed, but it is invalid.", "ERR_NGROK_203");
     const ids = Array.from({ length: 50 }, (_, i) => `bkdfo_k${i}`);
     const r = await run(["failover", "get", "-", "--concurrency", "2"], { input: `${ids.join("\n")}\n` });
     expect(r.exitCode).toBe(4);
     expect(r.stdout).toBe("");
-    expect(server.requests.length).toBeLessThanOrEqual(2);
+    expect(suite.server.requests.length).toBeLessThanOrEqual(2);
     expect(r.stderr).toMatch(/^error: .*not tried, since the API refused the key/m);
   });
 
   it("with -o json the one error object says so", async () => {
-    server.fallback = () => apiError(403, "forbidden", "ERR_NGROK_218");
+    suite.server.fallback = () => apiError(403, "forbidden", "ERR_NGROK_218");
     const r = await run(["failover", "delete", "bkdfo_a1", "bkdfo_a2", "bkdfo_a3", "bkdfo_a4", "--yes", "--concurrency", "1", "-o", "json"]);
     expect(r.exitCode).toBe(4);
-    expect(server.requests).toHaveLength(1);
+    expect(suite.server.requests).toHaveLength(1);
     const { error } = parseJsonError(r.stderr);
     expect(error).toMatchObject({ kind: "auth" });
     expect(error.message).toMatch(/3 not tried/);
@@ -74,14 +58,14 @@ describe("a batch whose API key is refused", () => {
 
 describe("an id given twice to delete", () => {
   it("is deleted once, and the run succeeds", async () => {
-    server.fallback = () => ({ status: 204 });
+    suite.server.fallback = () => ({ status: 204 });
     const r = await run(["failover", "delete", "bkdfo_dup", "bkdfo_other", "bkdfo_dup", "--yes", "-o", "json"]);
     expect(r.stderr).toBe("");
     expect(r.exitCode).toBe(0);
-    expect(server.requests.map((q) => `${q.method} ${q.path}`)).toEqual(
+    expect(suite.server.requests.map((q) => `${q.method} ${q.path}`)).toEqual(
       expect.arrayContaining(["DELETE /backends/failover/bkdfo_dup", "DELETE /backends/failover/bkdfo_other"]),
     );
-    expect(server.requests).toHaveLength(2);
+    expect(suite.server.requests).toHaveLength(2);
     expect(JSON.parse(r.stdout)).toEqual([
       { id: "bkdfo_dup", deleted: true },
       { id: "bkdfo_other", deleted: true },
@@ -93,28 +77,28 @@ describe("a blank EDGECTL_API_KEY", () => {
   it("counts as unset: the profile's key is used", async () => {
     const login = await run(["auth", "login", "--with-token"], { input: "key_from_profile_1234\n", env: { EDGECTL_API_KEY: undefined } });
     expect(login.exitCode).toBe(0);
-    server.fallback = () => json(200, resource("bkdfo_blank"));
+    suite.server.fallback = () => json(200, resource("bkdfo_blank"));
     const r = await run(["failover", "get", "bkdfo_blank", "-o", "json"], { env: { EDGECTL_API_KEY: "   " } });
     expect(r.exitCode).toBe(0);
-    expect(server.requests[0]!.headers.authorization).toBe("Bearer key_from_profile_1234");
+    expect(suite.server.requests[0]!.headers.authorization).toBe("Bearer key_from_profile_1234");
     await run(["auth", "logout"], { env: { EDGECTL_API_KEY: undefined } });
   });
 });
 
 describe("edgectl api: paths that would leave the base URL's prefix", () => {
   it.each([["/%2e%2e/%2e%2e/admin"], ["/%2E%2E/admin"], ["/..\\..\\admin"], ["/a/%5c../admin"], ["/a/..%2fadmin"], [""]])("%j: exit 2, nothing sent", async (path) => {
-    const r = await run(["api", "GET", path], { env: { EDGECTL_BASE_URL: `${server.url}/api/v2` } });
+    const r = await run(["api", "GET", path], { env: { EDGECTL_BASE_URL: `${suite.server.url}/api/v2` } });
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/^error: <path>: /);
-    expect(server.requests).toEqual([]);
+    expect(suite.server.requests).toEqual([]);
   });
 
   it("a dot inside a name is fine", async () => {
-    server.fallback = () => json(200, { ok: true });
+    suite.server.fallback = () => json(200, { ok: true });
     const r = await run(["api", "GET", "/backends/failover/bkdfo_a.b"]);
     expect(r.exitCode).toBe(0);
-    expect(server.requests[0]!.path).toBe("/backends/failover/bkdfo_a.b");
+    expect(suite.server.requests[0]!.path).toBe("/backends/failover/bkdfo_a.b");
   });
 });
 
@@ -126,15 +110,15 @@ describe("edgectl api --input", () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/^error: --input: not valid JSON/);
     expect(r.stderr).not.toMatch(/SuperSecre/);
-    expect(server.requests).toEqual([]);
+    expect(suite.server.requests).toEqual([]);
   });
 
   it("a file that starts with a byte-order mark is read as JSON", async () => {
-    const file = join(cli.configDir, "body.json");
+    const file = join(suite.cli.configDir, "body.json");
     writeFileSync(file, '\ufeff{"backends":["bkdhr_a"]}');
-    server.fallback = () => json(201, resource("bkdfo_bom"));
+    suite.server.fallback = () => json(201, resource("bkdfo_bom"));
     const r = await run(["api", "POST", "/backends/failover", "--input", file]);
     expect(r.exitCode).toBe(0);
-    expect(server.requests[0]!.body).toBe('{"backends":["bkdhr_a"]}');
+    expect(suite.server.requests[0]!.body).toBe('{"backends":["bkdhr_a"]}');
   });
 });

@@ -1,6 +1,8 @@
 // Small shared pieces of the end-to-end suites (not a test file itself).
 import { readFileSync } from "node:fs";
-import type { CliSandbox, RunOptions } from "../helpers/cli.js";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import { sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
+import { apiError, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
 
 export const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
@@ -31,4 +33,41 @@ export function parseJsonError(stderr: string): { error: Record<string, unknown>
   const lines = stderr.split("\n").filter((l) => l !== "");
   if (lines.length !== 1) throw new Error(`expected one line of JSON on stderr, got:\n${stderr}`);
   return JSON.parse(lines[0]!) as { error: Record<string, unknown> };
+}
+
+export interface FaultSuite {
+  readonly server: FaultServer;
+  readonly cli: CliSandbox;
+  /** Runs the CLI pointed at the server with the suite's key (opts.env may override either). */
+  run(args: string[], opts?: RunOptions): Promise<TextResult>;
+}
+
+/**
+ * One fault server and one CLI sandbox for a test file: started before, closed after; before
+ * each test the recorded requests are cleared and unscripted requests answer 404.
+ */
+export function useFaultServer(key: string): FaultSuite {
+  let server: FaultServer | undefined;
+  let cli: CliSandbox | undefined;
+  beforeAll(async () => {
+    server = await startFaultServer();
+    cli = sandbox();
+  });
+  afterAll(async () => {
+    await server?.close();
+    cli?.cleanup();
+  });
+  beforeEach(() => {
+    server!.requests.length = 0;
+    server!.fallback = () => apiError(404, "Resource not found");
+  });
+  return {
+    get server() {
+      return server!;
+    },
+    get cli() {
+      return cli!;
+    },
+    run: (args, opts = {}) => runCli(cli!, args, { ...opts, env: { EDGECTL_API_KEY: key, EDGECTL_BASE_URL: server!.url, ...opts.env } }),
+  };
 }
