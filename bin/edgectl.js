@@ -1,4 +1,4 @@
 #!/usr/bin/env node
-import { main } from "../dist/cli.js";
-
-main();
+// CommonJS (see bin/package.json): Node 20 starts a CommonJS entry ~10 ms sooner than an ES module.
+"use strict";
+require("../dist/cli.cjs").main();

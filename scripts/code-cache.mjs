@@ -1,8 +1,10 @@
-// Runs one edgectl command the way dist/cli.js does, then saves the V8 code cache of
+// Runs one edgectl command the way dist/cli.cjs does, then saves the V8 code cache of
 // dist/main.cjs with every function that command compiled. Used by scripts/build.mjs:
 // node scripts/code-cache.mjs <cache-file> <edgectl args…>
 import { writeFileSync } from "node:fs";
-import { compileMain, runMain } from "../dist/cli.js";
+import { createRequire } from "node:module";
+
+const { compileMain, runMain } = createRequire(import.meta.url)("../dist/cli.cjs");
 
 const [cacheFile, ...args] = process.argv.slice(2);
 const script = compileMain();
