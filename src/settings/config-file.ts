@@ -74,7 +74,7 @@ export async function writeProfileKey(env: Env, profile: string, key: ConfigKey,
   const dir = configDir(env);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (process.platform !== "win32") chmodSync(dir, 0o700);
-  const { default: Conf } = await import("conf");
+  const { Conf } = await import("./conf-store.js");
   const store = new Conf<ConfigData>({
     cwd: dir,
     configName: "config",
