@@ -8,7 +8,7 @@ import { buildProgram } from "./commands/root.js";
 import { formatError } from "./output/error.js";
 import { escapeControl } from "./output/escape.js";
 import { helpWidth } from "./output/help-width.js";
-import { profileOf, readConfig, type Env } from "./settings/config-file.js";
+import { profileOf, readConfig, type ConfigData, type Env } from "./settings/config-file.js";
 import { isTruthy, resolveProfileName, resolveSettings, type GlobalFlags } from "./settings/resolve.js";
 
 export async function main(argv: string[] = process.argv): Promise<void> {
@@ -27,8 +27,22 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   const flushWarnings = () => {
     for (const w of warnings.splice(0)) process.stderr.write(`warning: ${escapeControl(w)}\n`);
   };
+  // The config file is read (and tightened, with a warning) once, whoever asks first; an
+  // unreadable one fails every time it is asked for.
+  let config: { data: ConfigData } | { error: unknown } | undefined;
+  const loadConfig = (): ConfigData => {
+    if (!config) {
+      try {
+        config = { data: readConfig(env, warn) };
+      } catch (error) {
+        config = { error };
+      }
+    }
+    if ("error" in config) throw config.error;
+    return config.data;
+  };
   // Errors print as JSON with -o json; the profile's output setting counts once it is read.
-  const state = { json: wantsJson(argv, env, warn) };
+  const state = { json: wantsJson(argv, env, loadConfig) };
   const debug = argv.includes("--debug") || isTruthy(env.EDGECTL_DEBUG);
   let signalled = false;
 
@@ -65,7 +79,7 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     });
   }
 
-  const app: AppContext = { deps: (cmd) => Promise.resolve(buildDeps(cmd, env, io, interrupt, state, warn, flushWarnings)) };
+  const app: AppContext = { deps: (cmd) => Promise.resolve(buildDeps(cmd, env, io, interrupt, state, loadConfig, warn, flushWarnings)) };
   const program = buildProgram(app);
   let captured = "";
   const configure = (cmd: Command) => {
@@ -136,12 +150,13 @@ function buildDeps(
   io: IO,
   interrupt: { handler?: () => Promise<void> },
   state: { json: boolean },
+  loadConfig: () => ConfigData,
   warn: (message: string) => void,
   flushWarnings: () => void,
 ): Deps {
   const flags = cmd.optsWithGlobals() as GlobalFlags;
   const profile = resolveProfileName(flags, env);
-  const settings = resolveSettings(flags, env, profileOf(readConfig(env, warn), profile), profile);
+  const settings = resolveSettings(flags, env, profileOf(loadConfig(), profile), profile);
   state.json = settings.output === "json";
   const debugLine = settings.debug ? (line: string) => process.stderr.write(`debug: ${line}\n`) : undefined;
   return {
@@ -210,7 +225,7 @@ async function ask(question: string, hidden: boolean): Promise<string> {
  * Whether errors print as JSON, decided before commander parses anything (usage errors
  * come from it): the flag, else EDGECTL_OUTPUT, else the active profile's `output`.
  */
-function wantsJson(argv: string[], env: Env, warn: (message: string) => void): boolean {
+function wantsJson(argv: string[], env: Env, loadConfig: () => ConfigData): boolean {
   let profile: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -224,7 +239,7 @@ function wantsJson(argv: string[], env: Env, warn: (message: string) => void): b
   if (env.EDGECTL_OUTPUT) return env.EDGECTL_OUTPUT === "json";
   try {
     const name = profile ?? (env.EDGECTL_PROFILE || "default");
-    return profileOf(readConfig(env, warn), name).output === "json";
+    return profileOf(loadConfig(), name).output === "json";
   } catch {
     return false; // an unreadable config is reported once the command reads it
   }

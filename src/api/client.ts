@@ -84,19 +84,21 @@ export class ApiClient {
     this.random = options.random ?? Math.random;
   }
 
-  /** `path` is appended to the base URL (keeping its prefix); an absolute URL must share its origin. */
-  resolveUrl(path: string): URL {
-    if (/^https?:\/\//i.test(path)) {
-      const url = new URL(path);
-      if (url.origin !== this.origin) {
-        throw new NetworkError(`the API pointed to ${url.origin}, which is not ${this.origin}; not following it with the key`);
-      }
-      return url;
-    }
-    // A path the API handed back (next_page_uri) already carries the base URL's prefix.
-    const prefix = new URL(this.baseUrl).pathname.replace(/\/+$/, "");
-    if (prefix && (path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`))) return new URL(path, this.origin);
+  /** A command's API path, appended to the base URL (whose path prefix is kept). */
+  private pathUrl(path: string): URL {
     return new URL(this.baseUrl.replace(/\/+$/, "") + (path.startsWith("/") ? path : `/${path}`));
+  }
+
+  /**
+   * A URI the API handed back (next_page_uri), absolute or relative, resolved against the
+   * base URL as a browser would. It must stay on the base URL's origin: the key goes nowhere else.
+   */
+  followUrl(uri: string): URL {
+    const url = new URL(uri, this.baseUrl);
+    if (url.origin !== this.origin) {
+      throw new NetworkError(`the API pointed to ${url.origin}, which is not ${this.origin}; not following it with the key`);
+    }
+    return url;
   }
 
   redact(text: string): string {
@@ -104,8 +106,9 @@ export class ApiClient {
   }
 
   /** Sends a request with retries; an error status becomes ApiError/AuthError, a failed exchange NetworkError. */
-  async request(method: Method, path: string, opts: RequestOptions = {}): Promise<RawResponse> {
-    const url = this.resolveUrl(path);
+  async request(method: Method, target: string | URL, opts: RequestOptions = {}): Promise<RawResponse> {
+    // A string is a path below the base URL; a URL comes from followUrl.
+    const url = typeof target === "string" ? this.pathUrl(target) : target;
     const hasBody = opts.body !== undefined && method !== "GET" && method !== "DELETE";
     const payload = hasBody ? JSON.stringify(opts.body) : undefined;
     const headers: Record<string, string> = {
@@ -120,7 +123,7 @@ export class ApiClient {
     }
     const idempotent = method !== "POST" && method !== "PATCH";
     const maxAttempts = this.options.retries + 1;
-    this.agentFor(url); // a bad HTTPS_PROXY/HTTP_PROXY is a UsageError here, before anything is sent
+    this.agentFor(url); // a bad HTTPS_PROXY is a UsageError here, before anything is sent
     let rateLimitWaits = opts.rateLimitWaits ?? 0;
     let waited = false;
     // --timeout bounds the whole request: every attempt and the waits between them. Time a
@@ -191,8 +194,8 @@ export class ApiClient {
   }
 
   /** Sends a request and parses the JSON body of a successful answer. */
-  async requestJson<T>(method: Method, path: string, parse: (data: unknown) => T, opts: RequestOptions = {}): Promise<T> {
-    const response = await this.request(method, path, opts);
+  async requestJson<T>(method: Method, target: string | URL, parse: (data: unknown) => T, opts: RequestOptions = {}): Promise<T> {
+    const response = await this.request(method, target, opts);
     return parseBody(response, parse, (text) => this.redact(text));
   }
 

@@ -53,6 +53,6 @@ export async function deleteFailover(client: ApiClient, id: string, opts: BatchR
 
 /** One page; `pageUri` is a next_page_uri the API returned, followed as given. */
 export function listFailoverPage(client: ApiClient, opts: { limit?: number; pageUri?: string }): Promise<FailoverBackendList> {
-  const path = opts.pageUri ?? (opts.limit ? `${failoverPath()}?limit=${opts.limit}` : failoverPath());
-  return client.requestJson("GET", path, parseList);
+  const target = opts.pageUri !== undefined ? client.followUrl(opts.pageUri) : opts.limit ? `${failoverPath()}?limit=${opts.limit}` : failoverPath();
+  return client.requestJson("GET", target, parseList);
 }

@@ -107,10 +107,9 @@ function bypassed(target: URL, noProxy: string | undefined): boolean {
 export function proxyAgentFor(target: URL, env: Env, maxSockets: number): http.Agent | undefined {
   const proxy = proxyFor(target, env);
   if (!proxy) return undefined;
-  const secureTarget = target.protocol === "https:";
-  // node:https and node:tls load only when TLS is used (they cost ~12 ms at start-up).
-  const Base = secureTarget ? process.getBuiltinModule("node:https").Agent : http.Agent;
-  const agent = new Base({ keepAlive: true, maxSockets });
+  // Only an https target gets here (proxyFor). node:https and node:tls load only now: they
+  // cost ~12 ms at start-up.
+  const agent = new (process.getBuiltinModule("node:https").Agent)({ keepAlive: true, maxSockets });
   const pending = new Set<http.ClientRequest>();
   const proxyName = `${proxy.protocol}//${proxy.host}`; // never the credentials
   // Node's Agent accepts a socket handed back later through the callback.
@@ -119,7 +118,7 @@ export function proxyAgentFor(target: URL, env: Env, maxSockets: number): http.A
     done: (err: Error | null, socket?: Duplex) => void,
   ) => {
     const host = unbracket(options.host ?? target.hostname);
-    const port = Number(options.port || target.port || (secureTarget ? 443 : 80));
+    const port = Number(options.port || target.port || 443);
     const authority = `${net.isIPv6(host) ? `[${host}]` : host}:${port}`;
     const headers: Record<string, string> = { Host: authority };
     if (proxy.username || proxy.password) {
@@ -152,7 +151,6 @@ export function proxyAgentFor(target: URL, env: Env, maxSockets: number): http.A
         return;
       }
       if (head.length) socket.unshift(head);
-      if (!secureTarget) return finish(null, socket);
       // The certificate is checked against the API's host (never the proxy's): `host` is
       // what tls matches the certificate to; SNI is sent only for a name, not an IP.
       const tls = process.getBuiltinModule("node:tls").connect({ socket, host, ...(net.isIP(host) ? {} : { servername: host }) });

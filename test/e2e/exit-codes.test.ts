@@ -3,10 +3,9 @@ import net from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
 import { apiError, json, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
-import { parseJsonError, runCli } from "./support.js";
+import { FB, parseJsonError, runCli } from "./support.js";
 
 const KEY = "key_exit_codes_1234567890";
-const FB = { id: "bkdfo_abc", uri: "x", created_at: "2026-01-01T00:00:00Z", description: "d", metadata: "", backends: ["bkdhr_a"] };
 
 let server: FaultServer;
 let cli: CliSandbox;

@@ -15,10 +15,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { BIN, baseEnv, sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
 import { spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";
 import { apiError, json, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
-import { parseJsonError, runCli, type Failover, type TextResult } from "./support.js";
+import { FB, parseJsonError, runCli, type Failover, type TextResult } from "./support.js";
 
 const KEY = "key_more_commands_0123456789";
-const FB = { id: "bkdfo_abc", uri: "x", created_at: "2026-01-01T00:00:00Z", description: "d", metadata: "", backends: ["bkdhr_a"] };
 
 
 let cli: CliSandbox;

@@ -5,9 +5,8 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sandbox, type CliSandbox } from "../helpers/cli.js";
 import { apiError, json, startFaultServer, type FaultServer, type RecordedRequest, type Reply } from "../helpers/fault-server.js";
-import { runCli, VERSION } from "./support.js";
+import { FB, runCli, VERSION } from "./support.js";
 
-const FB = { id: "bkdfo_abc", uri: "x", created_at: "2026-01-01T00:00:00Z", description: "d", metadata: "", backends: ["bkdhr_a"] };
 const KEY = "key_e2e_1234567890";
 
 let server: FaultServer;

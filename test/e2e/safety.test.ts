@@ -3,11 +3,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
 import { apiError, json, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
-import { runCli } from "./support.js";
+import { FB, runCli } from "./support.js";
 
 const KEY = "key_safety_SUPERSECRET_987654";
 const SECRET = "whsec_DO_NOT_PRINT_4242";
-const FB = { id: "bkdfo_abc", uri: "x", created_at: "2026-01-01T00:00:00Z", description: "d", metadata: "", backends: ["bkdhr_a"] };
 
 let server: FaultServer;
 let cli: CliSandbox;

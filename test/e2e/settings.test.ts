@@ -5,9 +5,8 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
 import { json, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
-import { parseJsonError, runCli, type TextResult } from "./support.js";
+import { FB, parseJsonError, runCli, type TextResult } from "./support.js";
 
-const FB = { id: "bkdfo_abc", uri: "x", created_at: "2026-01-01T00:00:00Z", description: "d", metadata: "", backends: ["bkdhr_a"] };
 const KEYS = {
   flag: "key_from_flag_AAAA1111",
   edgectl: "key_from_edgectl_env_BBBB2222",

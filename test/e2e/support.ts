@@ -6,6 +6,9 @@ import { apiError, startFaultServer, type FaultServer } from "../helpers/fault-s
 
 export const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
+/** A Failover backend the fault server answers with. */
+export const FB = { id: "bkdfo_abc", uri: "x", created_at: "2026-01-01T00:00:00Z", description: "d", metadata: "", backends: ["bkdhr_a"] };
+
 /** A Failover backend as the API returns it. */
 export interface Failover {
   id: string;

@@ -26,6 +26,17 @@ describe("failover list --all", () => {
     });
   });
 
+  it("a protocol-relative next_page_uri (//other-host/…) is another origin: not followed with the key (exit 3)", async () => {
+    await withServer(async (server) => {
+      server.fallback = () => json(200, { backends: [FB], next_page_uri: "//127.0.0.2:9/backends/failover?before_id=bkdfo_abc" });
+      const r = await cli.run(["failover", "list", "--all", "-o", "json"], { env: envFor(server) });
+      expect(r.exitCode).toBe(3);
+      expect(out(r.stdout)).toBe("");
+      expect(out(r.stderr)).toMatch(/not following it with the key/);
+      expect(server.requests).toHaveLength(1);
+    });
+  });
+
   it("an empty page ends the list even if it names a next page", async () => {
     await withServer(async (server) => {
       server.script(
