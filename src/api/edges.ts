@@ -33,9 +33,9 @@ export const HttpsEdgeRoute = z.looseObject({
   webhook_verification: z.nullable(
     z.optional(z.looseObject({ enabled: z.optional(z.nullable(z.boolean())), provider: z.string(), secret: z.optional(z.nullable(z.string())) })),
   ),
-  ...Object.fromEntries(OTHER_ROUTE_MODULES.map((m) => [m, Module])),
+  ...(Object.fromEntries(OTHER_ROUTE_MODULES.map((m) => [m, Module])) as Record<(typeof OTHER_ROUTE_MODULES)[number], typeof Module>),
 });
-export type HttpsEdgeRoute = z.infer<typeof HttpsEdgeRoute> & Partial<Record<(typeof OTHER_ROUTE_MODULES)[number], { enabled?: boolean | null } | null>>;
+export type HttpsEdgeRoute = z.infer<typeof HttpsEdgeRoute>;
 
 export const HttpsEdge = z.looseObject({
   id: z.string(),
@@ -45,7 +45,7 @@ export const HttpsEdge = z.looseObject({
   mutual_tls: Module,
   routes: z.nullable(z.optional(z.array(HttpsEdgeRoute))),
 });
-export type HttpsEdge = Omit<z.infer<typeof HttpsEdge>, "routes"> & { routes?: HttpsEdgeRoute[] | null };
+export type HttpsEdge = z.infer<typeof HttpsEdge>;
 
 const HttpsEdgeList = z.looseObject({
   https_edges: z.array(HttpsEdge),
