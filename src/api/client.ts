@@ -319,7 +319,8 @@ export class ApiClient {
     message = explainErrorCode(fields.errorCode, message);
     // A 5xx after a POST reached the server: it may have acted before failing.
     if (method === "POST" && status >= 500) message += POST_DOUBT;
-    if (status === 401 || status === 403) return new AuthError(message, fields);
+    // The Edges sunset is an account state, not a bad key: exit 1 like any refused request.
+    if ((status === 401 || status === 403) && !EDGES_SUNSET.has(fields.errorCode ?? "")) return new AuthError(message, fields);
     return new ApiError(message, fields);
   }
 
@@ -361,10 +362,15 @@ export function parseErrorBody(text: string): ErrorBody | undefined {
   };
 }
 
+const EDGES_SUNSET = new Set(["ERR_NGROK_7008", "ERR_NGROK_7196"]);
+
 /** Plain words for account states that the bare message does not explain. */
 function explainErrorCode(code: string | undefined, message: string): string {
-  if (code === "ERR_NGROK_7008" || code === "ERR_NGROK_7196") {
-    return `${message} — Edges are retired or read-only on this account, so edge routes and their modules cannot be changed (${code})`;
+  if (code === "ERR_NGROK_7008") {
+    return `${message} — Edges are retired or read-only on this account (${code}): ngrok retired Edges on 2025-12-31 and this account no longer has access to them, so its edges, routes, modules and backends can be neither read nor changed; their replacement is a Cloud Endpoint with a Traffic Policy`;
+  }
+  if (code === "ERR_NGROK_7196") {
+    return `${message} — Edges are retired or read-only on this account (${code}): ngrok retired Edges on 2025-12-31, so its edges, routes, modules and backends can still be read but not created, changed or deleted; back them up with \`edgectl export\` and move each edge with \`edgectl migrate edge <edge-id>\``;
   }
   return message;
 }

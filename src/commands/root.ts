@@ -7,7 +7,9 @@ import { registerAuth } from "./auth/index.js";
 import { register as registerCompletion } from "./completion/completion.js";
 import { registerConfig } from "./config/index.js";
 import { registerEmulator } from "./emulator/index.js";
+import { register as registerExport } from "./export/export.js";
 import { registerFailover } from "./failover/index.js";
+import { registerMigrate } from "./migrate/index.js";
 import { registerWebhookVerification } from "./webhook-verification/index.js";
 
 export function buildProgram(app: AppContext): Command {
@@ -34,12 +36,18 @@ Examples:
   $ edgectl failover create --backends bkdhr_abc,bkdtg_def --description "eu pair"
   $ edgectl failover get bkdfo_123 -o json | jq -r '.backends[0]'
   $ echo "$SECRET" | edgectl webhook-verification replace edghts_1 edghtsrt_1 --provider github --secret-stdin
+  # leaving Edges: back up, review the plan, then create the Cloud Endpoints
+  $ edgectl export > edges-backup.json
+  $ edgectl migrate edge edghts_1
+  $ edgectl migrate edge edghts_1 --apply
 
 Settings: flag > environment (EDGECTL_*) > profile in the config file > default.
 Exit codes: 0 ok, 1 API error, 2 usage, 3 no usable answer, 4 auth, 130 interrupted.`,
     );
   registerFailover(program, app);
   registerWebhookVerification(program, app);
+  registerExport(program, app);
+  registerMigrate(program, app);
   registerAuth(program, app);
   registerConfig(program, app);
   registerApi(program, app);

@@ -548,7 +548,7 @@ describe("accounts where Edges are retired or read-only", () => {
   it.each(cases)("%s (status %i): the message says so in plain words, besides the code", async (code, status, msg) => {
     server.script(apiError(status, msg, code));
     const r = await runF(WV);
-    expect(r.exitCode).toBe(status === 403 ? 4 : 1);
+    expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/^error: /);
     expect(r.stderr).toContain(msg);
@@ -561,7 +561,7 @@ describe("accounts where Edges are retired or read-only", () => {
   it.each(cases)("%s with -o json: one JSON error whose message has the plain words and whose error_code is the code", async (code, status, msg) => {
     server.script(apiError(status, msg, code));
     const r = await runF([...WV, "-o", "json"]);
-    expect(r.exitCode).toBe(status === 403 ? 4 : 1);
+    expect(r.exitCode).toBe(1);
     const { error } = parseJsonError(r.stderr);
     expect(error).toMatchObject({ status_code: status, error_code: code, operation_id: "op_test123" });
     expect(error.message).toMatch(/Edges are retired or read-only/);
