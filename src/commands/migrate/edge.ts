@@ -42,7 +42,7 @@ export function register(parent: Command, app: AppContext): void {
       `
 Reads the edge and the backends its routes use (GETs only: works on a read-only account) and
 prints, per hostport, the endpoint's Traffic Policy as YAML; -o json prints the whole plan.
-Whatever cannot be carried over is listed on stderr (in the plan with -o json).
+Whatever cannot be carried over is listed as warnings on stderr (with -o json: in the plan).
 
 Examples:
   $ edgectl migrate edge edghts_2abc
@@ -74,7 +74,8 @@ export async function run(options: EdgeOptions, deps: Deps): Promise<void> {
   const { plan, warnings } = await readAndPlan(options.edgeId, maps, deps);
   for (const w of warnings) deps.warn(w);
   if (!options.apply && !options.dryRun) {
-    for (const item of plan.not_migrated) deps.warn(notMigratedLine(item));
+    // With -o json the list is in the plan itself.
+    if (deps.settings.output !== "json") for (const item of plan.not_migrated) deps.warn(notMigratedLine(item));
     return printPlan(plan, options.showSecret, deps);
   }
   for (const item of plan.not_migrated) deps.warn(notMigratedLine(item));
