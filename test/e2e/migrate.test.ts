@@ -228,3 +228,28 @@ describe("migrate edge --apply", () => {
     expect((error.details as { warnings: string[] }).warnings).toContain("created before the failure: ep_1 https://a.example.com");
   });
 });
+
+describe("help and completion", () => {
+  it.each([["export"], ["migrate"], ["migrate", "edge"]])("edgectl %s --help ends with examples of itself", async (...command) => {
+    const r = await suite.run([...command, "--help"]);
+    expect(r.exitCode).toBe(0);
+    const lines = r.stdout.trimEnd().split("\n");
+    const after = lines.slice(lines.lastIndexOf("Examples:") + 1).filter((l) => l.trim() !== "");
+    expect(after.length).toBeGreaterThan(0);
+    for (const l of after) expect(l).toMatch(/^ {2}[$#] /);
+    expect(after.some((l) => l.includes(`edgectl ${command.join(" ")}`))).toBe(true);
+  });
+
+  it("the root help lists export and migrate", async () => {
+    const r = await suite.run(["--help"]);
+    expect(r.stdout).toMatch(/^ {2}export\b/m);
+    expect(r.stdout).toMatch(/^ {2}migrate\b/m);
+  });
+
+  it("bash completion offers migrate edge and its flags", async () => {
+    const r = await suite.run(["completion", "bash"]);
+    expect(r.stdout).toMatch(/"migrate"\) words="edge /);
+    expect(r.stdout).toMatch(/"migrate edge"\) words="--map --show-secret --apply --allow-partial --dry-run /);
+    expect(r.stdout).toMatch(/"export"\) words="--show-secret /);
+  });
+});
