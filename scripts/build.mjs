@@ -3,7 +3,8 @@
 //   otherwise runs
 // - dist/main.cjs (CommonJS, from src/cli.ts): the command tree and all it may need (the
 //   emulator), in one file whose modules esbuild evaluates only when first imported; and
-//   dist/conf-store.cjs (conf, ajv, semver), required only by commands that write the config.
+//   dist/conf-store.cjs (conf, ajv, semver), required only by commands that write the config;
+//   and dist/yaml-text.cjs (yaml), required only to print a Traffic Policy as YAML.
 // Then it saves commander's root help (dist/help.txt) and a V8 code cache for main.cjs
 // (dist/main.cjs.cache), made by running one real command so that the functions a command
 // runs are compiled in it; see src/start.ts and BENCHMARKS.md.
@@ -39,10 +40,12 @@ const confApart = {
   name: "conf-apart",
   setup(b) {
     b.onResolve({ filter: /\/conf-store\.js$/ }, () => ({ path: "./conf-store.cjs", external: true }));
+    // The yaml library likewise, required only by `migrate edge` to print a policy.
+    b.onResolve({ filter: /\/yaml-text\.js$/ }, () => ({ path: "./yaml-text.cjs", external: true }));
   },
 };
 await build({ ...common, entryPoints: { main: "src/cli.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs", supported: { "dynamic-import": false }, plugins: [confApart] });
-await build({ ...common, entryPoints: { "conf-store": "src/settings/conf-store.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
+await build({ ...common, entryPoints: { "conf-store": "src/settings/conf-store.ts", "yaml-text": "src/migrate/yaml-text.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
 
 // Commander's root help at the 80 columns help always uses (printed by src/start.ts).
 const env = { PATH: process.env.PATH, NO_COLOR: "1" };

@@ -52,7 +52,6 @@ export function policyJsonText(policy: TrafficPolicy): string {
 
 /** YAML as ngrok's docs write policies; the library is loaded only when a policy is printed. */
 export async function policyYaml(policy: TrafficPolicy): Promise<string> {
-  const { stringify } = await import("yaml");
-  // No aliases: the same action object may appear twice and must read as written out.
-  return stringify(policy, { aliasDuplicateObjects: false, lineWidth: 0 });
+  const { yamlText } = await import("./yaml-text.js");
+  return yamlText(policy);
 }
