@@ -25,14 +25,14 @@ const BACKENDS: Record<string, object> = {
 
 let created = 0;
 /** GETs answered from the edge and BACKENDS; POST /endpoints creates, failing from the `failAt`-th one. */
-function scriptApi(e: object = EDGE, opts: { failAt?: number } = {}): void {
+function scriptApi(e: object = EDGE, opts: { failAt?: number; failWith?: Reply } = {}): void {
   created = 0;
   suite.server.fallback = (req): Reply => {
     if (req.method === "GET" && req.path === "/edges/https/edghts_1") return json(200, e);
     if (req.method === "GET" && BACKENDS[req.path]) return json(200, BACKENDS[req.path]!);
     if (req.method === "POST" && req.path === "/endpoints") {
       created++;
-      if (opts.failAt !== undefined && created >= opts.failAt) return apiError(400, "The endpoint URL is already in use.", "ERR_NGROK_18008");
+      if (opts.failAt !== undefined && created >= opts.failAt) return opts.failWith ?? apiError(400, "The endpoint URL is already in use.", "ERR_NGROK_18008");
       const body = JSON.parse(req.body) as Record<string, unknown>;
       return json(201, { id: `ep_${created}`, type: "cloud", url: body.url, traffic_policy: body.traffic_policy, description: body.description, metadata: body.metadata, bindings: ["public"], created_at: "2026-01-02T00:00:00Z", updated_at: "2026-01-02T00:00:00Z", uri: `${suite.server.url}/endpoints/ep_${created}` });
     }
@@ -131,16 +131,15 @@ describe("migrate edge: the plan", () => {
     expect(suite.server.requests).toEqual([]);
   });
 
-  it.each([
-    ["ERR_NGROK_7008", 400, /no longer has access/],
-    ["ERR_NGROK_7196", 403, /can still be read but not created/],
-  ] as const)("explains %s in plain words (exit 1)", async (code, status, words) => {
-    suite.server.script(apiError(status, "Edges are deprecated.", code));
-    const r = await suite.run(["migrate", "edge", "edghts_1"]);
+  it("on a read-only account (ERR_NGROK_7196 to the POST) plans fine, and --apply explains the refusal (exit 1)", async () => {
+    scriptApi(EDGE, { failAt: 1, failWith: apiError(403, "This operation is not permitted.", "ERR_NGROK_7196") });
+    const plan = await suite.run(["migrate", "edge", "edghts_1"]);
+    expect(plan.exitCode).toBe(0);
+    const r = await suite.run(["migrate", "edge", "edghts_1", "--apply"]);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(words);
-    expect(r.stderr).toContain(code);
+    expect(r.stderr).toMatch(/^error: This operation is not permitted\. — .*can still be read but not created/m);
+    expect(r.stderr).toContain("ERR_NGROK_7196");
   });
 });
 
