@@ -66,11 +66,11 @@ export function splitMatch(match: string): { host?: string; path: string } {
 }
 
 /** `host:port` → the endpoint URL: https://host for 443, else https://host:port. */
-export function endpointUrl(hostport: string): { url: string; host: string } {
+export function endpointUrl(hostport: string): { url: string; host: string; hostport: string } {
   const colon = hostport.lastIndexOf(":");
   const host = (colon < 0 ? hostport : hostport.slice(0, colon)).toLowerCase();
   const port = colon < 0 ? "443" : hostport.slice(colon + 1);
-  return { host, url: port === "443" ? `https://${host}` : `https://${host}:${port}` };
+  return { host, hostport: `${host}:${port}`, url: port === "443" ? `https://${host}` : `https://${host}:${port}` };
 }
 
 type Chain = { actions: Action[]; problem?: undefined; dropped: string[] } | { problem: string; actions?: undefined; dropped?: undefined };
@@ -181,6 +181,9 @@ function ruleOf(rp: RoutePlan): Rule {
   return { name: rp.route.id, expressions: [expression], actions: rp.actions };
 }
 
+/** A match's host names an endpoint by its host, or by host:port. */
+const namesEndpoint = (matchHost: string, e: { host: string; hostport: string }) => matchHost === e.host || matchHost === e.hostport;
+
 export const NOT_FOUND_RULE: Rule = { name: "no route matched", actions: [{ type: "custom-response", config: { status_code: 404 } }] };
 
 /** The plan for one edge. `backends` holds every backend backendsToRead asked for. */
@@ -195,7 +198,7 @@ export function planEdge(edge: HttpsEdge, backends: ReadonlyMap<string, Backend>
   const endpoints = hostports.map((hp) => endpointUrl(hp));
   const routes = (edge.routes ?? []).map((r) => planRoute(r, backends, maps, notMigrated, warnings)).filter((r): r is RoutePlan => r !== undefined);
   for (const rp of routes) {
-    if (rp.host !== undefined && !endpoints.some((e) => e.host === rp.host)) {
+    if (rp.host !== undefined && !endpoints.some((e) => namesEndpoint(rp.host!, e))) {
       notMigrated.push({ route_id: rp.route.id, item: "match", reason: `the match names host ${rp.host}, which is none of the edge's hostports` });
     }
   }
@@ -203,8 +206,9 @@ export function planEdge(edge: HttpsEdge, backends: ReadonlyMap<string, Backend>
   return {
     plan: {
       edge_id: edge.id,
-      endpoints: endpoints.map(({ url, host }) => {
-        const mine = ordered.filter((rp) => rp.host === undefined || rp.host === host);
+      endpoints: endpoints.map((endpoint) => {
+        const { url } = endpoint;
+        const mine = ordered.filter((rp) => rp.host === undefined || namesEndpoint(rp.host, endpoint));
         const rules = mine.map(ruleOf);
         if (!rules.some((r) => r.expressions === undefined)) rules.push(NOT_FOUND_RULE);
         return { url, description: `Migrated from edge ${edge.id}`, metadata: edge.metadata ?? "", traffic_policy: { on_http_request: rules } };

@@ -74,6 +74,13 @@ describe("rule order: most specific first", () => {
     ]);
   });
 
+  it("matches a host given with its port to that hostport only", () => {
+    const r = planEdge(edge([route("edghtsrt_p", "path_prefix", "a.example.com:8443/x", "bkdtg_app")], { hostports: ["a.example.com:443", "a.example.com:8443"] }), backendMap(APP), none);
+    expect(rulesOf(r, 0).map((x) => x.name)).toEqual(["no route matched"]);
+    expect(rulesOf(r, 1).map((x) => x.name)).toEqual(["edghtsrt_p", "no route matched"]);
+    expect(r.plan.not_migrated).toEqual([]);
+  });
+
   it("lists a route whose host is none of the edge's hostports", () => {
     const r = planEdge(edge([route("edghtsrt_x", "path_prefix", "other.example.com", "bkdtg_app")]), backendMap(APP), none);
     expect(r.plan.not_migrated).toEqual([{ route_id: "edghtsrt_x", item: "match", reason: expect.stringMatching(/other\.example\.com/) }]);
