@@ -1,9 +1,14 @@
 // HTTPS_PROXY / HTTP_PROXY / NO_PROXY (either case), honoured as curl and gh honour them.
-// Requests are tunnelled with CONNECT, so for an https API the proxy only ever sees
-// encrypted bytes, never the key; the API's certificate is checked against the API's host.
+// Requests are tunnelled with CONNECT (https-proxy-agent), so for an https API the proxy only
+// ever sees encrypted bytes, never the key; the API's certificate is checked against the API's host.
+//
+// Which proxy applies is decided here, not by proxy-from-env: it reads only process.env (edgectl
+// passes the environment in), falls back to ALL_PROXY and to HTTP_PROXY for http targets, and
+// its NO_PROXY takes neither CIDR subnets, bare IPv6 addresses, nor a domain without a leading
+// dot as covering its subdomains, all of which README "Proxies" promises (curl's reading).
 import http from "node:http";
 import net from "node:net";
-import type { Duplex } from "node:stream";
+import type { HttpsProxyAgent } from "https-proxy-agent";
 import { UsageError } from "../errors.js";
 
 type Env = Record<string, string | undefined>;
@@ -104,69 +109,100 @@ function bypassed(target: URL, noProxy: string | undefined): boolean {
     });
 }
 
+/**
+ * The agent for requests to `target`, or undefined when no proxy applies. https-proxy-agent (with
+ * node:https and node:tls) loads only on the first request through it, so the common path, no
+ * proxy, never loads it.
+ */
 export function proxyAgentFor(target: URL, env: Env, maxSockets: number): http.Agent | undefined {
   const proxy = proxyFor(target, env);
-  if (!proxy) return undefined;
-  // Only an https target gets here (proxyFor). node:https and node:tls load only now: they
-  // cost ~12 ms at start-up.
-  const agent = new (process.getBuiltinModule("node:https").Agent)({ keepAlive: true, maxSockets });
-  const pending = new Set<http.ClientRequest>();
+  return proxy ? new LazyTunnelAgent(proxy, maxSockets) : undefined;
+}
+
+type AddRequest = (req: http.ClientRequest, options: http.RequestOptions) => void;
+
+/**
+ * Stands in for the tunnel agent until https-proxy-agent is loaded: ClientRequest hands its
+ * request to `addRequest` and waits for a socket, and what it writes meanwhile is buffered.
+ */
+class LazyTunnelAgent extends http.Agent {
+  private tunnel?: http.Agent;
+  private loading?: Promise<http.Agent>;
+  private destroyed = false;
+
+  constructor(
+    private readonly proxy: URL,
+    private readonly socketLimit: number,
+  ) {
+    super();
+    // https.request checks the agent's protocol against the URL's.
+    Object.assign(this, { protocol: "https:", defaultPort: 443 });
+  }
+
+  addRequest(req: http.ClientRequest, options: http.RequestOptions): void {
+    const add = (tunnel: http.Agent) => (tunnel as unknown as { addRequest: AddRequest }).addRequest(req, options);
+    if (this.tunnel) return add(this.tunnel);
+    this.loading ??= tunnelAgent(this.proxy, this.socketLimit).then((tunnel) => (this.tunnel = tunnel));
+    this.loading.then(
+      (tunnel) => {
+        if (this.destroyed) tunnel.destroy();
+        if (this.destroyed || req.destroyed) req.destroy();
+        else add(tunnel);
+      },
+      (err: Error) => req.destroy(err),
+    );
+  }
+
+  override destroy(): void {
+    this.destroyed = true;
+    this.tunnel?.destroy();
+    super.destroy();
+  }
+}
+
+async function tunnelAgent(proxy: URL, maxSockets: number): Promise<http.Agent> {
+  const { HttpsProxyAgent } = await import("https-proxy-agent");
+  const tls = process.getBuiltinModule("node:tls");
   const proxyName = `${proxy.protocol}//${proxy.host}`; // never the credentials
-  // Node's Agent accepts a socket handed back later through the callback.
-  (agent as unknown as { createConnection: unknown }).createConnection = (
-    options: { host?: string; port?: number | string },
-    done: (err: Error | null, socket?: Duplex) => void,
-  ) => {
-    const host = unbracket(options.host ?? target.hostname);
-    const port = Number(options.port || target.port || 443);
-    const authority = `${net.isIPv6(host) ? `[${host}]` : host}:${port}`;
-    const headers: Record<string, string> = { Host: authority };
-    if (proxy.username || proxy.password) {
-      const auth = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
-      headers["Proxy-Authorization"] = `Basic ${Buffer.from(auth).toString("base64")}`;
+
+  // What https-proxy-agent lacks, added here: a refusal is an error (the library would hand
+  // the proxy's answer to the request as if the API had sent it); the API's certificate is
+  // checked against the API's host even for an IP (the library leaves the check to the
+  // proxy's host name); and destroying the agent drops tunnels still being set up (a proxy
+  // that never answers the CONNECT would otherwise hold the process open).
+  class Tunnel extends (HttpsProxyAgent as typeof HttpsProxyAgent<string>) {
+    private readonly aborts: AbortController;
+
+    constructor() {
+      const aborts = new AbortController();
+      super(proxy, { keepAlive: true, maxSockets, signal: aborts.signal });
+      this.aborts = aborts;
     }
-    const request = proxy.protocol === "https:" ? process.getBuiltinModule("node:https").request : http.request;
-    const req = request({
-      host: unbracket(proxy.hostname),
-      port: proxy.port || (proxy.protocol === "https:" ? 443 : 80),
-      method: "CONNECT",
-      path: authority,
-      headers,
-      agent: false,
-      ...(proxy.protocol === "https:" && !net.isIP(unbracket(proxy.hostname)) ? { servername: unbracket(proxy.hostname) } : {}),
-    });
-    pending.add(req);
-    let called = false;
-    const finish = (err: Error | null, socket?: Duplex) => {
-      pending.delete(req);
-      if (called) return;
-      called = true;
-      done(err, socket);
-    };
-    req.once("connect", (res, socket, head) => {
-      if (res.statusCode !== 200) {
-        socket.destroy();
-        const hint = res.statusCode === 407 ? " — the proxy wants credentials: put them in the proxy URL (http://user:password@host:port)" : "";
-        finish(new ProxyError(`proxy ${proxyName} refused the tunnel to ${authority} (status ${res.statusCode})${hint}`));
-        return;
+
+    override async connect(req: http.ClientRequest, opts: Parameters<HttpsProxyAgent<string>["connect"]>[1]): Promise<net.Socket> {
+      const host = unbracket(opts.host ?? "");
+      const authority = `${net.isIPv6(host) ? `[${host}]` : host}:${opts.port}`;
+      let status = 0;
+      req.once("proxyConnect", (res: { statusCode: number }) => (status = res.statusCode));
+      let socket: net.Socket;
+      try {
+        const checkServerIdentity = (_name: string, cert: import("node:tls").PeerCertificate) => tls.checkServerIdentity(host, cert);
+        socket = await super.connect(req, { ...opts, checkServerIdentity } as typeof opts);
+      } catch (err) {
+        throw new ProxyError(`proxy ${proxyName}: ${reason(err as NodeJS.ErrnoException)}`);
       }
-      if (head.length) socket.unshift(head);
-      // The certificate is checked against the API's host (never the proxy's): `host` is
-      // what tls matches the certificate to; SNI is sent only for a name, not an IP.
-      const tls = process.getBuiltinModule("node:tls").connect({ socket, host, ...(net.isIP(host) ? {} : { servername: host }) });
-      finish(null, tls);
-    });
-    // Node reports every answer to a CONNECT, whatever its status, as "connect".
-    req.once("error", (err: NodeJS.ErrnoException) => finish(new ProxyError(`proxy ${proxyName}: ${reason(err)}`)));
-    req.end();
-    return undefined;
-  };
-  // Closing the client also drops tunnels still being set up (a proxy that never answers).
-  const destroy = agent.destroy.bind(agent);
-  agent.destroy = () => {
-    for (const req of pending) req.destroy();
-    pending.clear();
-    destroy();
-  };
-  return agent;
+      if (status !== 200) {
+        socket.destroy();
+        const hint = status === 407 ? " — the proxy wants credentials: put them in the proxy URL (http://user:password@host:port)" : "";
+        throw new ProxyError(`proxy ${proxyName} refused the tunnel to ${authority} (status ${status})${hint}`);
+      }
+      return socket;
+    }
+
+    override destroy(): void {
+      this.aborts.abort();
+      super.destroy();
+    }
+  }
+  return new Tunnel();
 }
