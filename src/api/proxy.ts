@@ -8,8 +8,8 @@
 // dot as covering its subdomains, all of which README "Proxies" promises (curl's reading).
 import http from "node:http";
 import net from "node:net";
-import type { HttpsProxyAgent } from "https-proxy-agent";
 import { UsageError } from "../errors.js";
+import type { TunnelFailures } from "./proxy-tunnel.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -110,9 +110,9 @@ function bypassed(target: URL, noProxy: string | undefined): boolean {
 }
 
 /**
- * The agent for requests to `target`, or undefined when no proxy applies. https-proxy-agent (with
- * node:https and node:tls) loads only on the first request through it, so the common path, no
- * proxy, never loads it.
+ * The agent for requests to `target`, or undefined when no proxy applies. The tunnel
+ * (proxy-tunnel.ts: https-proxy-agent, node:https, node:tls; a bundle file of its own) loads
+ * only on the first request through it, so the common path, no proxy, never loads it.
  */
 export function proxyAgentFor(target: URL, env: Env, maxSockets: number): http.Agent | undefined {
   const proxy = proxyFor(target, env);
@@ -129,6 +129,7 @@ class LazyTunnelAgent extends http.Agent {
   private tunnel?: http.Agent;
   private loading?: Promise<http.Agent>;
   private destroyed = false;
+  private readonly failures: TunnelFailures;
 
   constructor(
     private readonly proxy: URL,
@@ -137,12 +138,20 @@ class LazyTunnelAgent extends http.Agent {
     super();
     // https.request checks the agent's protocol against the URL's.
     Object.assign(this, { protocol: "https:", defaultPort: 443 });
+    const name = `${proxy.protocol}//${proxy.host}`; // never the credentials
+    this.failures = {
+      unreachable: (err) => new ProxyError(`proxy ${name}: ${reason(err)}`),
+      refused: (status, authority) => {
+        const hint = status === 407 ? " — the proxy wants credentials: put them in the proxy URL (http://user:password@host:port)" : "";
+        return new ProxyError(`proxy ${name} refused the tunnel to ${authority} (status ${status})${hint}`);
+      },
+    };
   }
 
   addRequest(req: http.ClientRequest, options: http.RequestOptions): void {
     const add = (tunnel: http.Agent) => (tunnel as unknown as { addRequest: AddRequest }).addRequest(req, options);
     if (this.tunnel) return add(this.tunnel);
-    this.loading ??= tunnelAgent(this.proxy, this.socketLimit).then((tunnel) => (this.tunnel = tunnel));
+    this.loading ??= import("./proxy-tunnel.js").then(({ tunnelAgent }) => (this.tunnel = tunnelAgent(this.proxy, this.socketLimit, this.failures)));
     this.loading.then(
       (tunnel) => {
         if (this.destroyed) tunnel.destroy();
@@ -158,51 +167,4 @@ class LazyTunnelAgent extends http.Agent {
     this.tunnel?.destroy();
     super.destroy();
   }
-}
-
-async function tunnelAgent(proxy: URL, maxSockets: number): Promise<http.Agent> {
-  const { HttpsProxyAgent } = await import("https-proxy-agent");
-  const tls = process.getBuiltinModule("node:tls");
-  const proxyName = `${proxy.protocol}//${proxy.host}`; // never the credentials
-
-  // What https-proxy-agent lacks, added here: a refusal is an error (the library would hand
-  // the proxy's answer to the request as if the API had sent it); the API's certificate is
-  // checked against the API's host even for an IP (the library leaves the check to the
-  // proxy's host name); and destroying the agent drops tunnels still being set up (a proxy
-  // that never answers the CONNECT would otherwise hold the process open).
-  class Tunnel extends (HttpsProxyAgent as typeof HttpsProxyAgent<string>) {
-    private readonly aborts: AbortController;
-
-    constructor() {
-      const aborts = new AbortController();
-      super(proxy, { keepAlive: true, maxSockets, signal: aborts.signal });
-      this.aborts = aborts;
-    }
-
-    override async connect(req: http.ClientRequest, opts: Parameters<HttpsProxyAgent<string>["connect"]>[1]): Promise<net.Socket> {
-      const host = unbracket(opts.host ?? "");
-      const authority = `${net.isIPv6(host) ? `[${host}]` : host}:${opts.port}`;
-      let status = 0;
-      req.once("proxyConnect", (res: { statusCode: number }) => (status = res.statusCode));
-      let socket: net.Socket;
-      try {
-        const checkServerIdentity = (_name: string, cert: import("node:tls").PeerCertificate) => tls.checkServerIdentity(host, cert);
-        socket = await super.connect(req, { ...opts, checkServerIdentity } as typeof opts);
-      } catch (err) {
-        throw new ProxyError(`proxy ${proxyName}: ${reason(err as NodeJS.ErrnoException)}`);
-      }
-      if (status !== 200) {
-        socket.destroy();
-        const hint = status === 407 ? " — the proxy wants credentials: put them in the proxy URL (http://user:password@host:port)" : "";
-        throw new ProxyError(`proxy ${proxyName} refused the tunnel to ${authority} (status ${status})${hint}`);
-      }
-      return socket;
-    }
-
-    override destroy(): void {
-      this.aborts.abort();
-      super.destroy();
-    }
-  }
-  return new Tunnel();
 }
