@@ -4,7 +4,6 @@
 // Borderless columns, as kubectl and gh print them: one line per row, columns three spaces
 // apart, easy to read and grep. Rendered here rather than with cli-table3, which costs more
 // to load and per row (BENCHMARKS.md); a test holds this layout to cli-table3's.
-import { eastAsianWidth } from "get-east-asian-width";
 import { escapeControl } from "./escape.js";
 
 const BOLD = (s: string) => `\x1b[1m${s}\x1b[22m`;
@@ -70,7 +69,7 @@ export function displayWidth(text: string): number {
       last = "emoji";
     } else if (code >= 0x300 && ZERO_WIDTH.test(ch)) {
       // a combining mark or a zero-width format character
-    } else if (code >= 0x300 && (eastAsianWidth(code) === 2 || EMOJI.test(ch))) {
+    } else if (code >= 0x300 && (isWide(code) || EMOJI.test(ch))) {
       width += 2;
       last = EMOJI.test(ch) ? "emoji" : "other";
     } else {
@@ -79,4 +78,31 @@ export function displayWidth(text: string): number {
     }
   }
   return width;
+}
+
+/**
+ * East Asian Wide and Fullwidth code points (the ranges cli-table3's string-width uses). Not
+ * get-east-asian-width: measured, its calls per character made a cold 1000-row table of wide
+ * text ~5% slower (BENCHMARKS.md); a test holds these widths to cli-table3's.
+ */
+function isWide(code: number): boolean {
+  return (
+    code >= 0x1100 &&
+    (code <= 0x115f ||
+      code === 0x2329 ||
+      code === 0x232a ||
+      (code >= 0x2e80 && code <= 0x3247 && code !== 0x303f) ||
+      (code >= 0x3250 && code <= 0x4dbf) ||
+      (code >= 0x4e00 && code <= 0xa4c6) ||
+      (code >= 0xa960 && code <= 0xa97c) ||
+      (code >= 0xac00 && code <= 0xd7a3) ||
+      (code >= 0xf900 && code <= 0xfaff) ||
+      (code >= 0xfe10 && code <= 0xfe19) ||
+      (code >= 0xfe30 && code <= 0xfe6b) ||
+      (code >= 0xff01 && code <= 0xff60) ||
+      (code >= 0xffe0 && code <= 0xffe6) ||
+      (code >= 0x1b000 && code <= 0x1b001) ||
+      (code >= 0x1f200 && code <= 0x1f251) ||
+      (code >= 0x20000 && code <= 0x3fffd))
+  );
 }
