@@ -52,7 +52,9 @@ const proxyApart = {
 };
 await build({ ...common, entryPoints: { main: "src/cli.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs", supported: { "dynamic-import": false }, plugins: [confApart, proxyApart] });
 await build({ ...common, entryPoints: { "conf-store": "src/settings/conf-store.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
-await build({ ...common, entryPoints: { "proxy-tunnel": "src/api/proxy-tunnel.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
+// Without `debug` (scripts/debug-off.cjs): it would print the proxy's password under DEBUG=*.
+const debugOff = fileURLToPath(new URL("./debug-off.cjs", import.meta.url));
+await build({ ...common, entryPoints: { "proxy-tunnel": "src/api/proxy-tunnel.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs", alias: { debug: debugOff } });
 
 // Commander's root help at the 80 columns help always uses (printed by src/start.ts).
 const env = { PATH: process.env.PATH, NO_COLOR: "1" };
