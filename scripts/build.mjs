@@ -3,8 +3,7 @@
 //   otherwise runs
 // - dist/main.cjs (CommonJS, from src/cli.ts): the command tree and all it may need (the
 //   emulator), in one file whose modules esbuild evaluates only when first imported; and
-//   dist/conf-store.cjs (conf, ajv, semver), required only by commands that write the config,
-//   and dist/proxy-tunnel.cjs (https-proxy-agent), required only when a proxy applies.
+//   dist/conf-store.cjs (conf, ajv, semver), required only by commands that write the config.
 // Then it saves commander's root help (dist/help.txt) and a V8 code cache for main.cjs
 // (dist/main.cjs.cache), made by running one real command so that the functions a command
 // runs are compiled in it; see src/start.ts and BENCHMARKS.md.
@@ -42,19 +41,8 @@ const confApart = {
     b.onResolve({ filter: /\/conf-store\.js$/ }, () => ({ path: "./conf-store.cjs", external: true }));
   },
 };
-// Likewise https-proxy-agent (with debug, agent-base) goes to dist/proxy-tunnel.cjs, required
-// only when a proxy applies (src/api/proxy.ts).
-const proxyApart = {
-  name: "proxy-apart",
-  setup(b) {
-    b.onResolve({ filter: /\/proxy-tunnel\.js$/ }, () => ({ path: "./proxy-tunnel.cjs", external: true }));
-  },
-};
-await build({ ...common, entryPoints: { main: "src/cli.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs", supported: { "dynamic-import": false }, plugins: [confApart, proxyApart] });
+await build({ ...common, entryPoints: { main: "src/cli.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs", supported: { "dynamic-import": false }, plugins: [confApart] });
 await build({ ...common, entryPoints: { "conf-store": "src/settings/conf-store.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
-// Without `debug` (scripts/debug-off.cjs): it would print the proxy's password under DEBUG=*.
-const debugOff = fileURLToPath(new URL("./debug-off.cjs", import.meta.url));
-await build({ ...common, entryPoints: { "proxy-tunnel": "src/api/proxy-tunnel.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs", alias: { debug: debugOff } });
 
 // Commander's root help at the 80 columns help always uses (printed by src/start.ts).
 const env = { PATH: process.env.PATH, NO_COLOR: "1" };
