@@ -1,6 +1,13 @@
 // HTTPS_PROXY / HTTP_PROXY / NO_PROXY (either case), honoured as curl and gh honour them.
 // Requests are tunnelled with CONNECT, so for an https API the proxy only ever sees
 // encrypted bytes, never the key; the API's certificate is checked against the API's host.
+//
+// Written here rather than with proxy-from-env and https-proxy-agent; both were tried (README
+// "Choices we made"). proxy-from-env reads only process.env, falls back to ALL_PROXY, and its
+// NO_PROXY lacks CIDR subnets, bare IPv6 addresses and subdomains of a bare domain.
+// https-proxy-agent needed four patches to keep what test/proxy holds (a refusal as an error,
+// the certificate checked against an IP host, pending tunnels dropped, `debug` printing the
+// proxy's password under DEBUG=*) and, loaded lazily, still slowed a proxied command.
 import http from "node:http";
 import net from "node:net";
 import type { Duplex } from "node:stream";

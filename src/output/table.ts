@@ -2,9 +2,8 @@
 // color is used only when the caller says the stream is a color terminal.
 //
 // Borderless columns, as kubectl and gh print them: one line per row, columns three spaces
-// apart, easy to read and grep. Rendered here rather than with cli-table3: measured, loading
-// and running cli-table3 cost ~5 ms of a one-GET process and ~0.17 ms per row (170 ms for a
-// 1000-id batch); this takes microseconds. See BENCHMARKS.md.
+// apart, easy to read and grep. Rendered here rather than with cli-table3, which costs more
+// to load and per row (BENCHMARKS.md); a test holds this layout to cli-table3's.
 import { escapeControl } from "./escape.js";
 
 const BOLD = (s: string) => `\x1b[1m${s}\x1b[22m`;
@@ -81,7 +80,11 @@ export function displayWidth(text: string): number {
   return width;
 }
 
-/** East Asian Wide and Fullwidth code points (the ranges cli-table3's string-width uses). */
+/**
+ * East Asian Wide and Fullwidth code points (the ranges cli-table3's string-width uses). Not
+ * get-east-asian-width: measured, its calls per character made a cold 1000-row table of wide
+ * text ~5% slower (BENCHMARKS.md); a test holds these widths to cli-table3's.
+ */
 function isWide(code: number): boolean {
   return (
     code >= 0x1100 &&

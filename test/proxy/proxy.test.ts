@@ -225,6 +225,15 @@ describe("an https API (self-signed certificate for localhost and 127.0.0.1)", (
     expect(proxy.connects[0]!.headers["proxy-authorization"]).toBe(`Basic ${b64("proxy-user:wrong-pass-123")}`);
   });
 
+  it("DEBUG=* (the debug package's switch) prints nothing of the proxy URL: its password stays unseen", async () => {
+    proxy.requireAuth = "proxy-user:debug-pw-777";
+    const r = await run(GET, { DEBUG: "*", HTTPS_PROXY: `http://proxy-user:debug-pw-777@127.0.0.1:${proxy.port}` });
+    expect(r.exitCode).toBe(0);
+    expectTunnelled();
+    expect(r.stderr).toBe("");
+    expect(r.stdout + r.stderr).not.toContain("debug-pw-777");
+  });
+
   it("the API's certificate is checked against the API's host, not the proxy's", async () => {
     // A certificate for localhost only, served on 127.0.0.1: wrong for https://127.0.0.1,
     // even when the proxy itself is reached as localhost.
