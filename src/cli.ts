@@ -2,7 +2,7 @@
 // streams, and the only place that turns errors into exit codes.
 import { CommanderError, type Command } from "commander";
 import { ApiClient } from "./api/client.js";
-import { AuthError, EXIT_CODES, EdgectlError, UsageError } from "./errors.js";
+import { AuthError, EXIT_CODES, EdgectlError, InternalError, UsageError } from "./errors.js";
 import type { AppContext, Deps, IO } from "./commands/deps.js";
 import { buildProgram } from "./commands/root.js";
 import { formatError } from "./output/error.js";
@@ -72,12 +72,14 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   // A reader that stops early (`| head`, `| grep -q`) closes the pipe: what it took is what it
-  // wanted. Further output is dropped quietly, and the exit code stays the command's own.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on("error", (err: NodeJS.ErrnoException) => {
-      if (err.code !== "EPIPE") process.exitCode = EXIT_CODES.network;
-    });
-  }
+  // wanted. Further output is dropped quietly, and the exit code stays the command's own. Any
+  // other failure to write stdout (a full disk, a closed descriptor) means the result was lost:
+  // it is reported once the command ends, and the exit is not 0. stderr has nowhere to report to.
+  let outputFailure: NodeJS.ErrnoException | undefined;
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code !== "EPIPE") outputFailure ??= err;
+  });
+  process.stderr.on("error", () => {});
 
   const app: AppContext = { deps: (cmd) => Promise.resolve(buildDeps(cmd, env, io, interrupt, state, loadConfig, warn, flushWarnings)) };
   const program = buildProgram(app);
@@ -110,6 +112,10 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   // once stdout and stderr have taken everything: a pipe takes 64 KiB at a time, and exiting
   // earlier cuts a big result short.
   await flushed(process.stdout);
+  if (outputFailure) {
+    process.stderr.write(formatError(new InternalError(`cannot write output: ${outputFailure.message}`), { json: state.json }));
+    if (code === 0) code = EXIT_CODES.internal;
+  }
   await flushed(process.stderr);
   process.exit(code);
 }
@@ -136,7 +142,7 @@ function handleError(err: unknown, captured: string, opts: { json: boolean; debu
   writeWarnings(opts);
   // The message in a stack may hold what the server sent: escaped, line by line.
   if (opts.debug && err instanceof Error && err.stack) process.stderr.write(`${err.stack.split("\n").map(escapeControl).join("\n")}\n`);
-  return err instanceof EdgectlError ? EXIT_CODES[err.kind] : EXIT_CODES.network;
+  return err instanceof EdgectlError ? EXIT_CODES[err.kind] : EXIT_CODES.internal;
 }
 
 /** After the error line; with -o json they are inside the error object already. */
