@@ -8,8 +8,8 @@ import { buildProgram } from "./commands/root.js";
 import { formatError } from "./output/error.js";
 import { escapeControl } from "./output/escape.js";
 import { helpWidth } from "./output/help-width.js";
-import { profileOf, readConfig, type ConfigData, type Env } from "./settings/config-file.js";
-import { isTruthy, resolveProfileName, resolveSettings, type GlobalFlags } from "./settings/resolve.js";
+import { configPath, profileOf, readConfig, type ConfigData, type Env } from "./settings/config-file.js";
+import { isTruthy, resolveProfileName, resolveSettings, type GlobalFlags, type Settings } from "./settings/resolve.js";
 
 export async function main(argv: string[] = process.argv): Promise<void> {
   const env: Env = process.env;
@@ -27,8 +27,8 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   const flushWarnings = () => {
     for (const w of warnings.splice(0)) process.stderr.write(`warning: ${escapeControl(w)}\n`);
   };
-  // The config file is read (and tightened, with a warning) once, whoever asks first; an
-  // unreadable one fails every time it is asked for.
+  // The config file is read once, whoever asks first; an unreadable one fails every time it
+  // is asked for.
   let config: { data: ConfigData } | { error: unknown } | undefined;
   const loadConfig = (): ConfigData => {
     if (!config) {
@@ -161,16 +161,28 @@ function buildDeps(
   flushWarnings: () => void,
 ): Deps {
   const flags = cmd.optsWithGlobals() as GlobalFlags;
-  const profile = resolveProfileName(flags, env);
-  const settings = resolveSettings(flags, env, profileOf(loadConfig(), profile), profile);
-  state.json = settings.output === "json";
-  const debugLine = settings.debug ? (line: string) => process.stderr.write(`debug: ${line}\n`) : undefined;
-  return {
+  // Worked out when first used, so that a command that needs no settings (`config path`,
+  // `completion`) runs whatever the config file or the environment holds, and `config set`
+  // can repair one bad value while another is still bad.
+  let profile: string | undefined;
+  let settings: Settings | undefined;
+  const deps: Deps = {
     io,
     env,
-    settings,
+    get profile() {
+      return (profile ??= resolveProfileName(flags, env));
+    },
+    get settings() {
+      if (!settings) {
+        settings = resolveSettings(flags, env, profileOf(loadConfig(), deps.profile, configPath(env)), deps.profile, configPath(env));
+        state.json = settings.output === "json";
+      }
+      return settings;
+    },
     warn,
     client(request = {}) {
+      const settings = deps.settings;
+      const debugLine = settings.debug ? (line: string) => process.stderr.write(`debug: ${line}\n`) : undefined;
       if (!settings.apiKey) {
         throw new AuthError(
           `no API key for profile "${settings.profile}": run \`edgectl auth login\`, set EDGECTL_API_KEY, or pass --api-key`,
@@ -196,6 +208,7 @@ function buildDeps(
       interrupt.handler = handler;
     },
   };
+  return deps;
 }
 
 async function readStdin(): Promise<string> {
@@ -245,7 +258,7 @@ function wantsJson(argv: string[], env: Env, loadConfig: () => ConfigData): bool
   if (env.EDGECTL_OUTPUT) return env.EDGECTL_OUTPUT === "json";
   try {
     const name = profile ?? (env.EDGECTL_PROFILE || "default");
-    return profileOf(loadConfig(), name).output === "json";
+    return loadConfig().profiles?.[name]?.output === "json";
   } catch {
     return false; // an unreadable config is reported once the command reads it
   }

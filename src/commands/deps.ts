@@ -27,6 +27,9 @@ export interface ClientRequest {
 export interface Deps {
   io: IO;
   env: Env;
+  /** The active profile's name (flag, EDGECTL_PROFILE or "default"). */
+  profile: string;
+  /** Resolved when first read: a bad value anywhere throws then, naming its source. */
   settings: Settings;
   /** An API client for the settings; throws AuthError when no key is configured. */
   client(request?: ClientRequest): ApiClient;
