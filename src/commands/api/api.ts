@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
 import type { Method } from "../../api/client.js";
+import { maskSecretFields } from "../../api/redact.js";
 import { ApiError, UsageError } from "../../errors.js";
 import { escapeControl } from "../../output/escape.js";
 import { renderJson } from "../../output/json.js";
@@ -103,9 +104,11 @@ export async function run(options: ApiOptions, deps: Deps): Promise<void> {
   const client = deps.client();
   try {
     const response = await client.request(options.method, url, { body: options.body });
-    // Redacted like every other output: a server echoing the key or a secret must not print it.
-    if (response.text.trim()) deps.io.stdout.write(pretty(client.redact(response.text)));
+    // Data as the API sent it (redacting the key would alter any value that holds its text);
+    // only webhook secrets are masked, as in every other command's output.
+    if (response.text.trim()) deps.io.stdout.write(pretty(maskSecretFields(response.text)));
   } catch (err) {
+    // An error body is the server's message, not a resource: redacted like every message.
     if (err instanceof ApiError && err.body?.trim()) deps.io.stdout.write(pretty(client.redact(err.body)));
     throw err;
   } finally {
