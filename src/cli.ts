@@ -5,6 +5,7 @@ import { ApiClient } from "./api/client.js";
 import { AuthError, EXIT_CODES, EdgectlError, InternalError, UsageError } from "./errors.js";
 import type { AppContext, Deps, IO } from "./commands/deps.js";
 import { buildProgram } from "./commands/root.js";
+import { ask } from "./io/prompt.js";
 import { formatError } from "./output/error.js";
 import { escapeControl } from "./output/escape.js";
 import { helpWidth } from "./output/help-width.js";
@@ -166,6 +167,7 @@ function buildDeps(
   // can repair one bad value while another is still bad.
   let profile: string | undefined;
   let settings: Settings | undefined;
+  const terminal = { input: process.stdin, output: process.stderr };
   const deps: Deps = {
     io,
     env,
@@ -200,8 +202,8 @@ function buildDeps(
       });
     },
     // Warnings are shown before a question, and before a server that runs until stopped.
-    confirm: (question) => (flushWarnings(), ask(question, false)).then((a) => /^y(es)?$/i.test(a.trim())),
-    promptHidden: (question) => (flushWarnings(), ask(question, true)),
+    confirm: (question) => (flushWarnings(), ask(question, false, terminal)).then((a) => /^y(es)?$/i.test(a.trim())),
+    promptHidden: (question) => (flushWarnings(), ask(question, true, terminal)),
     readStdin,
     onInterrupt(handler) {
       flushWarnings();
@@ -215,29 +217,6 @@ async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");
-}
-
-/** One line from the terminal; the question goes to stderr so stdout stays clean. */
-async function ask(question: string, hidden: boolean): Promise<string> {
-  const { createInterface } = await import("node:readline");
-  return new Promise((resolve) => {
-    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-    if (hidden) {
-      // Echo nothing while the key is typed.
-      (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = (s: string) => {
-        if (s.startsWith(question)) process.stderr.write(question);
-      };
-    }
-    rl.on("SIGINT", () => {
-      rl.close();
-      process.kill(process.pid, "SIGINT");
-    });
-    rl.question(question, (answer) => {
-      if (hidden) process.stderr.write("\n");
-      rl.close();
-      resolve(answer);
-    });
-  });
 }
 
 /**

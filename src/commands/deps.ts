@@ -33,7 +33,10 @@ export interface Deps {
   settings: Settings;
   /** An API client for the settings; throws AuthError when no key is configured. */
   client(request?: ClientRequest): ApiClient;
-  /** Asks a yes/no question on stderr, reading the answer from a terminal stdin. */
+  /**
+   * Asks a yes/no question on stderr, reading the answer from a terminal stdin. Ctrl-C rejects
+   * with InterruptedError, end of input with UsageError (as promptHidden does).
+   */
   confirm(question: string): Promise<boolean>;
   /** Reads a line without echo (for keys typed at a terminal). */
   promptHidden(question: string): Promise<string>;
