@@ -3,30 +3,13 @@
 // nothing is sent or stored.
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
-import { json, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
-import { FB, runCli } from "./support.js";
+import { describe, expect, it } from "vitest";
+import { json } from "../helpers/fault-server.js";
+import { FB, useFreshSandboxes } from "./support.js";
 
-let server: FaultServer;
-let cli: CliSandbox;
-const run = (args: string[], opts: RunOptions = {}) => runCli(cli, args, { ...opts, env: { EDGECTL_BASE_URL: server.url, ...opts.env } });
+const suite = useFreshSandboxes(() => json(200, FB));
+const run = suite.run;
 const MUST = "the API key must be printable ASCII without spaces";
-
-beforeAll(async () => {
-  server = await startFaultServer();
-  server.fallback = () => json(200, FB);
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  cli = sandbox();
-  server.requests.length = 0;
-});
-afterEach(() => {
-  cli.cleanup();
-});
 
 const BAD: [string, string, string][] = [
   ["a line break", "key_one\nkey_two", "spaces or line breaks"],
@@ -40,7 +23,7 @@ describe("auth login", () => {
     const r = await run(["auth", "login", "--with-token"], { input: `${key}\n` });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toBe(`error: stdin: ${MUST} (this one has ${why})`);
-    expect(existsSync(join(cli.configDir, "config.json"))).toBe(false);
+    expect(existsSync(join(suite.cli.configDir, "config.json"))).toBe(false);
   });
 
   it("still takes a key with blanks around it", async () => {
@@ -57,30 +40,30 @@ describe("keys read at every command", () => {
     const r = await run(["failover", "get", "bkdfo_abc"], { env: { EDGECTL_API_KEY: key } });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toBe(`error: EDGECTL_API_KEY: ${MUST} (this one has ${why})`);
-    expect(server.requests).toEqual([]);
+    expect(suite.server.requests).toEqual([]);
   });
 
   it.each(envBad)("refuses NGROK_API_KEY with %s, naming it", async (_what, key, why) => {
     const r = await run(["failover", "get", "bkdfo_abc"], { env: { NGROK_API_KEY: key } });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toBe(`error: NGROK_API_KEY: ${MUST} (this one has ${why})`);
-    expect(server.requests).toEqual([]);
+    expect(suite.server.requests).toEqual([]);
   });
 
   it.each(envBad)("refuses --api-key with %s, naming it", async (_what, key, why) => {
     const r = await run(["failover", "get", "bkdfo_abc", "--api-key", key]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toBe(`error: --api-key: ${MUST} (this one has ${why})`);
-    expect(server.requests).toEqual([]);
+    expect(suite.server.requests).toEqual([]);
   });
 
   it.each(BAD)("refuses a stored key with %s, naming the profile and the file", async (_what, key, why) => {
-    const file = join(cli.configDir, "config.json");
+    const file = join(suite.cli.configDir, "config.json");
     writeFileSync(file, JSON.stringify({ profiles: { default: { api_key: key } } }), { mode: 0o600 });
     const r = await run(["failover", "get", "bkdfo_abc"]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toBe(`error: api_key in profile "default" of ${file}: ${MUST} (this one has ${why})`);
-    expect(server.requests).toEqual([]);
+    expect(suite.server.requests).toEqual([]);
   });
 
   it("refuses `config set api_key` with a non-ASCII key", async () => {

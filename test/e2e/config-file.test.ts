@@ -4,37 +4,20 @@
 import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { lock } from "proper-lockfile";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
-import { json, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
-import { FB, runCli } from "./support.js";
+import { describe, expect, it } from "vitest";
+import { json } from "../helpers/fault-server.js";
+import { FB, useFreshSandboxes } from "./support.js";
 
 const KEY = "key_config_file_Qw12Er34";
-let server: FaultServer;
-let cli: CliSandbox;
-const run = (args: string[], opts: RunOptions = {}) => runCli(cli, args, { ...opts, env: { EDGECTL_BASE_URL: server.url, ...opts.env } });
-const file = () => join(cli.configDir, "config.json");
+const suite = useFreshSandboxes(() => json(200, { backends: [FB], uri: "x", next_page_uri: null }));
+const run = suite.run;
+const file = () => join(suite.cli.configDir, "config.json");
 const writeConfig = (data: unknown, mode = 0o600) => {
   writeFileSync(file(), typeof data === "string" ? data : JSON.stringify(data));
   chmodSync(file(), mode);
 };
 const stored = () => JSON.parse(readFileSync(file(), "utf8")) as { profiles: Record<string, Record<string, unknown>> };
 const modeOf = (path: string) => statSync(path).mode & 0o7777;
-
-beforeAll(async () => {
-  server = await startFaultServer();
-  server.fallback = () => json(200, { backends: [FB], uri: "x", next_page_uri: null });
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  cli = sandbox();
-  server.requests.length = 0;
-});
-afterEach(() => {
-  cli.cleanup();
-});
 
 describe("concurrent writes", () => {
   it("keeps all twenty profiles when twenty `auth login --with-token` run at once", async () => {
@@ -47,7 +30,7 @@ describe("concurrent writes", () => {
     expect(Object.keys(profiles).sort()).toEqual(Array.from({ length: n }, (_, i) => `p${i}`).sort());
     for (let i = 0; i < n; i++) expect(profiles[`p${i}`]).toEqual({ api_key: `key_parallel_${i}_abcdef` });
     // Nothing left behind: no lock, no temporary file.
-    expect(readdirSync(cli.configDir)).toEqual(["config.json"]);
+    expect(readdirSync(suite.cli.configDir)).toEqual(["config.json"]);
   });
 
   it("keeps every key when `config set` of different keys run at once", async () => {
@@ -73,7 +56,7 @@ describe("concurrent writes", () => {
 
 describe("files that are not edgectl's", () => {
   it("creates its own folder 0700 and file 0600", async () => {
-    const dir = join(cli.configDir, "new", "edgectl");
+    const dir = join(suite.cli.configDir, "new", "edgectl");
     const r = await run(["auth", "login", "--with-token"], { input: KEY, env: { EDGECTL_CONFIG_DIR: dir } });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(modeOf(dir)).toBe(0o700);
@@ -81,7 +64,7 @@ describe("files that are not edgectl's", () => {
   });
 
   it("never changes the mode of a shared folder, on reading or on login (a warning instead)", async () => {
-    const shared = join(cli.configDir, "shared");
+    const shared = join(suite.cli.configDir, "shared");
     mkdirSync(shared);
     chmodSync(shared, 0o1777);
     const env = { EDGECTL_CONFIG_DIR: shared };
@@ -97,7 +80,7 @@ describe("files that are not edgectl's", () => {
   });
 
   it("makes an existing project folder no tighter at login", async () => {
-    const project = join(cli.configDir, "project");
+    const project = join(suite.cli.configDir, "project");
     mkdirSync(project);
     chmodSync(project, 0o755);
     const r = await run(["auth", "login", "--with-token"], { input: KEY, env: { EDGECTL_CONFIG_DIR: project } });
@@ -113,14 +96,14 @@ describe("files that are not edgectl's", () => {
     [["failover", "list"]],
     [["api", "GET", "/backends/failover"]],
   ])("`%s` writes and chmods nothing, only warns about a file open to others", async (args) => {
-    chmodSync(cli.configDir, 0o755);
+    chmodSync(suite.cli.configDir, 0o755);
     writeConfig({ profiles: { default: { api_key: KEY, output: "table" } } }, 0o644);
-    const before = { dir: statSync(cli.configDir), file: statSync(file()), entries: readdirSync(cli.configDir), text: readFileSync(file(), "utf8") };
+    const before = { dir: statSync(suite.cli.configDir), file: statSync(file()), entries: readdirSync(suite.cli.configDir), text: readFileSync(file(), "utf8") };
     const r = await run(args);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(readdirSync(cli.configDir)).toEqual(before.entries);
+    expect(readdirSync(suite.cli.configDir)).toEqual(before.entries);
     expect(readFileSync(file(), "utf8")).toBe(before.text);
-    expect(modeOf(cli.configDir)).toBe(0o755);
+    expect(modeOf(suite.cli.configDir)).toBe(0o755);
     expect(modeOf(file())).toBe(0o644);
     expect(statSync(file()).mtimeMs).toBe(before.file.mtimeMs);
     if (args[1] !== "path") expect(r.stderr).toContain(`warning: ${file()} is readable by others (mode 644) and may hold an API key; run: chmod 600 '${file()}'`);
@@ -141,11 +124,11 @@ describe("settings that cannot crash", () => {
     [{ retries: true }, 'retries in profile "default" of FILE: true is not a number'],
     [{ base_url: "ftp://x" }, 'base_url in profile "default" of FILE: "ftp://x" must be an https:// URL'],
   ])("refuses %j naming the key and the file (exit 2, nothing sent)", async (bad, message) => {
-    writeConfig({ profiles: { default: { api_key: KEY, base_url: server.url, ...bad } } });
+    writeConfig({ profiles: { default: { api_key: KEY, base_url: suite.server.url, ...bad } } });
     const r = await run(["failover", "list"], { env: { EDGECTL_BASE_URL: undefined } });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(`error: ${message.replace("FILE", file())}`);
-    expect(server.requests).toEqual([]);
+    expect(suite.server.requests).toEqual([]);
   });
 
   it.each([

@@ -5,14 +5,12 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { BIN, baseEnv, sandbox, type CliSandbox } from "../helpers/cli.js";
-import { json, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
-import { FB } from "./support.js";
+import { describe, expect, it } from "vitest";
+import { BIN, baseEnv } from "../helpers/cli.js";
+import { useFaultServer } from "./support.js";
 
 const KEY = "key_prompts_Hy65Gt43";
-let server: FaultServer;
-let cli: CliSandbox;
+const suite = useFaultServer(KEY);
 
 const hasScript = (() => {
   try {
@@ -22,24 +20,11 @@ const hasScript = (() => {
   }
 })();
 
-beforeAll(async () => {
-  server = await startFaultServer();
-  server.fallback = () => json(200, FB);
-  cli = sandbox();
-});
-afterAll(async () => {
-  await server.close();
-  cli.cleanup();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-});
-
 /** Runs edgectl in a pseudo-terminal; once `prompt` shows, types `keys`. */
 async function atTerminal(args: string[], prompt: string, keys: string) {
   const command = ["node", BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
   const child = execa("script", ["-qfec", command, "/dev/null"], {
-    env: { ...baseEnv(cli.configDir), EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: server.url, TERM: "xterm" },
+    env: { ...baseEnv(suite.cli.configDir), EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: suite.server.url, TERM: "xterm" },
     extendEnv: false,
     reject: false,
     stdin: "pipe",
@@ -60,32 +45,33 @@ describe.skipIf(!hasScript)("at a terminal", () => {
     const r = await atTerminal(["failover", "delete", "bkdfo_abc"], "[y/N]", "\x03");
     expect(r.exitCode).toBe(130);
     expect(r.shown).toContain("error: interrupted (SIGINT)");
-    expect(server.requests).toEqual([]);
+    expect(suite.server.requests).toEqual([]);
   });
 
   it("Ctrl-D at the delete [y/N] prompt exits 2 and deletes nothing", async () => {
     const r = await atTerminal(["failover", "delete", "bkdfo_abc"], "[y/N]", "\x04");
     expect(r.exitCode).toBe(2);
     expect(r.shown).toContain("error: no answer: end of input; nothing was done");
-    expect(server.requests).toEqual([]);
+    expect(suite.server.requests).toEqual([]);
   });
 
   it("y at the delete prompt deletes", async () => {
+    suite.server.fallback = () => ({ status: 204 });
     const r = await atTerminal(["failover", "delete", "bkdfo_abc"], "[y/N]", "y\r");
     expect(r.exitCode).toBe(0);
-    expect(server.requests.map((q) => q.method)).toEqual(["DELETE"]);
+    expect(suite.server.requests.map((q) => q.method)).toEqual(["DELETE"]);
   });
 
   it("Ctrl-C at auth login's hidden prompt exits 130 and stores nothing", async () => {
     const r = await atTerminal(["auth", "login", "--profile", "tty"], "Paste your API key:", "key_half\x03");
     expect(r.exitCode).toBe(130);
     expect(r.shown).not.toContain("key_half");
-    expect(existsSync(join(cli.configDir, "config.json"))).toBe(false);
+    expect(existsSync(join(suite.cli.configDir, "config.json"))).toBe(false);
   });
 
   it("Ctrl-D at auth login's hidden prompt exits 2 and stores nothing", async () => {
     const r = await atTerminal(["auth", "login", "--profile", "tty"], "Paste your API key:", "\x04");
     expect(r.exitCode).toBe(2);
-    expect(existsSync(join(cli.configDir, "config.json"))).toBe(false);
+    expect(existsSync(join(suite.cli.configDir, "config.json"))).toBe(false);
   });
 });
