@@ -3,8 +3,8 @@
 //   otherwise runs
 // - dist/main.cjs (CommonJS, from src/cli.ts): the command tree and all it may need (the
 //   emulator), in one file whose modules esbuild evaluates only when first imported; and
-//   dist/conf-store.cjs (conf, ajv, semver), required only by commands that write the config;
-//   and dist/yaml-text.cjs (yaml), required only to print a Traffic Policy as YAML.
+//   dist/config-write.cjs (proper-lockfile, write-file-atomic), required only by commands that
+//   write the config; and dist/yaml-text.cjs (yaml), required only to print a Traffic Policy as YAML.
 // Then it saves commander's root help (dist/help.txt) and a V8 code cache for main.cjs
 // (dist/main.cjs.cache), made by running one real command so that the functions a command
 // runs are compiled in it; see src/start.ts and BENCHMARKS.md.
@@ -34,18 +34,18 @@ const common = {
 await build({ ...common, entryPoints: { cli: "src/start.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
 // No import() is left in main.cjs (src/start.ts compiles it as a script, where import() is not
 // available): esbuild turns every one into require().
-// conf and what it brings (ajv, semver: over half of the bundle) go to dist/conf-store.cjs,
-// required by main.cjs only when a command writes the config file.
-const confApart = {
-  name: "conf-apart",
+// The config file's lock and atomic write go to dist/config-write.cjs, required by main.cjs
+// only when a command writes the config file.
+const writeApart = {
+  name: "config-write-apart",
   setup(b) {
-    b.onResolve({ filter: /\/conf-store\.js$/ }, () => ({ path: "./conf-store.cjs", external: true }));
+    b.onResolve({ filter: /\/config-write\.js$/ }, () => ({ path: "./config-write.cjs", external: true }));
     // The yaml library likewise, required only by `migrate edge` to print a policy.
     b.onResolve({ filter: /\/yaml-text\.js$/ }, () => ({ path: "./yaml-text.cjs", external: true }));
   },
 };
-await build({ ...common, entryPoints: { main: "src/cli.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs", supported: { "dynamic-import": false }, plugins: [confApart] });
-await build({ ...common, entryPoints: { "conf-store": "src/settings/conf-store.ts", "yaml-text": "src/migrate/yaml-text.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
+await build({ ...common, entryPoints: { main: "src/cli.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs", supported: { "dynamic-import": false }, plugins: [writeApart] });
+await build({ ...common, entryPoints: { "config-write": "src/settings/config-write.ts", "yaml-text": "src/migrate/yaml-text.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
 
 // Commander's root help at the 80 columns help always uses (printed by src/start.ts).
 const env = { PATH: process.env.PATH, NO_COLOR: "1" };

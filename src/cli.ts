@@ -2,14 +2,15 @@
 // streams, and the only place that turns errors into exit codes.
 import { CommanderError, type Command } from "commander";
 import { ApiClient } from "./api/client.js";
-import { AuthError, EXIT_CODES, EdgectlError, UsageError } from "./errors.js";
+import { AuthError, EXIT_CODES, EdgectlError, InternalError, UsageError } from "./errors.js";
 import type { AppContext, Deps, IO } from "./commands/deps.js";
 import { buildProgram } from "./commands/root.js";
+import { ask } from "./io/prompt.js";
 import { formatError } from "./output/error.js";
 import { escapeControl } from "./output/escape.js";
 import { helpWidth } from "./output/help-width.js";
-import { profileOf, readConfig, type ConfigData, type Env } from "./settings/config-file.js";
-import { isTruthy, resolveProfileName, resolveSettings, type GlobalFlags } from "./settings/resolve.js";
+import { configPath, profileOf, readConfig, type ConfigData, type Env } from "./settings/config-file.js";
+import { isTruthy, resolveProfileName, resolveSettings, type GlobalFlags, type Settings } from "./settings/resolve.js";
 
 export async function main(argv: string[] = process.argv): Promise<void> {
   const env: Env = process.env;
@@ -27,8 +28,8 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   const flushWarnings = () => {
     for (const w of warnings.splice(0)) process.stderr.write(`warning: ${escapeControl(w)}\n`);
   };
-  // The config file is read (and tightened, with a warning) once, whoever asks first; an
-  // unreadable one fails every time it is asked for.
+  // The config file is read once, whoever asks first; an unreadable one fails every time it
+  // is asked for.
   let config: { data: ConfigData } | { error: unknown } | undefined;
   const loadConfig = (): ConfigData => {
     if (!config) {
@@ -72,12 +73,14 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   // A reader that stops early (`| head`, `| grep -q`) closes the pipe: what it took is what it
-  // wanted. Further output is dropped quietly, and the exit code stays the command's own.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on("error", (err: NodeJS.ErrnoException) => {
-      if (err.code !== "EPIPE") process.exitCode = EXIT_CODES.network;
-    });
-  }
+  // wanted. Further output is dropped quietly, and the exit code stays the command's own. Any
+  // other failure to write stdout (a full disk, a closed descriptor) means the result was lost:
+  // it is reported once the command ends, and the exit is not 0. stderr has nowhere to report to.
+  let outputFailure: NodeJS.ErrnoException | undefined;
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code !== "EPIPE") outputFailure ??= err;
+  });
+  process.stderr.on("error", () => {});
 
   const app: AppContext = { deps: (cmd) => Promise.resolve(buildDeps(cmd, env, io, interrupt, state, loadConfig, warn, flushWarnings)) };
   const program = buildProgram(app);
@@ -110,6 +113,10 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   // once stdout and stderr have taken everything: a pipe takes 64 KiB at a time, and exiting
   // earlier cuts a big result short.
   await flushed(process.stdout);
+  if (outputFailure) {
+    process.stderr.write(formatError(new InternalError(`cannot write output: ${outputFailure.message}`), { json: state.json }));
+    if (code === 0) code = EXIT_CODES.internal;
+  }
   await flushed(process.stderr);
   process.exit(code);
 }
@@ -136,7 +143,7 @@ function handleError(err: unknown, captured: string, opts: { json: boolean; debu
   writeWarnings(opts);
   // The message in a stack may hold what the server sent: escaped, line by line.
   if (opts.debug && err instanceof Error && err.stack) process.stderr.write(`${err.stack.split("\n").map(escapeControl).join("\n")}\n`);
-  return err instanceof EdgectlError ? EXIT_CODES[err.kind] : EXIT_CODES.network;
+  return err instanceof EdgectlError ? EXIT_CODES[err.kind] : EXIT_CODES.internal;
 }
 
 /** After the error line; with -o json they are inside the error object already. */
@@ -155,16 +162,29 @@ function buildDeps(
   flushWarnings: () => void,
 ): Deps {
   const flags = cmd.optsWithGlobals() as GlobalFlags;
-  const profile = resolveProfileName(flags, env);
-  const settings = resolveSettings(flags, env, profileOf(loadConfig(), profile), profile);
-  state.json = settings.output === "json";
-  const debugLine = settings.debug ? (line: string) => process.stderr.write(`debug: ${line}\n`) : undefined;
-  return {
+  // Worked out when first used, so that a command that needs no settings (`config path`,
+  // `completion`) runs whatever the config file or the environment holds, and `config set`
+  // can repair one bad value while another is still bad.
+  let profile: string | undefined;
+  let settings: Settings | undefined;
+  const terminal = { input: process.stdin, output: process.stderr };
+  const deps: Deps = {
     io,
     env,
-    settings,
+    get profile() {
+      return (profile ??= resolveProfileName(flags, env));
+    },
+    get settings() {
+      if (!settings) {
+        settings = resolveSettings(flags, env, profileOf(loadConfig(), deps.profile, configPath(env)), deps.profile, configPath(env));
+        state.json = settings.output === "json";
+      }
+      return settings;
+    },
     warn,
     client(request = {}) {
+      const settings = deps.settings;
+      const debugLine = settings.debug ? (line: string) => process.stderr.write(`debug: ${line}\n`) : undefined;
       if (!settings.apiKey) {
         throw new AuthError(
           `no API key for profile "${settings.profile}": run \`edgectl auth login\`, set EDGECTL_API_KEY, or pass --api-key`,
@@ -182,43 +202,21 @@ function buildDeps(
       });
     },
     // Warnings are shown before a question, and before a server that runs until stopped.
-    confirm: (question) => (flushWarnings(), ask(question, false)).then((a) => /^y(es)?$/i.test(a.trim())),
-    promptHidden: (question) => (flushWarnings(), ask(question, true)),
+    confirm: (question) => (flushWarnings(), ask(question, false, terminal)).then((a) => /^y(es)?$/i.test(a.trim())),
+    promptHidden: (question) => (flushWarnings(), ask(question, true, terminal)),
     readStdin,
     onInterrupt(handler) {
       flushWarnings();
       interrupt.handler = handler;
     },
   };
+  return deps;
 }
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");
-}
-
-/** One line from the terminal; the question goes to stderr so stdout stays clean. */
-async function ask(question: string, hidden: boolean): Promise<string> {
-  const { createInterface } = await import("node:readline");
-  return new Promise((resolve) => {
-    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-    if (hidden) {
-      // Echo nothing while the key is typed.
-      (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = (s: string) => {
-        if (s.startsWith(question)) process.stderr.write(question);
-      };
-    }
-    rl.on("SIGINT", () => {
-      rl.close();
-      process.kill(process.pid, "SIGINT");
-    });
-    rl.question(question, (answer) => {
-      if (hidden) process.stderr.write("\n");
-      rl.close();
-      resolve(answer);
-    });
-  });
 }
 
 /**
@@ -239,7 +237,7 @@ function wantsJson(argv: string[], env: Env, loadConfig: () => ConfigData): bool
   if (env.EDGECTL_OUTPUT) return env.EDGECTL_OUTPUT === "json";
   try {
     const name = profile ?? (env.EDGECTL_PROFILE || "default");
-    return profileOf(loadConfig(), name).output === "json";
+    return loadConfig().profiles?.[name]?.output === "json";
   } catch {
     return false; // an unreadable config is reported once the command reads it
   }

@@ -1,6 +1,6 @@
 // Typed errors. Commands throw these; only src/cli.ts maps them to exit codes.
 
-export type ErrorKind = "api" | "usage" | "network" | "auth" | "interrupted";
+export type ErrorKind = "api" | "usage" | "network" | "auth" | "interrupted" | "internal";
 
 export abstract class EdgectlError extends Error {
   abstract readonly kind: ErrorKind;
@@ -61,8 +61,17 @@ export class InterruptedError extends EdgectlError {
   readonly kind = "interrupted";
 }
 
+/**
+ * A failure inside edgectl, not an answer from the API: a bug (an unexpected exception), or
+ * output that could not be written. Exit 1, so a script that retries on 3 does not retry it.
+ */
+export class InternalError extends EdgectlError {
+  readonly kind = "internal";
+}
+
 export const EXIT_CODES: Record<ErrorKind, number> = {
   api: 1,
+  internal: 1,
   usage: 2,
   network: 3,
   auth: 4,
@@ -74,11 +83,11 @@ export class BatchError extends EdgectlError {
   readonly kind: ErrorKind;
   constructor(message: string, readonly failures: { id: string; error: unknown }[]) {
     super(message);
-    let worst: ErrorKind = "api";
+    let worst: ErrorKind | undefined;
     for (const { error } of failures) {
-      const kind = error instanceof EdgectlError ? error.kind : "network";
-      if (EXIT_CODES[kind] > EXIT_CODES[worst]) worst = kind;
+      const kind = error instanceof EdgectlError ? error.kind : "internal";
+      if (worst === undefined || EXIT_CODES[kind] > EXIT_CODES[worst]) worst = kind;
     }
-    this.kind = worst;
+    this.kind = worst ?? "api";
   }
 }

@@ -20,18 +20,29 @@ type Cli = typeof import("./cli.js");
 
 export async function main(argv: string[] = process.argv): Promise<void> {
   const only = argv.length === 3 ? argv[2] : undefined;
-  if (only === "--version" || only === "-v") {
-    process.stdout.write(`${VERSION}\n`);
-    return;
-  }
+  if (only === "--version" || only === "-v") return answer(`${VERSION}\n`);
   if ((only === "--help" || only === "-h") && helpWidth() === 80) {
     const help = read("help.txt");
-    if (help !== undefined) {
-      process.stdout.write(help.toString("utf8"));
-      return;
-    }
+    if (help !== undefined) return answer(help.toString("utf8"));
   }
   await runMain(compileMain(read("main.cjs.cache"))).main(argv);
+}
+
+/**
+ * Writes the answer; one that cannot be written (a full disk, a closed stdout) is an error,
+ * as src/cli.ts makes it for every command, and a reader closing the pipe is not.
+ */
+function answer(text: string): Promise<void> {
+  return new Promise((resolve) => {
+    process.stdout.on("error", () => {}); // reported through the callback below
+    process.stdout.write(text, (err?: NodeJS.ErrnoException | null) => {
+      if (err && err.code !== "EPIPE") {
+        process.stderr.write(`error: cannot write output: ${err.message}\n`);
+        process.exitCode = 1;
+      }
+      resolve();
+    });
+  });
 }
 
 // __dirname: this file runs as dist/cli.cjs, beside main.cjs.

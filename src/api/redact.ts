@@ -1,5 +1,6 @@
-// Secrets (the API key, webhook secrets) never reach any output: every debug line and
-// error message passes through here.
+// Secrets (the API key, webhook secrets) never reach logs or messages: every debug line and
+// error message passes through redactText. Data printed on stdout is not redacted (a key such
+// as "anything" would alter values the API sent); only webhook secrets are masked there.
 
 export const MASK = "********";
 
@@ -13,8 +14,12 @@ export function redactText(text: string, secrets: (string | undefined)[]): strin
       out = secret.length < 4 ? out.replace(new RegExp(`(?<![A-Za-z0-9_-])${escapeRegExp(form)}(?![A-Za-z0-9_-])`, "g"), MASK) : out.split(form).join(MASK);
     }
   }
-  // A JSON "secret" field is masked even when its value is not known in advance.
-  return out.replace(/("secret"\s*:\s*)"(?:[^"\\]|\\.)*"/g, `$1"${MASK}"`);
+  return maskSecretFields(out);
+}
+
+/** A JSON "secret" field (a webhook secret) is masked even when its value is not known in advance. */
+export function maskSecretFields(text: string): string {
+  return text.replace(/("secret"\s*:\s*)"(?:[^"\\]|\\.)*"/g, `$1"${MASK}"`);
 }
 
 /**

@@ -27,10 +27,16 @@ export interface ClientRequest {
 export interface Deps {
   io: IO;
   env: Env;
+  /** The active profile's name (flag, EDGECTL_PROFILE or "default"). */
+  profile: string;
+  /** Resolved when first read: a bad value anywhere throws then, naming its source. */
   settings: Settings;
   /** An API client for the settings; throws AuthError when no key is configured. */
   client(request?: ClientRequest): ApiClient;
-  /** Asks a yes/no question on stderr, reading the answer from a terminal stdin. */
+  /**
+   * Asks a yes/no question on stderr, reading the answer from a terminal stdin. Ctrl-C rejects
+   * with InterruptedError, end of input with UsageError (as promptHidden does).
+   */
   confirm(question: string): Promise<boolean>;
   /** Reads a line without echo (for keys typed at a terminal). */
   promptHidden(question: string): Promise<string>;

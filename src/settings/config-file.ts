@@ -1,21 +1,25 @@
-// The config file: {"profiles": {"<name>": {"api_key": …, "base_url": …, …}}}.
-// Reading happens on every command, so it is a plain JSON read; writing goes through
-// `conf` (atomic writes, file mode), which is loaded only by the commands that write.
-import { chmodSync, mkdirSync, readFileSync, statSync } from "node:fs";
+// The config file: {"profiles": {"<name>": {"api_key": …, "base_url": …, …}}}. This module
+// alone locates, reads and writes it. Reading happens on every command, so it is a plain JSON
+// read that changes nothing; writing (login, logout, config set/unset) holds a lock across
+// processes around read-modify-write and replaces the file atomically, with libraries loaded
+// only by the commands that write.
+import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { UsageError } from "../errors.js";
+import { InternalError, UsageError } from "../errors.js";
 
 export type Env = Record<string, string | undefined>;
 
 export const CONFIG_KEYS = ["api_key", "base_url", "output", "timeout", "retries"] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
+/** A profile's keys as strings (numbers given for timeout/retries are read as their text). */
 export type Profile = Partial<Record<ConfigKey, string>>;
+/** The file as stored: profiles hold whatever JSON values the file has, checked when used. */
 export interface ConfigData {
-  profiles?: Record<string, Profile>;
+  profiles?: Record<string, Record<string, unknown>>;
 }
 
-/** The folder `conf` would pick for projectName "edgectl" (env-paths), or EDGECTL_CONFIG_DIR. */
+/** The folder env-paths (what `conf` uses) picks for "edgectl", or EDGECTL_CONFIG_DIR. */
 export function configDir(env: Env): string {
   if (env.EDGECTL_CONFIG_DIR) return env.EDGECTL_CONFIG_DIR;
   const home = env.HOME ?? homedir();
@@ -29,66 +33,118 @@ export function configPath(env: Env): string {
 }
 
 /**
- * Reads the config file; a missing file is an empty config. A file or folder readable by
- * others is tightened (0600 / 0700) with a warning, since it may hold the API key.
+ * Reads the config file; a missing file is an empty config. Nothing is changed: a file
+ * readable by others (it may hold the API key) is only warned about.
  */
 export function readConfig(env: Env, warn: (message: string) => void): ConfigData {
   const path = configPath(env);
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return {};
-    throw new UsageError(`cannot read config file ${path}: ${(err as Error).message}`);
-  }
-  if (process.platform !== "win32") tighten(path, configDir(env), warn);
-  try {
-    const data = JSON.parse(text) as unknown;
-    if (data && typeof data === "object" && !Array.isArray(data)) return data as ConfigData;
-  } catch {
-    // fall through
-  }
-  throw new UsageError(`config file ${path} is not valid JSON; fix or remove it`);
-}
-
-function tighten(file: string, dir: string, warn: (message: string) => void): void {
-  for (const [path, mode] of [[dir, 0o700], [file, 0o600]] as const) {
-    try {
-      const current = statSync(path).mode & 0o777;
-      if (current & 0o077) {
-        chmodSync(path, mode);
-        warn(`${path} was readable by others (mode ${current.toString(8)}); changed to ${mode.toString(8)}`);
-      }
-    } catch {
-      // not ours to fix (e.g. owned by another user); reading still works
+  const text = readText(path);
+  if (text === undefined) return {};
+  if (process.platform !== "win32") {
+    const mode = statSync(path, { throwIfNoEntry: false })?.mode;
+    if (mode !== undefined && mode & 0o077) {
+      warn(`${path} is readable by others (mode ${(mode & 0o777).toString(8)}) and may hold an API key; run: chmod 600 '${path}'`);
     }
   }
+  return parseConfig(text, path);
 }
 
-export function profileOf(config: ConfigData, profile: string): Profile {
-  return config.profiles?.[profile] ?? {};
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new UsageError(`cannot read config file ${path}: ${(err as Error).message}`);
+  }
 }
 
-/** Sets (or with `undefined`, removes) one key of one profile. */
-export async function writeProfileKey(env: Env, profile: string, key: ConfigKey, value: string | undefined): Promise<string> {
+function parseConfig(text: string, path: string): ConfigData {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new UsageError(`config file ${path} is not valid JSON; fix or remove it`);
+  }
+  if (!isObject(data)) throw new UsageError(`config file ${path} is not valid JSON (expected an object); fix or remove it`);
+  const profiles = data.profiles;
+  if (profiles === undefined) return data;
+  if (!isObject(profiles) || !Object.values(profiles).every(isObject)) {
+    throw new UsageError(`config file ${path}: "profiles" must be an object of objects; fix or remove it`);
+  }
+  return data as ConfigData;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The keys of one profile as text. A number is fine for a numeric key, null counts as unset;
+ * anything else is refused naming the key, the profile and the file.
+ */
+export function profileOf(config: ConfigData, profile: string, path = "the config file"): Profile {
+  const stored = Object.hasOwn(config.profiles ?? {}, profile) ? config.profiles![profile]! : {};
+  const out: Profile = {};
+  for (const key of CONFIG_KEYS) {
+    const value = stored[key];
+    if (value === undefined || value === null) continue;
+    if (typeof value === "string") out[key] = value;
+    else if (typeof value === "number" && (key === "timeout" || key === "retries")) out[key] = String(value);
+    else {
+      throw new UsageError(
+        `${key} in profile "${profile}" of ${path}: ${JSON.stringify(value)} is not ${key === "timeout" || key === "retries" ? "a number" : "a string"}; fix it with \`edgectl config set ${key} <value>\` or \`edgectl config unset ${key}\``,
+      );
+    }
+  }
+  return out;
+}
+
+/** A writer waits some seconds for others to finish before giving up (each holds the lock for milliseconds). */
+const LOCK_RETRIES = { retries: 30, factor: 1.2, minTimeout: 10, maxTimeout: 250, randomize: true };
+
+/**
+ * Sets (or with `undefined`, removes) one key of one profile, holding the lock around
+ * read-modify-write so that concurrent writers never lose each other's changes. The file is
+ * replaced atomically with mode 0600. The folder is created 0700 if missing; a folder that
+ * already exists is not ours to change, so one open to others is only warned about.
+ */
+export async function writeProfileKey(
+  env: Env,
+  profile: string,
+  key: ConfigKey,
+  value: string | undefined,
+  warn: (message: string) => void = () => {},
+): Promise<string> {
   const dir = configDir(env);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (process.platform !== "win32") chmodSync(dir, 0o700);
-  const { Conf } = await import("./conf-store.js");
-  const store = new Conf<ConfigData>({
-    cwd: dir,
-    configName: "config",
-    projectName: "edgectl",
-    configFileMode: 0o600,
-    accessPropertiesByDotNotation: false,
-  });
-  const profiles = { ...(store.get("profiles") ?? {}) };
-  const current = { ...(profiles[profile] ?? {}) };
-  if (value === undefined) delete current[key];
-  else current[key] = value;
-  if (Object.keys(current).length === 0) delete profiles[profile];
-  else profiles[profile] = current;
-  store.set("profiles", profiles);
-  if (process.platform !== "win32") chmodSync(store.path, 0o600);
-  return store.path;
+  const path = configPath(env);
+  const created = mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined;
+  if (!created && process.platform !== "win32") {
+    const mode = statSync(dir).mode;
+    if (mode & 0o077) warn(`the config folder ${dir} is open to others (mode ${(mode & 0o7777).toString(8)}); edgectl leaves its mode as it is, and keeps config.json 0600`);
+  }
+  const { lock, writeFileAtomic } = await import("./config-write.js");
+  let release: () => Promise<void>;
+  try {
+    // realpath: false, so the file need not exist yet; the lock is the folder `config.json.lock`.
+    release = await lock(path, { realpath: false, retries: LOCK_RETRIES, stale: 10_000 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ELOCKED") {
+      throw new InternalError(`config file ${path} is locked by another edgectl that is writing it; nothing was changed, try again (a lock left by a crash, ${path}.lock, expires after 10 s)`);
+    }
+    throw new InternalError(`cannot lock config file ${path}: ${(err as Error).message}; nothing was changed`);
+  }
+  try {
+    const text = readText(path);
+    const data = text === undefined ? {} : parseConfig(text, path);
+    const profiles = { ...data.profiles };
+    const current = { ...(Object.hasOwn(profiles, profile) ? profiles[profile] : {}) };
+    if (value === undefined) delete current[key];
+    else current[key] = value;
+    if (Object.keys(current).length === 0) delete profiles[profile];
+    else profiles[profile] = current;
+    await writeFileAtomic(path, `${JSON.stringify({ ...data, profiles }, null, 2)}\n`, { mode: 0o600 });
+  } finally {
+    await release().catch(() => {});
+  }
+  return path;
 }

@@ -49,7 +49,10 @@ function pick(...candidates: [string | undefined, string][]): [string, string] |
   return undefined;
 }
 
-export function resolveSettings(flags: GlobalFlags, env: Env, profile: Profile, profileName: string): Settings {
+/**
+ * `file` is the config file's path, named in the message when a profile's value is refused.
+ */
+export function resolveSettings(flags: GlobalFlags, env: Env, profile: Profile, profileName: string, file = "the config file"): Settings {
   // An empty flag value is a mistake (an unset variable in a script), not "use the default".
   for (const [name, value] of [["--api-key", flags.apiKey], ["--base-url", flags.baseUrl], ["--output", flags.output], ["--timeout", flags.timeout], ["--retries", flags.retries]] as const) {
     if (value !== undefined && value.trim() === "") throw new UsageError(`${name}: must not be empty`);
@@ -60,15 +63,18 @@ export function resolveSettings(flags: GlobalFlags, env: Env, profile: Profile, 
     [env.NGROK_API_KEY, "NGROK_API_KEY"],
     [profile.api_key, `profile "${profileName}"`],
   );
+  // A refused profile value names its key and the file it is in.
+  const stored = (name: string) => `${name} in profile "${profileName}" of ${file}`;
   const output: [string, string] | undefined = flags.json
     ? ["json", "--json"]
-    : pick([flags.output, "--output"], [env.EDGECTL_OUTPUT, "EDGECTL_OUTPUT"], [profile.output, `profile "${profileName}"`]);
-  const timeout = pick([flags.timeout, "--timeout"], [env.EDGECTL_TIMEOUT, "EDGECTL_TIMEOUT"], [profile.timeout, `profile "${profileName}"`]);
-  const retries = pick([flags.retries, "--retries"], [env.EDGECTL_RETRIES, "EDGECTL_RETRIES"], [profile.retries, `profile "${profileName}"`]);
-  const baseUrl = pick([flags.baseUrl, "--base-url"], [env.EDGECTL_BASE_URL, "EDGECTL_BASE_URL"], [profile.base_url, `profile "${profileName}"`]);
+    : pick([flags.output, "--output"], [env.EDGECTL_OUTPUT, "EDGECTL_OUTPUT"], [profile.output, stored("output")]);
+  const timeout = pick([flags.timeout, "--timeout"], [env.EDGECTL_TIMEOUT, "EDGECTL_TIMEOUT"], [profile.timeout, stored("timeout")]);
+  const retries = pick([flags.retries, "--retries"], [env.EDGECTL_RETRIES, "EDGECTL_RETRIES"], [profile.retries, stored("retries")]);
+  const baseUrl = pick([flags.baseUrl, "--base-url"], [env.EDGECTL_BASE_URL, "EDGECTL_BASE_URL"], [profile.base_url, stored("base_url")]);
+  const apiKey = key ? parseApiKey(key[0], key[1] === `profile "${profileName}"` ? stored("api_key") : key[1]) : undefined;
   return {
     profile: profileName,
-    apiKey: key?.[0].trim(),
+    apiKey,
     apiKeySource: key?.[1],
     baseUrl: baseUrl ? parseBaseUrl(baseUrl[0], baseUrl[1]) : DEFAULT_BASE_URL,
     output: output ? parseOutput(output[0], output[1]) : "table",
@@ -80,6 +86,21 @@ export function resolveSettings(flags: GlobalFlags, env: Env, profile: Profile, 
 
 export function isTruthy(value: string | undefined): boolean {
   return value !== undefined && value !== "" && value !== "0" && value.toLowerCase() !== "false";
+}
+
+/**
+ * An API key is printable ASCII without spaces: anything else (a line break, NUL, a character
+ * a copy and paste brought along) could not travel in a header, so it is refused where it
+ * enters, naming its source. Blanks around it are dropped.
+ */
+export function parseApiKey(value: string, source: string): string {
+  const key = value.trim();
+  const bad = /[^\x21-\x7e]/.exec(key)?.[0];
+  if (bad !== undefined) {
+    const what = /\s/.test(bad) ? "spaces or line breaks" : /[\x00-\x1f\x7f]/.test(bad) ? "control characters" : "characters outside printable ASCII";
+    throw new UsageError(`${source}: the API key must be printable ASCII without spaces (this one has ${what})`);
+  }
+  return key;
 }
 
 export function parseOutput(value: string, source = "--output"): OutputFormat {

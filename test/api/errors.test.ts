@@ -55,8 +55,8 @@ describe("error kinds map to the contract's exit codes", () => {
     expect(exitOf(err)).toBe(130);
   });
 
-  it("has exactly the five documented codes", () => {
-    expect(EXIT_CODES).toEqual({ api: 1, usage: 2, network: 3, auth: 4, interrupted: 130 });
+  it("has exactly the documented codes", () => {
+    expect(EXIT_CODES).toEqual({ api: 1, internal: 1, usage: 2, network: 3, auth: 4, interrupted: 130 });
   });
 
   it("keeps the message and is an Error", () => {
@@ -87,8 +87,9 @@ describe("BatchError takes the worst kind among its failures", () => {
     expect(new BatchError("x", [f(new AuthError("k")), f(new InterruptedError("i")), f(new UsageError("u"))]).kind).toBe("interrupted");
   });
 
-  it("counts an unknown error as network", () => {
-    expect(new BatchError("x", [f(new ApiError("a", { statusCode: 400 })), f(new TypeError("boom"))]).kind).toBe("network");
+  it("counts an unknown error as internal (exit 1, not a network error to retry)", () => {
+    expect(new BatchError("x", [f(new TypeError("boom")), f(new ApiError("a", { statusCode: 400 }))]).kind).toBe("internal");
+    expect(EXIT_CODES[new BatchError("x", [f(new ApiError("a", { statusCode: 400 })), f(new TypeError("boom"))]).kind]).toBe(1);
   });
 
   it("keeps the failures it was given", () => {

@@ -60,6 +60,7 @@ export function fakeDeps(opts: {
     io: { stdout: out, stderr: err, stdin, color: opts.color ?? false },
     env: opts.env ?? {},
     settings: { ...DEFAULT_SETTINGS, ...opts.settings },
+    profile: opts.settings?.profile ?? DEFAULT_SETTINGS.profile,
     client() {
       deps.clientCalls++;
       throw new Error("unit tests must not build an API client");

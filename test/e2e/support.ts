@@ -1,8 +1,8 @@
 // Small shared pieces of the end-to-end suites (not a test file itself).
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, beforeEach } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
-import { apiError, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
+import { apiError, startFaultServer, type FaultServer, type Reply } from "../helpers/fault-server.js";
 
 export const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
@@ -72,5 +72,42 @@ export function useFaultServer(key: string): FaultSuite {
       return cli!;
     },
     run: (args, opts = {}) => runCli(cli!, args, { ...opts, env: { EDGECTL_API_KEY: key, EDGECTL_BASE_URL: server!.url, ...opts.env } }),
+  };
+}
+
+export interface FreshSandboxSuite {
+  readonly server: FaultServer;
+  /** A new CLI sandbox (its own config folder) for each test. */
+  readonly cli: CliSandbox;
+  /** Runs the CLI pointed at the server (no key unless opts.env gives one). */
+  run(args: string[], opts?: RunOptions): Promise<TextResult>;
+}
+
+/** One fault server for a test file answering `fallback`, and a fresh CLI sandbox per test. */
+export function useFreshSandboxes(fallback: () => Reply): FreshSandboxSuite {
+  let server: FaultServer | undefined;
+  let cli: CliSandbox | undefined;
+  beforeAll(async () => {
+    server = await startFaultServer();
+    server.fallback = fallback;
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(() => {
+    cli = sandbox();
+    server!.requests.length = 0;
+  });
+  afterEach(() => {
+    cli?.cleanup();
+  });
+  return {
+    get server() {
+      return server!;
+    },
+    get cli() {
+      return cli!;
+    },
+    run: (args, opts = {}) => runCli(cli!, args, { ...opts, env: { EDGECTL_BASE_URL: server!.url, ...opts.env } }),
   };
 }

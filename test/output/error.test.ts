@@ -49,10 +49,10 @@ describe("formatError for people", () => {
     expect(out).toContain("x\\x1b: ");
   });
 
-  it("reports an unexpected non-edgectl error without a stack trace", () => {
+  it("reports an unexpected non-edgectl error as internal, without a stack trace", () => {
     const err = new TypeError("cannot read x");
     const out = formatError(err, { json: false });
-    expect(out).toBe("error: unexpected failure: cannot read x\n");
+    expect(out).toBe("error: internal error: cannot read x (a bug in edgectl; --debug shows where)\n");
     expect(out).not.toContain("    at ");
   });
 });
@@ -89,7 +89,7 @@ describe("formatError as JSON", () => {
     [new NetworkError("timed out"), "network"],
     [new AuthError("no key"), "auth"],
     [new InterruptedError("interrupted (SIGINT)"), "interrupted"],
-    [new Error("weird"), "network"],
+    [new Error("weird"), "internal"],
   ] as const)("uses the kind of %s", (err, kind) => {
     const view = JSON.parse(formatError(err, { json: true })).error;
     expect(view.kind).toBe(kind);

@@ -62,31 +62,16 @@ describe("readConfig", () => {
     expect((error as Error).message).toContain("not valid JSON");
   });
 
-  it.runIf(posix)("tightens a file readable by others to 0600, with a warning", () => {
+  it.runIf(posix)("warns about a file readable by others but changes nothing", () => {
     const path = join(tmp, "config.json");
     writeFileSync(path, "{}");
     chmodSync(path, 0o644);
-    chmodSync(tmp, 0o700);
+    chmodSync(tmp, 0o755);
     const warnings: string[] = [];
     expect(readConfig({ EDGECTL_CONFIG_DIR: tmp }, (m) => warnings.push(m))).toEqual({});
-    expect(mode(path)).toBe(0o600);
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain(path);
-    expect(warnings[0]).toContain("644");
-    expect(warnings[0]).toContain("600");
-  });
-
-  it.runIf(posix)("tightens a folder readable by others to 0700", () => {
-    const dir = join(tmp, "cfg");
-    mkdirSync(dir);
-    chmodSync(dir, 0o755);
-    writeFileSync(join(dir, "config.json"), "{}", { mode: 0o600 });
-    chmodSync(join(dir, "config.json"), 0o600);
-    const warnings: string[] = [];
-    readConfig({ EDGECTL_CONFIG_DIR: dir }, (m) => warnings.push(m));
-    expect(mode(dir)).toBe(0o700);
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain("755");
+    expect(mode(path)).toBe(0o644);
+    expect(mode(tmp)).toBe(0o755);
+    expect(warnings).toEqual([`${path} is readable by others (mode 644) and may hold an API key; run: chmod 600 '${path}'`]);
   });
 
   it.runIf(posix)("says nothing about a file that is already private", () => {
@@ -137,9 +122,35 @@ describe("writeProfileKey", () => {
     expect(profileOf(readConfig(env, noWarn), "default")).toEqual({ base_url: "http://127.0.0.1:4040" });
   });
 
-  it.runIf(posix)("tightens an existing folder to 0700", async () => {
-    chmodSync(tmp, 0o755);
-    await writeProfileKey({ EDGECTL_CONFIG_DIR: tmp }, "default", "timeout", "10");
-    expect(mode(tmp)).toBe(0o700);
+  it.runIf(posix)("leaves an existing folder's mode alone, with a warning, and keeps the file 0600", async () => {
+    chmodSync(tmp, 0o1777);
+    const warnings: string[] = [];
+    await writeProfileKey({ EDGECTL_CONFIG_DIR: tmp }, "default", "timeout", "10", (m) => warnings.push(m));
+    expect(mode(tmp)).toBe(0o777);
+    expect(statSync(tmp).mode & 0o7777).toBe(0o1777);
+    expect(mode(join(tmp, "config.json"))).toBe(0o600);
+    expect(warnings).toEqual([`the config folder ${tmp} is open to others (mode 1777); edgectl leaves its mode as it is, and keeps config.json 0600`]);
+  });
+
+  it("keeps what other profiles hold as it is, even a value that would be refused", async () => {
+    writeFileSync(join(tmp, "config.json"), JSON.stringify({ profiles: { default: { timeout: 5, output: "wide" } }, extra: 1 }), { mode: 0o600 });
+    await writeProfileKey({ EDGECTL_CONFIG_DIR: tmp }, "default", "output", "json");
+    expect(JSON.parse(readFileSync(join(tmp, "config.json"), "utf8"))).toEqual({ profiles: { default: { timeout: 5, output: "json" } }, extra: 1 });
+  });
+});
+
+describe("profileOf", () => {
+  it("reads numbers for numeric keys and null as unset", () => {
+    expect(profileOf({ profiles: { d: { timeout: 5, retries: 0, output: null } } }, "d")).toEqual({ timeout: "5", retries: "0" });
+  });
+
+  it.each([
+    [{ output: 5 }, "output", "5 is not a string"],
+    [{ timeout: true }, "timeout", "true is not a number"],
+    [{ api_key: ["k"] }, "api_key", '["k"] is not a string'],
+  ])("refuses %j naming the key, the profile and the file", (profile, key, what) => {
+    expect(() => profileOf({ profiles: { d: profile } }, "d", "/x/config.json")).toThrow(new UsageError(
+      `${key} in profile "d" of /x/config.json: ${what}; fix it with \`edgectl config set ${key} <value>\` or \`edgectl config unset ${key}\``,
+    ));
   });
 });

@@ -93,7 +93,7 @@ describe("base URL precedence", () => {
 
   it("names the source of a refused base URL", () => {
     expect(usageError(() => resolve({}, { EDGECTL_BASE_URL: "http://example.com" })).message).toMatch(/^EDGECTL_BASE_URL: /);
-    expect(usageError(() => resolve({}, {}, { base_url: "http://example.com" }, "p1")).message).toMatch(/^profile "p1": /);
+    expect(usageError(() => resolve({}, {}, { base_url: "http://example.com" }, "p1")).message).toMatch(/^base_url in profile "p1" of the config file: /);
     expect(usageError(() => resolve({ baseUrl: "http://example.com" })).message).toMatch(/^--base-url: /);
   });
 });
@@ -113,7 +113,7 @@ describe("output precedence", () => {
   it("refuses an unknown format naming where it came from", () => {
     expect(usageError(() => resolve({ output: "yaml" })).message).toMatch(/^--output: "yaml"/);
     expect(usageError(() => resolve({}, { EDGECTL_OUTPUT: "JSON" })).message).toMatch(/^EDGECTL_OUTPUT: "JSON"/);
-    expect(usageError(() => resolve({}, {}, { output: "wide" }, "ci")).message).toMatch(/^profile "ci": "wide"/);
+    expect(usageError(() => resolve({}, {}, { output: "wide" }, "ci")).message).toMatch(/^output in profile "ci" of the config file: "wide"/);
   });
 });
 
@@ -139,7 +139,7 @@ describe("retries precedence", () => {
 
   it("refuses a bad value naming where it came from", () => {
     expect(usageError(() => resolve({}, { EDGECTL_RETRIES: "-1" })).message).toMatch(/^EDGECTL_RETRIES: "-1"/);
-    expect(usageError(() => resolve({}, {}, { retries: "many" }, "x")).message).toMatch(/^profile "x": "many"/);
+    expect(usageError(() => resolve({}, {}, { retries: "many" }, "x")).message).toMatch(/^retries in profile "x" of the config file: "many"/);
   });
 });
 

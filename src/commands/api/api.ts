@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
 import type { Method } from "../../api/client.js";
+import { maskSecretFields } from "../../api/redact.js";
 import { ApiError, UsageError } from "../../errors.js";
 import { escapeControl } from "../../output/escape.js";
 import { renderJson } from "../../output/json.js";
@@ -46,6 +47,9 @@ Examples:
         throw new UsageError(`<path>: give a path below the base URL (like /backends/failover), not a URL`);
       }
       if (path.trim() === "") throw new UsageError(`<path>: give a path below the base URL (like /backends/failover)`);
+      // The URL parser drops tab, CR and LF (and trims other controls) before it resolves dot
+      // segments: a path holding them does not mean what it reads as.
+      if (/[\x00-\x1f\x7f]/.test(path)) throw new UsageError(`<path>: must not contain control characters (tab, line breaks, …)`);
       // Dot segments leave the base URL's prefix; so do their percent-encoded and backslash
       // forms, which URL parsing turns back into `..` and `/`.
       const pathPart = (path.split("?")[0] ?? "").replace(/%2e/gi, ".");
@@ -80,14 +84,31 @@ async function readInput(source: string, deps: Deps): Promise<unknown> {
   }
 }
 
+/**
+ * The URL the request goes to, checked as finally parsed (not as the string reads): it must
+ * stay on the base URL's origin and below its path, for the key goes with it.
+ */
+export function apiUrl(baseUrl: string, path: string): URL {
+  const base = new URL(baseUrl);
+  const url = new URL(baseUrl.replace(/\/+$/, "") + (path.startsWith("/") ? path : `/${path}`));
+  const prefix = base.pathname.replace(/\/+$/, "");
+  if (url.origin !== base.origin || (url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`))) {
+    throw new UsageError(`<path>: leads to ${url.origin}${url.pathname}, which is not below the base URL ${base.origin}${prefix}; not sending the key there`);
+  }
+  return url;
+}
+
 export async function run(options: ApiOptions, deps: Deps): Promise<void> {
+  const url = apiUrl(deps.settings.baseUrl, options.path);
   if (options.dryRun) return printDryRun(deps, options.method, options.path, options.body);
   const client = deps.client();
   try {
-    const response = await client.request(options.method, options.path, { body: options.body });
-    // Redacted like every other output: a server echoing the key or a secret must not print it.
-    if (response.text.trim()) deps.io.stdout.write(pretty(client.redact(response.text)));
+    const response = await client.request(options.method, url, { body: options.body });
+    // Data as the API sent it (redacting the key would alter any value that holds its text);
+    // only webhook secrets are masked, as in every other command's output.
+    if (response.text.trim()) deps.io.stdout.write(pretty(maskSecretFields(response.text)));
   } catch (err) {
+    // An error body is the server's message, not a resource: redacted like every message.
     if (err instanceof ApiError && err.body?.trim()) deps.io.stdout.write(pretty(client.redact(err.body)));
     throw err;
   } finally {

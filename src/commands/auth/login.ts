@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { UsageError } from "../../errors.js";
 import { configPath, writeProfileKey } from "../../settings/config-file.js";
+import { parseApiKey } from "../../settings/resolve.js";
 import type { AppContext, Deps } from "../deps.js";
 
 export interface LoginOptions {
@@ -27,15 +28,18 @@ Examples:
 }
 
 export async function run(options: LoginOptions, deps: Deps): Promise<void> {
-  let key: string;
+  let raw: string;
+  let source: string;
   if (options.withToken || !deps.io.stdin.isTTY) {
     if (deps.io.stdin.isTTY) throw new UsageError("--with-token: stdin is a terminal; pipe the key in");
-    key = (await deps.readStdin()).trim();
+    raw = await deps.readStdin();
+    source = "stdin";
   } else {
-    key = (await deps.promptHidden("Paste your API key: ")).trim();
+    raw = await deps.promptHidden("Paste your API key: ");
+    source = "the key typed";
   }
-  if (!key) throw new UsageError("no API key given");
-  if (/\s/.test(key)) throw new UsageError("the API key must not contain spaces or line breaks");
-  await writeProfileKey(deps.env, deps.settings.profile, "api_key", key);
-  deps.io.stderr.write(`Logged in: key stored in profile "${deps.settings.profile}" (${configPath(deps.env)})\n`);
+  if (!raw.trim()) throw new UsageError("no API key given");
+  const key = parseApiKey(raw, source);
+  await writeProfileKey(deps.env, deps.profile, "api_key", key, deps.warn);
+  deps.io.stderr.write(`Logged in: key stored in profile "${deps.profile}" (${configPath(deps.env)})\n`);
 }

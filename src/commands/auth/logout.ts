@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { readConfig, profileOf, writeProfileKey } from "../../settings/config-file.js";
+import { readConfig, writeProfileKey } from "../../settings/config-file.js";
 import type { AppContext, Deps } from "../deps.js";
 
 export function register(parent: Command, app: AppContext): void {
@@ -11,12 +11,12 @@ export function register(parent: Command, app: AppContext): void {
 }
 
 export async function run(deps: Deps): Promise<void> {
-  const profile = deps.settings.profile;
-  if (!profileOf(readConfig(deps.env, deps.warn), profile).api_key) {
+  const profile = deps.profile;
+  if (readConfig(deps.env, deps.warn).profiles?.[profile]?.api_key === undefined) {
     deps.io.stderr.write(`No key stored in profile "${profile}"\n`);
     return;
   }
-  await writeProfileKey(deps.env, profile, "api_key", undefined);
+  await writeProfileKey(deps.env, profile, "api_key", undefined, deps.warn);
   deps.io.stderr.write(`Logged out: key removed from profile "${profile}"\n`);
   if (deps.env.EDGECTL_API_KEY || deps.env.NGROK_API_KEY) {
     deps.warn("an API key is still set in the environment (EDGECTL_API_KEY or NGROK_API_KEY)");

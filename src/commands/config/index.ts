@@ -57,14 +57,15 @@ Examples:
     });
 }
 
+/** The active profile's stored values (each refused value names its key and the file). */
 function stored(deps: Deps) {
-  return profileOf(readConfig(deps.env, deps.warn), deps.settings.profile);
+  return profileOf(readConfig(deps.env, deps.warn), deps.profile, configPath(deps.env));
 }
 
 export async function get(key: ConfigKey, deps: Deps): Promise<void> {
   const value = stored(deps)[key];
   if (value === undefined) {
-    deps.io.stderr.write(`${key} is not set in profile "${deps.settings.profile}"\n`);
+    deps.io.stderr.write(`${key} is not set in profile "${deps.profile}"\n`);
     return;
   }
   deps.io.stdout.write(`${shownValue(key, value)}\n`);
@@ -72,11 +73,11 @@ export async function get(key: ConfigKey, deps: Deps): Promise<void> {
 
 export async function set(key: ConfigKey, value: string, deps: Deps): Promise<void> {
   if (key === "api_key") deps.warn("a key typed on the command line stays in shell history; `edgectl auth login` reads it from stdin");
-  await writeProfileKey(deps.env, deps.settings.profile, key, value);
+  await writeProfileKey(deps.env, deps.profile, key, value, deps.warn);
 }
 
 export async function unset(key: ConfigKey, deps: Deps): Promise<void> {
-  await writeProfileKey(deps.env, deps.settings.profile, key, undefined);
+  await writeProfileKey(deps.env, deps.profile, key, undefined, deps.warn);
 }
 
 export async function list(deps: Deps): Promise<void> {

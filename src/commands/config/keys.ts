@@ -1,7 +1,7 @@
 // Which keys `config set` accepts, and the same checks a flag or env value gets.
 import { UsageError } from "../../errors.js";
 import { CONFIG_KEYS, type ConfigKey } from "../../settings/config-file.js";
-import { parseBaseUrl, parseOutput, parseRetries, parseTimeout } from "../../settings/resolve.js";
+import { parseApiKey, parseBaseUrl, parseOutput, parseRetries, parseTimeout } from "../../settings/resolve.js";
 import { maskKey } from "../auth/mask.js";
 
 export function parseKey(key: string): ConfigKey {
@@ -24,8 +24,8 @@ export function checkValue(key: ConfigKey, value: string): string {
       parseRetries(value, source);
       return value.trim();
     case "api_key":
-      if (!value.trim() || /\s/.test(value.trim())) throw new UsageError(`${source}: must be a non-empty key without spaces`);
-      return value.trim();
+      if (!value.trim()) throw new UsageError(`${source}: must be a non-empty key`);
+      return parseApiKey(value, source);
   }
 }
 

@@ -1,0 +1,54 @@
+// Data on stdout is never altered (issue 9 item 5): with the key `anything` (the README's
+// example), a description "anything goes" prints as the API sent it, in every format and
+// from `edgectl api`; redaction is for logs, messages and --debug.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sandbox, type CliSandbox } from "../helpers/cli.js";
+import { call, spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";
+import { runCli } from "./support.js";
+
+const KEY = "anything";
+let emulator: SpawnedEmulator;
+let cli: CliSandbox;
+let id: string;
+const run = (args: string[]) => runCli(cli, args, { env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: emulator.url } });
+
+beforeAll(async () => {
+  emulator = await spawnEmulator();
+  cli = sandbox();
+  const created = await call(emulator.url, "POST", "/backends/failover", { body: { description: "anything goes", metadata: "anything", backends: ["bkdhr_a"] } });
+  id = created.json.id as string;
+});
+afterAll(async () => {
+  await emulator.stop();
+  cli.cleanup();
+});
+
+describe("with the API key `anything`", () => {
+  it("`failover get -o json` prints the description as sent", async () => {
+    const r = await run(["failover", "get", id, "-o", "json"]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id, description: "anything goes", metadata: "anything" });
+  });
+
+  it("`failover list` and the table print it as sent", async () => {
+    const list = await run(["failover", "list", "-o", "json"]);
+    expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ description: "anything goes" })]);
+    const table = await run(["failover", "get", id]);
+    expect(table.stdout).toContain("anything goes");
+    expect(table.stdout).not.toContain("********");
+  });
+
+  it("`api GET` prints the body as sent", async () => {
+    const r = await run(["api", "GET", `/backends/failover/${id}`]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ description: "anything goes", metadata: "anything" });
+    expect(r.stdout).not.toContain("********");
+  });
+
+  it("still keeps the key out of --debug logs", async () => {
+    const r = await run(["failover", "get", id, "--debug"]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain("Bearer ********");
+    expect(r.stderr).not.toMatch(/Bearer anything/);
+  });
+});
