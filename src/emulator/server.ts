@@ -80,12 +80,23 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 
   const store = await Store.open(opts.stateFile);
   const ctx: ServerContext = { store, base: "", apiKeyDigest: opts.apiKey === undefined ? undefined : digest(opts.apiKey), limiter, edges: opts.edges ?? "active" };
+  // Sockets with a request being answered, and those of them whose next bytes did not parse:
+  // the answer under way goes out first, then the connection closes.
+  const busy = new WeakSet<object>();
+  const doomed = new WeakSet<object>();
   const server = http.createServer((req, res) => {
+    const socket = req.socket;
+    busy.add(socket);
+    res.once("close", () => {
+      busy.delete(socket);
+      if (doomed.has(socket)) socket.destroySoon();
+    });
     handle(ctx, req, res).catch((err: unknown) => sendFailure(res, err));
   });
   // A client that stops mid-request must not take the emulator down with it.
   server.on("clientError", (_err, socket) => {
-    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+    if (busy.has(socket)) doomed.add(socket);
+    else if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
     else socket.destroy();
   });
 

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { UsageError } from "../../src/errors.js";
 import { startEmulator } from "../../src/emulator/server.js";
 import { Store } from "../../src/emulator/store.js";
-import { call } from "../helpers/emulator.js";
+import { call, makeRoute } from "../helpers/emulator.js";
 
 let dir: string;
 let file: string;
@@ -18,8 +18,6 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const WEBHOOK = "/edges/https/edghts_e1/routes/edghtsrt_r1/webhook_verification";
-
 describe("state file", () => {
   it("keeps backends and webhook modules across a restart", async () => {
     const first = await startEmulator({ port: 0, stateFile: file });
@@ -28,7 +26,8 @@ describe("state file", () => {
     const c = await call(first.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_c"] } });
     await call(first.url, "PATCH", `/backends/failover/${a.json.id}`, { body: { description: "a2" } });
     await call(first.url, "DELETE", `/backends/failover/${c.json.id}`);
-    await call(first.url, "PUT", WEBHOOK, { body: { enabled: false, provider: "github", secret: "s" } });
+    const made = await makeRoute(first.url);
+    await call(first.url, "PUT", made.webhook, { body: { enabled: false, provider: "github", secret: "s" } });
     await first.close();
 
     const second = await startEmulator({ port: 0, stateFile: file });
@@ -37,7 +36,7 @@ describe("state file", () => {
       expect(list.json.backends.map((x: { id: string }) => x.id)).toEqual([b.json.id, a.json.id]);
       const got = await call(second.url, "GET", `/backends/failover/${a.json.id}`);
       expect(got.json).toEqual({ ...a.json, description: "a2", uri: `${second.url}/backends/failover/${a.json.id}` });
-      expect((await call(second.url, "GET", WEBHOOK)).json).toEqual({ enabled: false, provider: "github", secret: "s" });
+      expect((await call(second.url, "GET", made.webhook)).json).toEqual({ enabled: false, provider: "github", secret: "s" });
       // New ids still sort after the saved ones: the newest is listed first.
       const d = await call(second.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_d"] } });
       expect((await call(second.url, "GET", "/backends/failover?limit=1")).json.backends[0].id).toBe(d.json.id);
@@ -85,7 +84,8 @@ describe("state file", () => {
   it("writes the file readable by its owner only (it holds webhook secrets)", async () => {
     if (process.platform === "win32") return;
     const emu = await startEmulator({ port: 0, stateFile: file });
-    await call(emu.url, "PUT", WEBHOOK, { body: { provider: "github", secret: "s" } });
+    const made = await makeRoute(emu.url);
+    await call(emu.url, "PUT", made.webhook, { body: { provider: "github", secret: "s" } });
     await emu.close();
     expect((await stat(file)).mode & 0o777).toBe(0o600);
   });
@@ -95,7 +95,7 @@ describe("state file", () => {
     try {
       expect((await call(emu.url, "GET", "/backends/failover")).json.backends).toEqual([]);
       await expect(stat(file)).rejects.toThrow();
-      await call(emu.url, "PUT", WEBHOOK, { body: { provider: "sns" } });
+      await makeRoute(emu.url);
       expect((await stat(file)).isFile()).toBe(true);
     } finally {
       await emu.close();

@@ -74,9 +74,11 @@ export async function edges(ctx: Context, r: Request): Promise<Answer | undefine
   const store = ctx.store;
   // The body is read before anything is looked up, so no change can slip in between the
   // look-up and the save (which replaces the whole edge).
+  const known = segs.length <= 3 || (segs[3] === "routes" && (segs.length <= 5 || (segs.length === 6 && MODULES.includes(segs[5]!))));
+  if (!known) return undefined;
+  allow(method, ALLOWED[segs.length]!, path);
   const body = method === "POST" || method === "PUT" || method === "PATCH" ? await readJsonObject(r.req) : {};
   if (segs.length === 2) {
-    allow(method, ["GET", "POST"], path);
     if (method === "GET") return listPage(ctx, r, { collection: store.edges, format: FORMATS.edge, key: "https_edges", render: (e) => renderEdge(ctx, e) });
     onlyFields(body, EDGE_FIELDS);
     const edge: EdgeRecord = {
@@ -94,7 +96,6 @@ export async function edges(ctx: Context, r: Request): Promise<Answer | undefine
 
   const edgeId = pathId(FORMATS.edge, segs[2]!);
   if (segs.length === 3) {
-    allow(method, ["GET", "PATCH", "DELETE"], path);
     const edge = store.edges.get(edgeId) ?? throwIt(notFound());
     if (method === "GET") return { status: 200, body: renderEdge(ctx, edge) };
     if (method === "DELETE") {
@@ -113,9 +114,7 @@ export async function edges(ctx: Context, r: Request): Promise<Answer | undefine
     return { status: 200, body: renderEdge(ctx, await store.save(store.edges, next)) };
   }
 
-  if (segs[3] !== "routes") return undefined;
   if (segs.length === 4) {
-    allow(method, ["POST"], path);
     const edge = store.edges.get(edgeId) ?? throwIt(notFound());
     onlyFields(body, ROUTE_FIELDS);
     if (body.edge_id !== undefined && body.edge_id !== null && body.edge_id !== edgeId) {
@@ -144,7 +143,6 @@ export async function edges(ctx: Context, r: Request): Promise<Answer | undefine
   };
 
   if (segs.length === 5) {
-    allow(method, ["GET", "PATCH", "DELETE"], path);
     if (method === "GET") return { status: 200, body: renderRoute(ctx, edgeId, route) };
     if (method === "DELETE") {
       await store.save(store.edges, { ...edge, routes: edge.routes.filter((x) => x.id !== routeId) });
@@ -165,36 +163,36 @@ export async function edges(ctx: Context, r: Request): Promise<Answer | undefine
     return { status: 200, body: renderRoute(ctx, edgeId, await replaceRoute(next)) };
   }
 
-  if (segs.length !== 6) return undefined;
+  // A module: /edges/https/{edge}/routes/{route}/{module}.
   const name = segs[5]!;
-  if (name === "backend" || name === "webhook_verification" || (OTHER_ROUTE_MODULES as readonly string[]).includes(name)) {
-    allow(method, ["GET", "PUT", "DELETE"], path);
-    const current = name === "backend" ? route.backend : name === "webhook_verification" ? route.webhook_verification : (route.modules[name] ?? null);
-    const show = (rt: RouteRecord) => (renderRoute(ctx, edgeId, rt) as Record<string, unknown>)[name];
-    if (method === "GET") {
-      // A module that is not set reads as 404, as it did in the first emulator.
-      if (current === null) throw notFound();
-      return { status: 200, body: show(route) };
-    }
-    // Deleting a module that is not set is not an error: the route ends up without one either way.
-    if (method === "DELETE") {
-      if (current !== null) {
-        const next = { ...route, modules: { ...route.modules } };
-        if (name === "backend") next.backend = null;
-        else if (name === "webhook_verification") next.webhook_verification = null;
-        else delete next.modules[name];
-        await replaceRoute(next);
-      }
-      return { status: 204 };
-    }
-    const next = { ...route, modules: { ...route.modules } };
-    if (name === "backend") next.backend = parseBackendModule(body);
-    else if (name === "webhook_verification") next.webhook_verification = parseWebhook(body);
-    else next.modules[name] = genericModule(body, name);
-    return { status: 200, body: show(await replaceRoute(next)) };
+  const current = name === "backend" ? route.backend : name === "webhook_verification" ? route.webhook_verification : (route.modules[name] ?? null);
+  const show = (rt: RouteRecord) => (renderRoute(ctx, edgeId, rt) as Record<string, unknown>)[name];
+  if (method === "GET") {
+    // A module that is not set reads as 404, as it did in the first emulator.
+    if (current === null) throw notFound();
+    return { status: 200, body: show(route) };
   }
-  return undefined;
+  // Deleting a module that is not set is not an error: the route ends up without one either way.
+  if (method === "DELETE") {
+    if (current !== null) {
+      const next = { ...route, modules: { ...route.modules } };
+      if (name === "backend") next.backend = null;
+      else if (name === "webhook_verification") next.webhook_verification = null;
+      else delete next.modules[name];
+      await replaceRoute(next);
+    }
+    return { status: 204 };
+  }
+  const next = { ...route, modules: { ...route.modules } };
+  if (name === "backend") next.backend = parseBackendModule(body);
+  else if (name === "webhook_verification") next.webhook_verification = parseWebhook(body);
+  else next.modules[name] = genericModule(body, name);
+  return { status: 200, body: show(await replaceRoute(next)) };
 }
+
+const MODULES: string[] = ["backend", "webhook_verification", ...OTHER_ROUTE_MODULES];
+/** The methods of each path depth under /edges/https. */
+const ALLOWED: Record<number, string[]> = { 2: ["GET", "POST"], 3: ["GET", "PATCH", "DELETE"], 4: ["POST"], 5: ["GET", "PATCH", "DELETE"], 6: ["GET", "PUT", "DELETE"] };
 
 const EDGE_FIELDS = ["description", "metadata", "hostports", "mutual_tls", "tls_termination"];
 const ROUTE_FIELDS = ["edge_id", "match_type", "match", "description", "metadata", "backend", "webhook_verification", ...OTHER_ROUTE_MODULES];
