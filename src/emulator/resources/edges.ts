@@ -35,10 +35,13 @@ const KIND_BY_PREFIX: Record<string, string> = {
   bkdsc_: "static",
 };
 
+const MODULE_ORDER = [...OTHER_ROUTE_MODULES.slice(0, 5), "webhook_verification", ...OTHER_ROUTE_MODULES.slice(5)];
+
 function renderRoute(ctx: Context, edgeId: string, r: RouteRecord) {
   const kind = r.backend ? KIND_BY_PREFIX[r.backend.backend_id.slice(0, 6)] : undefined;
   const backendUri = (id: string) => `${ctx.base}/backends/${kind ?? "unknown"}/${id}`;
-  const modules = Object.fromEntries(OTHER_ROUTE_MODULES.map((m) => [m, r.modules[m] ?? null]));
+  // In the API's field order: webhook_verification sits between response_headers and oauth.
+  const modules = Object.fromEntries(MODULE_ORDER.map((m) => [m, m === "webhook_verification" ? r.webhook_verification : (r.modules[m] ?? null)]));
   return {
     edge_id: edgeId,
     id: r.id,
@@ -50,7 +53,6 @@ function renderRoute(ctx: Context, edgeId: string, r: RouteRecord) {
     metadata: r.metadata,
     backend: r.backend ? { enabled: r.backend.enabled, backend: { id: r.backend.backend_id, uri: backendUri(r.backend.backend_id) } } : null,
     ...modules,
-    webhook_verification: r.webhook_verification,
   };
 }
 
