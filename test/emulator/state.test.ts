@@ -45,6 +45,58 @@ describe("state file", () => {
     }
   });
 
+  it("keeps edges, routes and their modules, backends of every kind and endpoints across a restart", async () => {
+    const first = await startEmulator({ port: 0, stateFile: file });
+    const made = await makeRoute(first.url, { edge: { hostports: ["keep.example.com:443"], mutual_tls: {} }, route: { oauth: { provider: {} } } });
+    await call(first.url, "PUT", made.webhook, { body: { provider: "github", secret: "kept" } });
+    await call(first.url, "PUT", `${made.path}/backend`, { body: { backend_id: "bkdtg_x" } });
+    const kinds = {
+      tunnel_group: { labels: { service: "app" } },
+      http_response: { body: "b", headers: { a: "1" }, status_code: 418 },
+      weighted: { backends: { bkdhr_a: 2 } },
+      static: { address: "h:1", tls: { enabled: true } },
+    };
+    const backends: Record<string, string> = {};
+    for (const [kind, body] of Object.entries(kinds)) backends[kind] = (await call(first.url, "POST", `/backends/${kind}`, { body })).json.id;
+    const ep = await call(first.url, "POST", "/endpoints", { body: { type: "cloud", url: "https://keep.example.com", traffic_policy: "on_http_request: []\n" } });
+    const paths = [`/edges/https/${made.edgeId}`, ...Object.entries(backends).map(([k, id]) => `/backends/${k}/${id}`), `/endpoints/${ep.json.id}`];
+    const before = await Promise.all(paths.map(async (p) => (await call(first.url, "GET", p)).text.replaceAll(first.url, "BASE")));
+    await first.close();
+
+    const second = await startEmulator({ port: 0, stateFile: file });
+    try {
+      const after = await Promise.all(paths.map(async (p) => (await call(second.url, "GET", p)).text.replaceAll(second.url, "BASE")));
+      expect(after).toEqual(before);
+      expect(JSON.parse(after[0]!).routes[0].webhook_verification.secret).toBe("kept");
+      // New ids of every kind still sort after the saved ones.
+      const e2 = await call(second.url, "POST", "/edges/https", { body: {} });
+      expect((await call(second.url, "GET", "/edges/https?limit=1")).json.https_edges[0].id).toBe(e2.json.id);
+      expect(e2.json.id > made.edgeId).toBe(true);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("loads a state file of the first emulator: each webhook module becomes a route of that id on an edge of that id", async () => {
+    await writeFile(
+      file,
+      '{"version":1,\n"failover_backends":[],\n"webhook_verifications":[\n{"edge_id":"edghts_old","route_id":"edghtsrt_old","enabled":false,"provider":"slack","secret":"s"}\n]}\n',
+    );
+    const emu = await startEmulator({ port: 0, stateFile: file });
+    try {
+      const path = "/edges/https/edghts_old/routes/edghtsrt_old";
+      expect((await call(emu.url, "GET", `${path}/webhook_verification`)).json).toEqual({ enabled: false, provider: "slack", secret: "s" });
+      expect((await call(emu.url, "GET", path)).json).toMatchObject({ edge_id: "edghts_old", match_type: "path_prefix", match: "/" });
+      // The next write saves it in the new form.
+      await call(emu.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_a"] } });
+      const saved = JSON.parse(await readFile(file, "utf8"));
+      expect(saved.webhook_verifications).toBeUndefined();
+      expect(saved.https_edges[0].routes[0].webhook_verification).toEqual({ enabled: false, provider: "slack", secret: "s" });
+    } finally {
+      await emu.close();
+    }
+  });
+
   it("has every acknowledged change on disk at once, without waiting for close", async () => {
     const emu = await startEmulator({ port: 0, stateFile: file });
     try {
@@ -148,6 +200,10 @@ describe("state file", () => {
     ["a duplicate id", '{"version":1,"failover_backends":[{"id":"bkdfo_a","created_at":"2026-01-01T00:00:00Z","description":"","metadata":"","backends":["bkdhr_a"]},{"id":"bkdfo_a","created_at":"2026-01-01T00:00:00Z","description":"","metadata":"","backends":["bkdhr_a"]}]}', /appears twice/],
     ["a missing field", '{"version":1,"failover_backends":[{"id":"bkdfo_a","description":"","metadata":"","backends":["bkdhr_a"]}]}', /created_at must be a string/],
     ["an unknown provider", '{"version":1,"webhook_verifications":[{"edge_id":"edghts_a","route_id":"edghtsrt_a","enabled":true,"provider":"nope","secret":""}]}', /provider "nope"/],
+    ["an edge with a bad id", '{"version":1,"https_edges":[{"id":"edg_a","created_at":"2026-01-01T00:00:00Z","description":"","metadata":"","hostports":[],"mutual_tls":null,"tls_termination":null,"routes":[]}]}', /https_edges\[0\]\.id "edg_a"/],
+    ["a route with a bad match_type", '{"version":1,"https_edges":[{"id":"edghts_a","created_at":"2026-01-01T00:00:00Z","description":"","metadata":"","hostports":[],"mutual_tls":null,"tls_termination":null,"routes":[{"id":"edghtsrt_a","created_at":"2026-01-01T00:00:00Z","match_type":"regex","match":"/","description":"","metadata":"","backend":null,"webhook_verification":null,"modules":{}}]}]}', /https_edges\[0\]\.routes\[0\]\.match_type/],
+    ["a backend of the wrong kind", '{"version":1,"backends":{"static":[{"id":"bkdhr_a","created_at":"2026-01-01T00:00:00Z","description":"","metadata":"","fields":{}}]}}', /backends\.static\[0\]\.id "bkdhr_a" must be bkdsc_/],
+    ["an endpoint without a url", '{"version":1,"endpoints":[{"id":"ep_a","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z","type":"cloud","traffic_policy":"","description":"","metadata":"","bindings":[],"pooling_enabled":false}]}', /endpoints\[0\]\.url must be a string/],
   ])("refuses a state file with %s as a usage error naming the path, and leaves it untouched", async (_what, content, why) => {
     await writeFile(file, content);
     const err = await startEmulator({ port: 0, stateFile: file }).catch((e: unknown) => e);
