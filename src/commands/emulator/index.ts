@@ -27,11 +27,10 @@ export function registerEmulator(program: Command, app: AppContext): void {
       "after",
       `
 The first line on stdout, once it accepts connections, is its base URL. Without the global
---api-key it accepts any Bearer key; with it, only that key. An
-edge and route exists once created through the API (POST /edges/https, then
-POST /edges/https/<edge-id>/routes). With --edges, everything under /edges and /backends
-answers as it does for an account after the Edges sunset; /endpoints works as always.
-Stop it with Ctrl-C (or SIGTERM).
+--api-key it accepts any Bearer key; with it, only that key. An edge and its routes exist
+once created through the API (POST /edges/https, then POST /edges/https/<edge-id>/routes).
+With --edges, everything under /edges and /backends answers as for an account after the
+Edges sunset; /endpoints works as always. Stop it with Ctrl-C (or SIGTERM).
 
 Examples:
   $ edgectl emulator --port 0
