@@ -32,8 +32,11 @@ try {
   const created = JSON.parse(edgectl(["failover", "create", "--backends", "bkdhr_primary,bkdhr_standby", "--description", "eu pair", "-o", "json"]));
   edgectl(["failover", "get", created.id]);
   edgectl(["failover", "list"]);
-  edgectl(["webhook-verification", "replace", "edghts_demo", "edghtsrt_demo", "--provider", "GitHub", "--secret-stdin"], "s3cr3t-from-stdin\n");
-  edgectl(["webhook-verification", "get", "edghts_demo", "edghtsrt_demo"]);
+  // Webhook verification lives on a route of an HTTPS edge, so make both first (raw API calls).
+  const edge = JSON.parse(edgectl(["api", "POST", "/edges/https", "--input", "-"], JSON.stringify({ description: "demo edge", hostports: ["demo.example.com:443"] })));
+  const route = JSON.parse(edgectl(["api", "POST", `/edges/https/${edge.id}/routes`, "--input", "-"], JSON.stringify({ match_type: "path_prefix", match: "/hooks" })));
+  edgectl(["webhook-verification", "replace", edge.id, route.id, "--provider", "GitHub", "--secret-stdin"], "s3cr3t-from-stdin\n");
+  edgectl(["webhook-verification", "get", edge.id, route.id]);
   edgectl(["failover", "delete", created.id, "--yes"]);
 } catch (err) {
   console.error(`demo failed: ${err.message}`);

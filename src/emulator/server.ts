@@ -1,6 +1,6 @@
-// A local stand-in for ngrok's v2 management API: Failover backends and the webhook
-// verification module of HTTPS edge routes. node:http only, so it starts fast and adds
-// no dependencies.
+// A local stand-in for ngrok's v2 management API: backends of the five kinds, HTTPS edges
+// with their routes and route modules, and Cloud Endpoints (one module per resource in
+// resources/). node:http only, so it starts fast.
 //
 // Error codes are the real API's where its error list (ngrok docs, "Errors reference")
 // has one that fits:
@@ -12,6 +12,12 @@
 //   ERR_NGROK_227 a malformed id in the path       ERR_NGROK_226 rate limited (429)
 //   ERR_NGROK_231 an unknown query parameter       ERR_NGROK_232 a repeated query parameter
 //   ERR_NGROK_233/244 page size limit out of range / not a number
+//   ERR_NGROK_7008 Edges retired (--edges retired)  ERR_NGROK_7196 Edges read-only (writes)
+//   ERR_NGROK_7110 a route body naming another edge ERR_NGROK_7122 a hostport another edge has
+//   ERR_NGROK_248 an endpoint type other than cloud ERR_NGROK_18009 a cloud endpoint URL in use
+//   ERR_NGROK_18003 a tcp/tls endpoint URL without a port
+// The docs give 7008 and 7196 no HTTP status; the emulator answers 403 (access refused),
+// and 409 for 18009 (a conflict with an existing endpoint).
 // The real API answers a missing resource with 404 and NO error_code
 // ({"status_code":404,"msg":"Resource not found","details":{"operation_id":…}}, as in
 // ngrok-api-go's test fixtures); the emulator does the same, and also leaves error_code out
@@ -21,10 +27,18 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createHash, timingSafeEqual } from "node:crypto";
-import { DESCRIPTION_MAX_BYTES, ID_RULES, METADATA_MAX_BYTES, utf8Length, type IdKind } from "../api/ids.js";
-import { isProvider, providerNeedsSecret, suggestProvider } from "../api/providers.js";
 import { UsageError } from "../errors.js";
-import { Store, randomBase62, type FailoverPatch, type FailoverRecord, type WebhookModule } from "./store.js";
+import { HttpError, notFound, send, sendFailure, type Answer, type Context, type Request } from "./http.js";
+import { backends, isOtherBackendKind } from "./resources/backends.js";
+import { edges } from "./resources/edges.js";
+import { endpoints } from "./resources/endpoints.js";
+import { failover } from "./resources/failover.js";
+import { Store } from "./store.js";
+
+export { MAX_BODY_BYTES } from "./http.js";
+
+/** An account before the Edges sunset (all), or after it: `read-only` or `retired`. */
+export type EdgesMode = "active" | "read-only" | "retired";
 
 export interface EmulatorOptions {
   /** Default 127.0.0.1. */
@@ -37,6 +51,8 @@ export interface EmulatorOptions {
   apiKey?: string;
   /** At most `requests` in any `windowSeconds`-long span; more get 429. */
   rateLimit?: { requests: number; windowSeconds: number };
+  /** How /edges and /backends answer; default `active`. */
+  edges?: EdgesMode;
 }
 
 export interface Emulator {
@@ -46,8 +62,6 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
-export const MAX_BODY_BYTES = 1024 * 1024;
-const PAGE_MAX = 100;
 const MAX_RATE_REQUESTS = 1_000_000;
 
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
@@ -65,13 +79,24 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   }
 
   const store = await Store.open(opts.stateFile);
-  const ctx: Context = { store, base: "", apiKeyDigest: opts.apiKey === undefined ? undefined : digest(opts.apiKey), limiter };
+  const ctx: ServerContext = { store, base: "", apiKeyDigest: opts.apiKey === undefined ? undefined : digest(opts.apiKey), limiter, edges: opts.edges ?? "active" };
+  // Sockets with a request being answered, and those of them whose next bytes did not parse:
+  // the answer under way goes out first, then the connection closes.
+  const busy = new WeakSet<object>();
+  const doomed = new WeakSet<object>();
   const server = http.createServer((req, res) => {
+    const socket = req.socket;
+    busy.add(socket);
+    res.once("close", () => {
+      busy.delete(socket);
+      if (doomed.has(socket)) socket.destroySoon();
+    });
     handle(ctx, req, res).catch((err: unknown) => sendFailure(res, err));
   });
   // A client that stops mid-request must not take the emulator down with it.
   server.on("clientError", (_err, socket) => {
-    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+    if (busy.has(socket)) doomed.add(socket);
+    else if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
     else socket.destroy();
   });
 
@@ -104,29 +129,15 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   };
 }
 
-interface Context {
+interface ServerContext {
   store: Store;
   base: string;
   apiKeyDigest: Buffer | undefined;
   limiter: RateLimiter | undefined;
+  edges: EdgesMode;
 }
 
-/** An answer other than success, thrown from anywhere below and sent by `handle`. */
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string | undefined,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
-
-const notFound = (what = "Resource not found") => new HttpError(404, undefined, what);
-const invalid = (msg: string) => new HttpError(400, "ERR_NGROK_215", msg);
-
-async function handle(ctx: Context, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+async function handle(ctx: ServerContext, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   try {
     if (ctx.limiter) {
       const wait = ctx.limiter.take(Date.now());
@@ -144,7 +155,7 @@ async function handle(ctx: Context, req: http.IncomingMessage, res: http.ServerR
   }
 }
 
-function authenticate(ctx: Context, header: string | undefined): void {
+function authenticate(ctx: ServerContext, header: string | undefined): void {
   const www = { "WWW-Authenticate": 'Bearer realm="edgectl emulator"' };
   if (header === undefined || header.trim() === "") {
     throw new HttpError(401, "ERR_NGROK_200", "The API requires that you set the Authorization header: Authorization: Bearer <API key>.", www);
@@ -169,11 +180,11 @@ function checkVersion(header: string | string[] | undefined): void {
   }
 }
 
-async function route(shared: Context, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+async function route(shared: ServerContext, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   // Links (uri, next_page_uri) name the host the client asked for, as a real server does:
   // reached as localhost, the emulator must not point to 127.0.0.1, another origin.
   const host = req.headers.host;
-  const ctx = host && /^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(host) ? { ...shared, base: `http://${host}` } : shared;
+  const ctx: Context = { store: shared.store, base: host && /^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(host) ? `http://${host}` : shared.base };
   const raw = req.url ?? "/";
   const q = raw.indexOf("?");
   let path = q < 0 ? raw : raw.slice(0, q);
@@ -181,313 +192,27 @@ async function route(shared: Context, req: http.IncomingMessage, res: http.Serve
   if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
   const segs = path.split("/").slice(1);
   const method = req.method ?? "GET";
+  const r: Request = { method, segs, path, raw, query, req };
 
-  if (segs[0] === "backends" && segs[1] === "failover") {
-    if (segs.length === 2) {
-      allow(method, ["GET", "POST"], path);
-      if (method === "GET") return send(res, 200, listFailover(ctx, raw, query));
-      const body = await readJsonObject(req);
-      return send(res, 201, render(ctx, await ctx.store.createFailover(parseCreate(body))));
-    }
-    if (segs.length === 3) {
-      allow(method, ["GET", "PATCH", "DELETE"], path);
-      const id = pathId("failover", segs[2]!);
-      if (method === "GET") return send(res, 200, render(ctx, ctx.store.getFailover(id) ?? throwIt(notFound())));
-      if (method === "DELETE") {
-        if (!(await ctx.store.deleteFailover(id))) throw notFound();
-        return sendEmpty(res);
-      }
-      const patch = parseUpdate(await readJsonObject(req));
-      return send(res, 200, render(ctx, (await ctx.store.updateFailover(id, patch)) ?? throwIt(notFound())));
-    }
-  }
-
-  if (segs.length === 6 && segs[0] === "edges" && segs[1] === "https" && segs[3] === "routes" && segs[5] === "webhook_verification") {
-    allow(method, ["GET", "PUT", "DELETE"], path);
-    // Any well-formed edge and route id names an existing route.
-    const edge = pathId("edge", segs[2]!);
-    const routeId = pathId("route", segs[4]!);
-    if (method === "GET") return send(res, 200, ctx.store.getWebhook(edge, routeId) ?? throwIt(notFound()));
-    // Deleting a module that is not set is not an error: the route ends up without one either way.
-    if (method === "DELETE") {
-      await ctx.store.deleteWebhook(edge, routeId);
-      return sendEmpty(res);
-    }
-    const module = parseWebhook(await readJsonObject(req));
-    return send(res, 200, await ctx.store.replaceWebhook(edge, routeId, module));
-  }
-
-  throw notFound(`Resource not found: the API has no endpoint at ${JSON.stringify(path)}`);
+  if (segs[0] === "edges" || segs[0] === "backends") checkEdgesAccess(shared.edges, method);
+  let answer: Answer | undefined;
+  if (segs[0] === "backends" && segs[1] === "failover") answer = await failover(ctx, r);
+  else if (segs[0] === "backends" && isOtherBackendKind(segs[1])) answer = await backends(ctx, segs[1], r);
+  else if (segs[0] === "edges" && segs[1] === "https" && segs.length >= 2) answer = await edges(ctx, r);
+  else if (segs[0] === "endpoints") answer = await endpoints(ctx, r);
+  if (answer === undefined) throw notFound(`Resource not found: the API has no endpoint at ${JSON.stringify(path)}`);
+  send(res, answer.status, answer.body);
 }
 
-function throwIt(err: Error): never {
-  throw err;
-}
+const EDGES_GONE =
+  "Edges are deprecated and no longer available. If you have used edges before, a migration guide is available: https://ngrok.com/docs/universal-gateway/edges/#migration-guide. If you have lost access to actively running edges, this is an error, please contact support@ngrok.com for help.";
+const EDGES_READ_ONLY =
+  "Your account has read-only access to Edges. Edges are deprecated, and write access (including creating, updating, or deleting) is no longer supported for your account. For guidance on alternatives, see our migration guide: https://ngrok.com/docs/universal-gateway/edges/#migration-guide. If you believe you should still have write access to Edges, please contact support@ngrok.com for help.";
 
-function allow(method: string, allowed: string[], path: string): void {
-  if (!allowed.includes(method)) {
-    throw new HttpError(405, undefined, `Method ${method} is not allowed on ${path}; allowed: ${allowed.join(", ")}`, { Allow: allowed.join(", ") });
-  }
-}
-
-const ID_PREFIX: Record<IdKind, string> = { failover: "bkdfo_", backend: "bkd??_", edge: "edghts_", route: "edghtsrt_" };
-
-/** A path segment, percent-decoded and checked against the id format of its kind. */
-function pathId(kind: IdKind, segment: string): string {
-  let id: string;
-  try {
-    id = decodeURIComponent(segment);
-  } catch {
-    id = segment;
-  }
-  if (!ID_RULES[kind].re.test(id)) {
-    throw new HttpError(400, "ERR_NGROK_227", `The ID ${JSON.stringify(id)} is invalid. Expected an ID with a prefix of ${ID_PREFIX[kind]}: it ${ID_RULES[kind].rule}.`);
-  }
-  return id;
-}
-
-// --- Failover backends -------------------------------------------------------------------
-
-function render(ctx: Context, r: FailoverRecord) {
-  return {
-    id: r.id,
-    uri: `${ctx.base}/backends/failover/${r.id}`,
-    created_at: r.created_at,
-    description: r.description,
-    metadata: r.metadata,
-    backends: r.backends,
-  };
-}
-
-function listFailover(ctx: Context, raw: string, query: string) {
-  const params = new URLSearchParams(query);
-  const seen = new Set<string>();
-  for (const key of params.keys()) {
-    if (key !== "limit" && key !== "before_id") {
-      throw new HttpError(400, "ERR_NGROK_231", `The query part of the requested URI includes unknown parameters: ${key}. The supported parameters are: before_id, limit.`);
-    }
-    if (seen.has(key)) {
-      throw new HttpError(400, "ERR_NGROK_232", `The request must specify only a single value for the ${key} parameter but got ${params.getAll(key).length}.`);
-    }
-    seen.add(key);
-  }
-  const limitText = params.get("limit") ?? "";
-  let limit = PAGE_MAX;
-  if (limitText !== "") {
-    if (!/^\d+$/.test(limitText)) {
-      throw new HttpError(400, "ERR_NGROK_244", `The page size limit must be a number between 1 and ${PAGE_MAX} but ${JSON.stringify(limitText)} was provided.`);
-    }
-    limit = Number(limitText);
-    if (limit < 1 || limit > PAGE_MAX) {
-      throw new HttpError(400, "ERR_NGROK_233", `The page size limit must be between 1 and ${PAGE_MAX} but ${limitText} was provided.`);
-    }
-  }
-  const beforeText = params.get("before_id") ?? "";
-  let beforeId: string | undefined;
-  if (beforeText !== "") {
-    if (!ID_RULES.failover.re.test(beforeText)) {
-      throw new HttpError(400, "ERR_NGROK_227", `The ID ${JSON.stringify(beforeText)} given as before_id is invalid. Expected an ID with a prefix of bkdfo_.`);
-    }
-    beforeId = beforeText;
-  }
-  const page = ctx.store.listFailover(limit, beforeId);
-  const last = page.items[page.items.length - 1];
-  const next = page.more && last ? `${ctx.base}/backends/failover?before_id=${last.id}${limitText !== "" ? `&limit=${limit}` : ""}` : null;
-  return { backends: page.items.map((r) => render(ctx, r)), uri: `${ctx.base}${raw}`, next_page_uri: next };
-}
-
-const CREATE_FIELDS = ["description", "metadata", "backends"];
-// The API's update body also carries the id (the path's id is the one that counts).
-const UPDATE_FIELDS = ["id", ...CREATE_FIELDS];
-
-function parseCreate(body: Record<string, unknown>): { backends: string[]; description: string; metadata: string } {
-  onlyFields(body, CREATE_FIELDS);
-  const backends = backendList(body.backends);
-  if (backends === undefined) throw invalid("backends is required: give the ids of the child backends, in failover order");
-  return { backends, description: description(body.description) ?? "", metadata: metadata(body.metadata) ?? "" };
-}
-
-function parseUpdate(body: Record<string, unknown>): FailoverPatch {
-  onlyFields(body, UPDATE_FIELDS);
-  if (body.id !== undefined && body.id !== null && typeof body.id !== "string") throw invalid("id must be a string");
-  const patch: FailoverPatch = {};
-  const backends = backendList(body.backends);
-  if (backends !== undefined) patch.backends = backends;
-  const d = description(body.description);
-  if (d !== undefined) patch.description = d;
-  const m = metadata(body.metadata);
-  if (m !== undefined) patch.metadata = m;
-  return patch;
-}
-
-function backendList(value: unknown): string[] | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value)) throw invalid("backends must be an array of backend ids");
-  if (value.length === 0) throw invalid("backends must list at least one backend");
-  value.forEach((id, i) => {
-    if (typeof id !== "string") throw invalid(`backends[${i}] must be a string (a backend id)`);
-    if (!ID_RULES.backend.re.test(id)) {
-      throw new HttpError(400, "ERR_NGROK_242", `The ID ${JSON.stringify(id)} in backends[${i}] is not a valid Backend ID: it ${ID_RULES.backend.rule}.`);
-    }
-  });
-  return value as string[];
-}
-
-function description(value: unknown): string | undefined {
-  const text = optionalString(value, "description");
-  if (text !== undefined && utf8Length(text) > DESCRIPTION_MAX_BYTES) {
-    throw invalid(`description is ${utf8Length(text)} bytes of UTF-8; the maximum is ${DESCRIPTION_MAX_BYTES}`);
-  }
-  return text;
-}
-
-function metadata(value: unknown): string | undefined {
-  const text = optionalString(value, "metadata");
-  if (text !== undefined && utf8Length(text) > METADATA_MAX_BYTES) {
-    throw new HttpError(400, "ERR_NGROK_100", `Invalid metadata length: ${utf8Length(text)} bytes. Max: ${METADATA_MAX_BYTES}`);
-  }
-  return text;
-}
-
-// --- Webhook verification ----------------------------------------------------------------
-
-const WEBHOOK_FIELDS = ["enabled", "provider", "secret"];
-
-function parseWebhook(body: Record<string, unknown>): WebhookModule {
-  onlyFields(body, WEBHOOK_FIELDS);
-  // As in the API, `enabled` defaults to true when left out.
-  let enabled = true;
-  if (body.enabled !== undefined && body.enabled !== null) {
-    if (typeof body.enabled !== "boolean") throw invalid("enabled must be true or false");
-    enabled = body.enabled;
-  }
-  const provider = optionalString(body.provider, "provider");
-  if (provider === undefined || provider === "") throw invalid("provider is required (e.g. github, stripe, sns)");
-  if (!isProvider(provider)) {
-    const guess = suggestProvider(provider);
-    const hint = guess ? `; did you mean ${JSON.stringify(guess)}?` : " (names are lower case, e.g. github, stripe, sns)";
-    throw invalid(`provider ${JSON.stringify(provider)} is not a supported webhook verification provider${hint}`);
-  }
-  const secret = optionalString(body.secret, "secret");
-  if (providerNeedsSecret(provider)) {
-    if (secret === undefined || secret === "") throw invalid(`secret is required for the ${provider} provider`);
-  } else if (secret !== undefined && secret !== "") {
-    // An empty secret is what clients that always send the field send for sns; it is not one.
-    throw invalid(`secret must not be given for the ${provider} provider: it verifies by certificate`);
-  }
-  return { enabled, provider, secret: secret ?? "" };
-}
-
-// --- Bodies --------------------------------------------------------------------------------
-
-function onlyFields(body: Record<string, unknown>, allowed: string[]): void {
-  for (const key of Object.keys(body)) {
-    if (!allowed.includes(key)) {
-      throw new HttpError(400, "ERR_NGROK_214", `The request parameter ${JSON.stringify(key)} is unknown and not expected. The supported fields are: ${allowed.join(", ")}.`);
-    }
-  }
-}
-
-/** null counts as absent, as it does for the API's optional fields. */
-function optionalString(value: unknown, field: string): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "string") throw invalid(`${field} must be a string`);
-  return value;
-}
-
-async function readJsonObject(req: http.IncomingMessage): Promise<Record<string, unknown>> {
-  const text = await readBody(req);
-  // An empty body reads as an empty object: the field rules then say what is missing.
-  if (text.trim() === "") return {};
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new HttpError(400, "ERR_NGROK_213", `The application/json request body could not be parsed: ${(err as Error).message}`);
-  }
-  if (typeof data !== "object" || data === null || Array.isArray(data)) {
-    throw new HttpError(400, "ERR_NGROK_213", "The application/json request body could not be parsed: expected a JSON object");
-  }
-  return data as Record<string, unknown>;
-}
-
-const tooLarge = () =>
-  new HttpError(413, "ERR_NGROK_212", `The request body is larger than the limit of ${MAX_BODY_BYTES} bytes.`, { Connection: "close" });
-
-/** The body as UTF-8, refusing (without reading on) one over the size limit. */
-function readBody(req: http.IncomingMessage): Promise<string> {
-  const declared = Number(req.headers["content-length"]);
-  if (declared > MAX_BODY_BYTES) return Promise.reject(tooLarge());
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const cleanup = () => {
-      req.off("data", onData);
-      req.off("end", onEnd);
-      req.off("error", onError);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        cleanup();
-        reject(tooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(Buffer.concat(chunks).toString("utf8"));
-    };
-    const onError = (err: Error) => {
-      cleanup();
-      reject(err);
-    };
-    req.on("data", onData);
-    req.on("end", onEnd);
-    req.on("error", onError);
-  });
-}
-
-// --- Responses -----------------------------------------------------------------------------
-
-function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  if (res.headersSent || res.destroyed) return;
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(text)), ...headers });
-  res.end(text);
-}
-
-function sendEmpty(res: http.ServerResponse): void {
-  if (res.headersSent || res.destroyed) return;
-  res.writeHead(204);
-  res.end();
-}
-
-function sendFailure(res: http.ServerResponse, err: unknown): void {
-  const e =
-    err instanceof HttpError
-      ? err
-      : new HttpError(500, undefined, `The emulator failed: ${persistMessage(err)}`);
-  const body = {
-    ...(e.code ? { error_code: e.code } : {}),
-    status_code: e.status,
-    msg: e.message,
-    details: { operation_id: newOperationId() },
-  };
-  send(res, e.status, body, e.headers);
-  // A refused body is not read on; the connection closes once the answer is out.
-  if (e.status === 413) res.once("finish", () => res.req.socket.destroySoon());
-}
-
-function persistMessage(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  if (code) return `could not save its state file (${code})`;
-  return err instanceof Error ? err.message : String(err);
-}
-
-function newOperationId(): string {
-  return `op_${randomBase62(27)}`;
+/** An account after the Edges sunset: no access at all (7008), or reads only (7196). */
+function checkEdgesAccess(mode: EdgesMode, method: string): void {
+  if (mode === "retired") throw new HttpError(403, "ERR_NGROK_7008", EDGES_GONE);
+  if (mode === "read-only" && method !== "GET" && method !== "HEAD") throw new HttpError(403, "ERR_NGROK_7196", EDGES_READ_ONLY);
 }
 
 function digest(key: string): Buffer {

@@ -1,5 +1,5 @@
-// The emulator's state: Failover backends and the webhook verification modules of HTTPS
-// edge routes. Kept in memory; with a state file, every change is on disk (written to a
+// The emulator's state: backends of every kind, HTTPS edges with their routes, and Cloud
+// Endpoints. Kept in memory; with a state file, every change is on disk (written to a
 // temp file, fsynced, renamed over the old one) before the request that made it is
 // answered, so `kill -9` at any moment leaves the last good state readable. Changes that
 // arrive while a write is in flight share the next write (group commit), which keeps
@@ -8,9 +8,8 @@ import { randomFillSync } from "node:crypto";
 import { constants as fsConstants } from "node:fs";
 import { access, open, readFile, readdir, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import { DESCRIPTION_MAX_BYTES, ID_RULES, METADATA_MAX_BYTES, utf8Length } from "../api/ids.js";
-import { isProvider } from "../api/providers.js";
 import { UsageError } from "../errors.js";
+import { parseState, serializeState, type StateFile } from "./state-file.js";
 
 export interface FailoverRecord {
   id: string;
@@ -32,20 +31,126 @@ export interface FailoverPatch {
   backends?: string[];
 }
 
-const STATE_VERSION = 1;
+/** The backend kinds other than failover, by the name in their path. */
+export const OTHER_BACKEND_KINDS = ["tunnel_group", "http_response", "weighted", "static"] as const;
+export type OtherBackendKind = (typeof OTHER_BACKEND_KINDS)[number];
 
-interface StateFile {
-  version: number;
-  failover_backends: FailoverRecord[];
-  webhook_verifications: ({ edge_id: string; route_id: string } & WebhookModule)[];
+/** A tunnel group, HTTP response, weighted or static backend: the common fields and its own. */
+export interface BackendRecord {
+  id: string;
+  created_at: string;
+  description: string;
+  metadata: string;
+  fields: Record<string, unknown>;
+}
+
+/** Route modules other than `backend` and `webhook_verification`, kept as given. */
+export const OTHER_ROUTE_MODULES = [
+  "ip_restriction",
+  "circuit_breaker",
+  "compression",
+  "request_headers",
+  "response_headers",
+  "oauth",
+  "saml",
+  "oidc",
+  "websocket_tcp_converter",
+  "user_agent_filter",
+  "traffic_policy",
+] as const;
+
+export interface RouteRecord {
+  id: string;
+  created_at: string;
+  match_type: "exact_path" | "path_prefix";
+  match: string;
+  description: string;
+  metadata: string;
+  backend: { enabled: boolean; backend_id: string } | null;
+  webhook_verification: WebhookModule | null;
+  /** The other modules by name; a missing name is a module that is not set. */
+  modules: Record<string, Record<string, unknown>>;
+}
+
+export interface EdgeRecord {
+  id: string;
+  created_at: string;
+  description: string;
+  metadata: string;
+  hostports: string[];
+  mutual_tls: Record<string, unknown> | null;
+  tls_termination: Record<string, unknown> | null;
+  routes: RouteRecord[];
+}
+
+export interface EndpointRecord {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  type: string;
+  url: string;
+  traffic_policy: string;
+  description: string;
+  metadata: string;
+  bindings: string[];
+  pooling_enabled: boolean;
+}
+
+/**
+ * Records of one kind by id, with their ids kept ascending: ids grow with creation time,
+ * so the end is the newest.
+ */
+export class Collection<T extends { id: string }> {
+  private readonly byId = new Map<string, T>();
+  private readonly order: string[] = [];
+
+  get size(): number {
+    return this.order.length;
+  }
+
+  get(id: string): T | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Oldest first. */
+  all(): T[] {
+    return this.order.map((id) => this.byId.get(id)!);
+  }
+
+  /** Newest first: up to `limit` records older than `beforeId` (any id, present or not). */
+  list(limit: number, beforeId?: string): { items: T[]; more: boolean } {
+    let end = this.order.length;
+    if (beforeId !== undefined) end = lowerBound(this.order, beforeId);
+    const start = Math.max(0, end - limit);
+    const items: T[] = [];
+    for (let i = end - 1; i >= start; i--) items.push(this.byId.get(this.order[i]!)!);
+    return { items, more: start > 0 };
+  }
+
+  /** Adds a record, or replaces the one with its id. */
+  put(record: T): void {
+    if (!this.byId.has(record.id)) this.order.splice(lowerBound(this.order, record.id), 0, record.id);
+    this.byId.set(record.id, record);
+  }
+
+  delete(id: string): boolean {
+    if (!this.byId.delete(id)) return false;
+    const i = lowerBound(this.order, id);
+    if (this.order[i] === id) this.order.splice(i, 1);
+    return true;
+  }
 }
 
 export class Store {
-  /** Failover backends by id. */
-  private readonly failover = new Map<string, FailoverRecord>();
-  /** Their ids, ascending; ids grow with creation time, so the end is the newest. */
-  private readonly order: string[] = [];
-  private readonly webhooks = new Map<string, WebhookModule>();
+  readonly failover = new Collection<FailoverRecord>();
+  readonly backends: Record<OtherBackendKind, Collection<BackendRecord>> = {
+    tunnel_group: new Collection(),
+    http_response: new Collection(),
+    weighted: new Collection(),
+    static: new Collection(),
+  };
+  readonly edges = new Collection<EdgeRecord>();
+  readonly endpoints = new Collection<EndpointRecord>();
   private readonly ids = new IdGenerator();
   private writing: Promise<void> | null = null;
   private pending: Deferred | null = null;
@@ -72,78 +177,62 @@ export class Store {
     return store;
   }
 
-  // --- Failover backends ---------------------------------------------------------------
+  /** A new id with this prefix, greater than every id made or loaded before. */
+  newId(prefix: string): string {
+    return `${prefix}${this.ids.next()}`;
+  }
+
+  /**
+   * Puts a record (new or replacing) in its collection and resolves once that is on disk.
+   * Records are replaced, never mutated: a list being serialized never sees half an update.
+   */
+  async save<T extends { id: string }>(collection: Collection<T>, record: T): Promise<T> {
+    collection.put(record);
+    await this.persist();
+    return record;
+  }
+
+  /** False if there was none with that id. */
+  async remove<T extends { id: string }>(collection: Collection<T>, id: string): Promise<boolean> {
+    if (!collection.delete(id)) return false;
+    await this.persist();
+    return true;
+  }
+
+  // --- Failover backends (kept for callers of the first emulator) ----------------------
 
   getFailover(id: string): FailoverRecord | undefined {
     return this.failover.get(id);
   }
 
-  /** Newest first: up to `limit` backends older than `beforeId` (any id, present or not). */
   listFailover(limit: number, beforeId?: string): { items: FailoverRecord[]; more: boolean } {
-    let end = this.order.length;
-    if (beforeId !== undefined) end = lowerBound(this.order, beforeId);
-    const start = Math.max(0, end - limit);
-    const items: FailoverRecord[] = [];
-    for (let i = end - 1; i >= start; i--) items.push(this.failover.get(this.order[i]!)!);
-    return { items, more: start > 0 };
+    return this.failover.list(limit, beforeId);
   }
 
   async createFailover(input: { backends: string[]; description: string; metadata: string }): Promise<FailoverRecord> {
-    const record: FailoverRecord = {
-      id: `bkdfo_${this.ids.next()}`,
+    return this.save(this.failover, {
+      id: this.newId("bkdfo_"),
       created_at: rfc3339(new Date()),
       description: input.description,
       metadata: input.metadata,
       backends: [...input.backends],
-    };
-    this.insert(record);
-    await this.persist();
-    return record;
+    });
   }
 
   /** The updated backend, or undefined if there is none with that id. */
   async updateFailover(id: string, patch: FailoverPatch): Promise<FailoverRecord | undefined> {
     const current = this.failover.get(id);
     if (!current) return undefined;
-    // Replaced, not mutated: a list being serialized elsewhere never sees half an update.
-    const next: FailoverRecord = {
+    return this.save(this.failover, {
       ...current,
       ...(patch.description !== undefined ? { description: patch.description } : {}),
       ...(patch.metadata !== undefined ? { metadata: patch.metadata } : {}),
       ...(patch.backends !== undefined ? { backends: [...patch.backends] } : {}),
-    };
-    this.failover.set(id, next);
-    await this.persist();
-    return next;
+    });
   }
 
-  /** False if there was none with that id. */
   async deleteFailover(id: string): Promise<boolean> {
-    if (!this.failover.delete(id)) return false;
-    const i = lowerBound(this.order, id);
-    if (this.order[i] === id) this.order.splice(i, 1);
-    await this.persist();
-    return true;
-  }
-
-  // --- Webhook verification modules ---------------------------------------------------
-
-  getWebhook(edgeId: string, routeId: string): WebhookModule | undefined {
-    return this.webhooks.get(routeKey(edgeId, routeId));
-  }
-
-  async replaceWebhook(edgeId: string, routeId: string, module: WebhookModule): Promise<WebhookModule> {
-    const copy = { enabled: module.enabled, provider: module.provider, secret: module.secret };
-    this.webhooks.set(routeKey(edgeId, routeId), copy);
-    await this.persist();
-    return copy;
-  }
-
-  /** False if the route had no module. */
-  async deleteWebhook(edgeId: string, routeId: string): Promise<boolean> {
-    if (!this.webhooks.delete(routeKey(edgeId, routeId))) return false;
-    await this.persist();
-    return true;
+    return this.remove(this.failover, id);
   }
 
   // --- Persistence -----------------------------------------------------------------------
@@ -154,19 +243,15 @@ export class Store {
     while (this.writing) await this.writing;
   }
 
-  private insert(record: FailoverRecord): void {
-    this.failover.set(record.id, record);
-    const i = lowerBound(this.order, record.id);
-    this.order.splice(i, 0, record.id);
-  }
-
   private load(state: StateFile): void {
-    for (const record of state.failover_backends) this.insert(record);
-    for (const w of state.webhook_verifications) {
-      this.webhooks.set(routeKey(w.edge_id, w.route_id), { enabled: w.enabled, provider: w.provider, secret: w.secret });
-    }
+    for (const record of state.failover_backends) this.failover.put(record);
+    for (const kind of OTHER_BACKEND_KINDS) for (const record of state.backends[kind]) this.backends[kind].put(record);
+    for (const record of state.https_edges) this.edges.put(record);
+    for (const record of state.endpoints) this.endpoints.put(record);
     // New ids must sort after the saved ones, even if the clock has gone back since.
-    for (const id of this.order) this.ids.observe(id.slice("bkdfo_".length));
+    const observe = (id: string) => this.ids.observe(id.slice(id.lastIndexOf("_") + 1));
+    for (const c of [this.failover, ...Object.values(this.backends), this.edges, this.endpoints]) for (const r of c.all()) observe(r.id);
+    for (const edge of this.edges.all()) for (const route of edge.routes) observe(route.id);
   }
 
   /** Joins the next write; the first change after an idle spell starts it at once. */
@@ -183,28 +268,18 @@ export class Store {
     if (!batch || this.file === undefined) return;
     this.pending = null;
     // The snapshot is taken now, so it holds every change whose request joined this batch.
-    const text = this.serialize();
+    const text = serializeState({
+      failover_backends: this.failover.all(),
+      backends: Object.fromEntries(OTHER_BACKEND_KINDS.map((k) => [k, this.backends[k].all()])) as StateFile["backends"],
+      https_edges: this.edges.all(),
+      endpoints: this.endpoints.all(),
+    });
     this.writing = writeAtomically(this.file, text, ++this.tmpSeq).then(batch.resolve, batch.reject);
     void this.writing.finally(() => {
       this.writing = null;
       if (this.pending) this.startWrite();
     });
   }
-
-  /** One record a line: compact to write, still readable and diffable by a person. */
-  private serialize(): string {
-    const backends = this.order.map((id) => JSON.stringify(this.failover.get(id)!));
-    const webhooks = [...this.webhooks].map(([key, m]) => {
-      const [edge_id, route_id] = key.split("/") as [string, string];
-      return JSON.stringify({ edge_id, route_id, enabled: m.enabled, provider: m.provider, secret: m.secret });
-    });
-    const list = (lines: string[]) => (lines.length ? `[\n${lines.join(",\n")}\n]` : "[]");
-    return `{"version":${STATE_VERSION},\n"failover_backends":${list(backends)},\n"webhook_verifications":${list(webhooks)}}\n`;
-  }
-}
-
-function routeKey(edgeId: string, routeId: string): string {
-  return `${edgeId}/${routeId}`;
 }
 
 /** RFC 3339 in UTC, whole seconds, as the API writes it (2026-01-02T03:04:05Z). */
@@ -405,75 +480,4 @@ async function writeAtomically(path: string, text: string, seq: number): Promise
   } catch {
     // the data is already safely in place; only the rename's durability is left to the OS
   }
-}
-
-/** Checks a saved state thoroughly: a file edited by hand or damaged is refused, never guessed at. */
-function parseState(path: string, text: string): StateFile {
-  const fail = (what: string): never => {
-    throw new UsageError(`state file ${path} is corrupt: ${what}; fix it, or move it aside to start empty`);
-  };
-  if (text.trim() === "") return fail(text === "" ? "the file is empty" : "the file holds only whitespace");
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    return fail(`not valid JSON (${(err as Error).message})`);
-  }
-  if (!isObject(data)) return fail("expected a JSON object");
-  if (data.version !== STATE_VERSION) return fail(`unsupported version ${JSON.stringify(data.version)} (expected ${STATE_VERSION})`);
-  const list = (key: string): unknown[] => {
-    const v = data[key];
-    if (v === undefined) return [];
-    if (!Array.isArray(v)) return fail(`${key} must be an array`);
-    return v;
-  };
-  const str = (obj: Record<string, unknown>, key: string, where: string): string => {
-    const v = obj[key];
-    if (typeof v !== "string") return fail(`${where}.${key} must be a string`);
-    return v;
-  };
-
-  const failover: FailoverRecord[] = [];
-  const seen = new Set<string>();
-  list("failover_backends").forEach((item, i) => {
-    const where = `failover_backends[${i}]`;
-    if (!isObject(item)) return fail(`${where} must be an object`);
-    const id = str(item, "id", where);
-    if (!ID_RULES.failover.re.test(id)) fail(`${where}.id "${id}" ${ID_RULES.failover.rule}`);
-    if (seen.has(id)) fail(`${where}.id "${id}" appears twice`);
-    seen.add(id);
-    const created_at = str(item, "created_at", where);
-    if (Number.isNaN(Date.parse(created_at))) fail(`${where}.created_at is not an RFC 3339 time`);
-    const description = str(item, "description", where);
-    if (utf8Length(description) > DESCRIPTION_MAX_BYTES) fail(`${where}.description is over ${DESCRIPTION_MAX_BYTES} bytes`);
-    const metadata = str(item, "metadata", where);
-    if (utf8Length(metadata) > METADATA_MAX_BYTES) fail(`${where}.metadata is over ${METADATA_MAX_BYTES} bytes`);
-    const backends = item.backends;
-    if (!Array.isArray(backends) || backends.length === 0) return fail(`${where}.backends must be a non-empty array`);
-    backends.forEach((b, j) => {
-      if (typeof b !== "string" || !ID_RULES.backend.re.test(b)) fail(`${where}.backends[${j}] is not a valid backend id`);
-    });
-    failover.push({ id, created_at, description, metadata, backends: backends as string[] });
-  });
-
-  const webhooks: StateFile["webhook_verifications"] = [];
-  list("webhook_verifications").forEach((item, i) => {
-    const where = `webhook_verifications[${i}]`;
-    if (!isObject(item)) return fail(`${where} must be an object`);
-    const edge_id = str(item, "edge_id", where);
-    if (!ID_RULES.edge.re.test(edge_id)) fail(`${where}.edge_id "${edge_id}" ${ID_RULES.edge.rule}`);
-    const route_id = str(item, "route_id", where);
-    if (!ID_RULES.route.re.test(route_id)) fail(`${where}.route_id "${route_id}" ${ID_RULES.route.rule}`);
-    if (typeof item.enabled !== "boolean") fail(`${where}.enabled must be true or false`);
-    const provider = str(item, "provider", where);
-    if (!isProvider(provider)) fail(`${where}.provider "${provider}" is not a supported provider`);
-    const secret = str(item, "secret", where);
-    webhooks.push({ edge_id, route_id, enabled: item.enabled as boolean, provider, secret });
-  });
-
-  return { version: STATE_VERSION, failover_backends: failover, webhook_verifications: webhooks };
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

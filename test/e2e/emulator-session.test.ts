@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
-import { spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";
+import { makeRoute, spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";
 import { parseJsonError, runCli, type Failover } from "./support.js";
 
 const KEY = "key_emulator_session_12345";
@@ -211,16 +211,15 @@ describe("failover get/delete with several ids and - from stdin", () => {
 });
 
 describe("webhook verification against the emulator", () => {
-  let n = 0;
-  /** A fresh route for each test, so modules never leak between tests. */
-  const route = () => {
-    n++;
-    return [`edghts_e${n}`, `edghtsrt_r${n}`] as const;
+  /** A fresh route for each test, made through the API, so modules never leak between tests. */
+  const route = async () => {
+    const made = await makeRoute(emu.url);
+    return [made.edgeId, made.routeId] as const;
   };
   const wv = (verb: string, r: readonly [string, string], ...args: string[]) => ["webhook-verification", verb, r[0], r[1], ...args];
 
   it("replace (--secret-stdin) → get → get --show-secret → delete → get gives 404", async () => {
-    const r = route();
+    const r = await route();
     const replaced = await runJson(wv("replace", r, "--provider", "GitHub", "--secret-stdin"), { input: "gh-stdin-secret\n" });
     expect(replaced).toEqual({ enabled: true, provider: "github", secret: "********" });
     expect(await runJson(wv("get", r))).toEqual({ enabled: true, provider: "github", secret: "********" });
@@ -233,7 +232,7 @@ describe("webhook verification against the emulator", () => {
   });
 
   it("--secret-file is stored without its trailing newline", async () => {
-    const r = route();
+    const r = await route();
     const file = join(scratch, "stripe.secret");
     writeFileSync(file, "whsec_file_secret\n", { mode: 0o600 });
     await runJson(wv("replace", r, "--provider", "stripe", "--secret-file", file));
@@ -241,7 +240,7 @@ describe("webhook verification against the emulator", () => {
   });
 
   it("--secret and --show-secret on replace itself", async () => {
-    const r = route();
+    const r = await route();
     expect(await runJson(wv("replace", r, "--provider", "slack", "--secret", "slack-flag-secret", "--show-secret"))).toEqual({
       enabled: true,
       provider: "slack",
@@ -250,20 +249,20 @@ describe("webhook verification against the emulator", () => {
   });
 
   it("EDGECTL_WEBHOOK_SECRET is the source when no flag is given", async () => {
-    const r = route();
+    const r = await route();
     await runJson(wv("replace", r, "--provider", "twilio"), { env: { EDGECTL_WEBHOOK_SECRET: "env-webhook-secret" } });
     expect(await runJson(wv("get", r, "--show-secret"))).toEqual({ enabled: true, provider: "twilio", secret: "env-webhook-secret" });
   });
 
   it("sns takes no secret", async () => {
-    const r = route();
+    const r = await route();
     const m = await runJson<Record<string, unknown>>(wv("replace", r, "--provider", "sns"));
     expect(m).toMatchObject({ enabled: true, provider: "sns" });
     expect(m.secret ?? "").toBe("");
   });
 
   it("--disabled stores enabled false", async () => {
-    const r = route();
+    const r = await route();
     expect(await runJson(wv("replace", r, "--provider", "shopify", "--secret", "shop-secret", "--disabled"))).toEqual({
       enabled: false,
       provider: "shopify",
@@ -273,14 +272,14 @@ describe("webhook verification against the emulator", () => {
   });
 
   it("replace replaces: the second call wins", async () => {
-    const r = route();
+    const r = await route();
     await runJson(wv("replace", r, "--provider", "github", "--secret", "first-secret"));
     await runJson(wv("replace", r, "--provider", "sns"));
     expect(await runJson(wv("get", r))).toMatchObject({ enabled: true, provider: "sns" });
   });
 
   it("table output: FIELD/VALUE with the secret masked unless --show-secret", async () => {
-    const r = route();
+    const r = await route();
     const rep = await run(wv("replace", r, "--provider", "gitlab", "--secret", "gitlab-table-secret"));
     expect(rep.exitCode).toBe(0);
     expect(rep.stdout).not.toContain("gitlab-table-secret");
@@ -299,7 +298,7 @@ describe("webhook verification against the emulator", () => {
   });
 
   it("get of a route without a module is a 404 (exit 1)", async () => {
-    const r = route();
+    const r = await route();
     const g = await run(wv("get", r, "-o", "json"));
     expect(g.exitCode).toBe(1);
     expect(g.stdout).toBe("");
@@ -307,7 +306,7 @@ describe("webhook verification against the emulator", () => {
   });
 
   it("the secret never shows up on stderr either", async () => {
-    const r = route();
+    const r = await route();
     const rep = await run(wv("replace", r, "--provider", "github", "--secret", "never-on-stderr-secret", "--debug"));
     expect(rep.exitCode).toBe(0);
     expect(rep.stderr).toContain("PUT");

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { BIN, baseEnv, sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
-import { spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";
+import { makeRoute, spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";
 import { apiError, json, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
 import { FB, parseJsonError, runCli, type Failover, type TextResult } from "./support.js";
 
@@ -58,11 +58,10 @@ async function create(...flags: string[]): Promise<Failover> {
 /** The request lines `--debug` logged, as `METHOD URL`. */
 const debugRequests = (stderr: string) => [...stderr.matchAll(/^debug: → (\S+) (\S+)$/gm)].map((m) => `${m[1]} ${m[2]}`);
 
-let seq = 0;
-/** A fresh, well-formed edge/route pair (the emulator knows every well-formed route). */
-const route = () => {
-  seq++;
-  return [`edghts_more${seq}`, `edghtsrt_more${seq}`] as const;
+/** A fresh edge/route pair on the shared emulator, made through the API. */
+const route = async () => {
+  const made = await makeRoute(emu.url);
+  return [made.edgeId, made.routeId] as const;
 };
 
 describe("failover list against a fresh emulator", () => {
@@ -189,7 +188,7 @@ describe("webhook-verification get/delete against the emulator", () => {
   const replace = (edge: string, rt: string) => run(["webhook-verification", "replace", edge, rt, "--provider", "stripe", "--secret", "whsec_more_1234"]);
 
   it("delete without a terminal and without --yes refuses, even with stdin piped in, and the module stays", async () => {
-    const [edge, rt] = route();
+    const [edge, rt] = await route();
     ok(await replace(edge, rt));
     for (const input of [undefined, "y\n"]) {
       const r = await run(["webhook-verification", "delete", edge, rt], input === undefined ? {} : { input });
@@ -202,7 +201,7 @@ describe("webhook-verification get/delete against the emulator", () => {
   });
 
   it("delete --yes prints {id, deleted}; then get is 404 (exit 1), and deleting again is still 204 (as the API does)", async () => {
-    const [edge, rt] = route();
+    const [edge, rt] = await route();
     ok(await replace(edge, rt));
     const d = ok(await run(["webhook-verification", "delete", edge, rt, "--yes", "-o", "json"]));
     expect(JSON.parse(d.stdout)).toEqual({ id: `${edge}/${rt}`, deleted: true });
@@ -215,7 +214,7 @@ describe("webhook-verification get/delete against the emulator", () => {
   });
 
   it("get in a table masks the secret; -o json too; --show-secret shows it", async () => {
-    const [edge, rt] = route();
+    const [edge, rt] = await route();
     ok(await replace(edge, rt));
     const t = ok(await run(["webhook-verification", "get", edge, rt]));
     expect(t.stdout).toMatch(/^SECRET\s+\*{8}$/m);
@@ -238,7 +237,7 @@ describe("webhook-verification get/delete against the emulator", () => {
     };
 
     it("webhook-verification delete asks; n keeps the module (exit 2), y deletes it", async () => {
-      const [edge, rt] = route();
+      const [edge, rt] = await route();
       ok(await replace(edge, rt));
       const no = await atTerminal(["webhook-verification", "delete", edge, rt], "n\n");
       expect(no.exitCode).toBe(2);
@@ -292,7 +291,7 @@ describe("edgectl api against the emulator", () => {
   });
 
   it("PUT of a webhook module through api: the answer's secret is masked on stdout", async () => {
-    const [edge, rt] = route();
+    const [edge, rt] = await route();
     const r = ok(await run(["api", "PUT", `/edges/https/${edge}/routes/${rt}/webhook_verification`, "--input", "-"], { input: '{"enabled":true,"provider":"github","secret":"whsec_api_put_99"}' }));
     expect(JSON.parse(r.stdout)).toEqual({ enabled: true, provider: "github", secret: "********" });
     expect(r.stdout + r.stderr).not.toContain("whsec_api_put_99");

@@ -147,6 +147,37 @@ describe("edgectl emulator", () => {
     }
   });
 
+  it("--edges read-only refuses writes under /edges with ERR_NGROK_7196 and says so on stderr", async () => {
+    const emu = await spawnEmulator(["--edges", "read-only"]);
+    try {
+      expect((await call(emu.url, "GET", "/edges/https")).status).toBe(200);
+      const r = await call(emu.url, "POST", "/edges/https", { body: {} });
+      expect(r.status).toBe(403);
+      expect(r.json.error_code).toBe("ERR_NGROK_7196");
+    } finally {
+      await emu.stop();
+    }
+    expect(String((await emu.process).stderr)).toMatch(/edges read-only/);
+  });
+
+  it("--edges retired answers ERR_NGROK_7008 under /backends, and edgectl reports it as an API error", async () => {
+    const emu = await spawnEmulator(["--edges", "retired"]);
+    try {
+      const r = await cli.run(["failover", "list", "-o", "json"], { env: { EDGECTL_BASE_URL: emu.url, EDGECTL_API_KEY: "k" } });
+      expect(r.stdout).toBe("");
+      expect(String(r.stderr)).toContain("ERR_NGROK_7008");
+    } finally {
+      await emu.stop();
+    }
+  });
+
+  it.each([["gone"], [""]])("refuses --edges %j with exit 2, naming the flag and the choices", async (value) => {
+    const r = await cli.run(["emulator", "--port", "0", "--edges", value]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(String(r.stderr)).toMatch(/--edges: .* must be retired or read-only/);
+  });
+
   it("shows examples at the end of its help", async () => {
     const r = await cli.run(["emulator", "--help"]);
     expect(r.exitCode).toBe(0);

@@ -4,7 +4,7 @@ import http from "node:http";
 import { Pool } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_BODY_BYTES, startEmulator, type Emulator } from "../../src/emulator/server.js";
-import { call, rawRequest } from "../helpers/emulator.js";
+import { call, makeRoute, rawRequest } from "../helpers/emulator.js";
 
 let open: Emulator;
 let locked: Emulator;
@@ -151,8 +151,11 @@ describe("request bodies", () => {
   });
 
   it("ignores a body on DELETE", async () => {
-    const r = await call(open.url, "DELETE", "/edges/https/edghts_1/routes/edghtsrt_1/webhook_verification", { rawBody: "{{{{" });
+    const made = await makeRoute(open.url);
+    await call(open.url, "PUT", made.webhook, { body: { provider: "sns" } });
+    const r = await call(open.url, "DELETE", made.webhook, { rawBody: "{{{{" });
     expect(r.status).toBe(204);
+    expect((await call(open.url, "GET", made.webhook)).status).toBe(404);
   });
 });
 

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { UsageError } from "../../src/errors.js";
 import { startEmulator } from "../../src/emulator/server.js";
 import { Store } from "../../src/emulator/store.js";
-import { call } from "../helpers/emulator.js";
+import { call, makeRoute } from "../helpers/emulator.js";
 
 let dir: string;
 let file: string;
@@ -18,8 +18,6 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const WEBHOOK = "/edges/https/edghts_e1/routes/edghtsrt_r1/webhook_verification";
-
 describe("state file", () => {
   it("keeps backends and webhook modules across a restart", async () => {
     const first = await startEmulator({ port: 0, stateFile: file });
@@ -28,7 +26,8 @@ describe("state file", () => {
     const c = await call(first.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_c"] } });
     await call(first.url, "PATCH", `/backends/failover/${a.json.id}`, { body: { description: "a2" } });
     await call(first.url, "DELETE", `/backends/failover/${c.json.id}`);
-    await call(first.url, "PUT", WEBHOOK, { body: { enabled: false, provider: "github", secret: "s" } });
+    const made = await makeRoute(first.url);
+    await call(first.url, "PUT", made.webhook, { body: { enabled: false, provider: "github", secret: "s" } });
     await first.close();
 
     const second = await startEmulator({ port: 0, stateFile: file });
@@ -37,12 +36,64 @@ describe("state file", () => {
       expect(list.json.backends.map((x: { id: string }) => x.id)).toEqual([b.json.id, a.json.id]);
       const got = await call(second.url, "GET", `/backends/failover/${a.json.id}`);
       expect(got.json).toEqual({ ...a.json, description: "a2", uri: `${second.url}/backends/failover/${a.json.id}` });
-      expect((await call(second.url, "GET", WEBHOOK)).json).toEqual({ enabled: false, provider: "github", secret: "s" });
+      expect((await call(second.url, "GET", made.webhook)).json).toEqual({ enabled: false, provider: "github", secret: "s" });
       // New ids still sort after the saved ones: the newest is listed first.
       const d = await call(second.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_d"] } });
       expect((await call(second.url, "GET", "/backends/failover?limit=1")).json.backends[0].id).toBe(d.json.id);
     } finally {
       await second.close();
+    }
+  });
+
+  it("keeps edges, routes and their modules, backends of every kind and endpoints across a restart", async () => {
+    const first = await startEmulator({ port: 0, stateFile: file });
+    const made = await makeRoute(first.url, { edge: { hostports: ["keep.example.com:443"], mutual_tls: {} }, route: { oauth: { provider: {} } } });
+    await call(first.url, "PUT", made.webhook, { body: { provider: "github", secret: "kept" } });
+    await call(first.url, "PUT", `${made.path}/backend`, { body: { backend_id: "bkdtg_x" } });
+    const kinds = {
+      tunnel_group: { labels: { service: "app" } },
+      http_response: { body: "b", headers: { a: "1" }, status_code: 418 },
+      weighted: { backends: { bkdhr_a: 2 } },
+      static: { address: "h:1", tls: { enabled: true } },
+    };
+    const backends: Record<string, string> = {};
+    for (const [kind, body] of Object.entries(kinds)) backends[kind] = (await call(first.url, "POST", `/backends/${kind}`, { body })).json.id;
+    const ep = await call(first.url, "POST", "/endpoints", { body: { type: "cloud", url: "https://keep.example.com", traffic_policy: "on_http_request: []\n" } });
+    const paths = [`/edges/https/${made.edgeId}`, ...Object.entries(backends).map(([k, id]) => `/backends/${k}/${id}`), `/endpoints/${ep.json.id}`];
+    const before = await Promise.all(paths.map(async (p) => (await call(first.url, "GET", p)).text.replaceAll(first.url, "BASE")));
+    await first.close();
+
+    const second = await startEmulator({ port: 0, stateFile: file });
+    try {
+      const after = await Promise.all(paths.map(async (p) => (await call(second.url, "GET", p)).text.replaceAll(second.url, "BASE")));
+      expect(after).toEqual(before);
+      expect(JSON.parse(after[0]!).routes[0].webhook_verification.secret).toBe("kept");
+      // New ids of every kind still sort after the saved ones.
+      const e2 = await call(second.url, "POST", "/edges/https", { body: {} });
+      expect((await call(second.url, "GET", "/edges/https?limit=1")).json.https_edges[0].id).toBe(e2.json.id);
+      expect(e2.json.id > made.edgeId).toBe(true);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("loads a state file of the first emulator: each webhook module becomes a route of that id on an edge of that id", async () => {
+    await writeFile(
+      file,
+      '{"version":1,\n"failover_backends":[],\n"webhook_verifications":[\n{"edge_id":"edghts_old","route_id":"edghtsrt_old","enabled":false,"provider":"slack","secret":"s"}\n]}\n',
+    );
+    const emu = await startEmulator({ port: 0, stateFile: file });
+    try {
+      const path = "/edges/https/edghts_old/routes/edghtsrt_old";
+      expect((await call(emu.url, "GET", `${path}/webhook_verification`)).json).toEqual({ enabled: false, provider: "slack", secret: "s" });
+      expect((await call(emu.url, "GET", path)).json).toMatchObject({ edge_id: "edghts_old", match_type: "path_prefix", match: "/" });
+      // The next write saves it in the new form.
+      await call(emu.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_a"] } });
+      const saved = JSON.parse(await readFile(file, "utf8"));
+      expect(saved.webhook_verifications).toBeUndefined();
+      expect(saved.https_edges[0].routes[0].webhook_verification).toEqual({ enabled: false, provider: "slack", secret: "s" });
+    } finally {
+      await emu.close();
     }
   });
 
@@ -85,7 +136,8 @@ describe("state file", () => {
   it("writes the file readable by its owner only (it holds webhook secrets)", async () => {
     if (process.platform === "win32") return;
     const emu = await startEmulator({ port: 0, stateFile: file });
-    await call(emu.url, "PUT", WEBHOOK, { body: { provider: "github", secret: "s" } });
+    const made = await makeRoute(emu.url);
+    await call(emu.url, "PUT", made.webhook, { body: { provider: "github", secret: "s" } });
     await emu.close();
     expect((await stat(file)).mode & 0o777).toBe(0o600);
   });
@@ -95,7 +147,7 @@ describe("state file", () => {
     try {
       expect((await call(emu.url, "GET", "/backends/failover")).json.backends).toEqual([]);
       await expect(stat(file)).rejects.toThrow();
-      await call(emu.url, "PUT", WEBHOOK, { body: { provider: "sns" } });
+      await makeRoute(emu.url);
       expect((await stat(file)).isFile()).toBe(true);
     } finally {
       await emu.close();
@@ -148,6 +200,10 @@ describe("state file", () => {
     ["a duplicate id", '{"version":1,"failover_backends":[{"id":"bkdfo_a","created_at":"2026-01-01T00:00:00Z","description":"","metadata":"","backends":["bkdhr_a"]},{"id":"bkdfo_a","created_at":"2026-01-01T00:00:00Z","description":"","metadata":"","backends":["bkdhr_a"]}]}', /appears twice/],
     ["a missing field", '{"version":1,"failover_backends":[{"id":"bkdfo_a","description":"","metadata":"","backends":["bkdhr_a"]}]}', /created_at must be a string/],
     ["an unknown provider", '{"version":1,"webhook_verifications":[{"edge_id":"edghts_a","route_id":"edghtsrt_a","enabled":true,"provider":"nope","secret":""}]}', /provider "nope"/],
+    ["an edge with a bad id", '{"version":1,"https_edges":[{"id":"edg_a","created_at":"2026-01-01T00:00:00Z","description":"","metadata":"","hostports":[],"mutual_tls":null,"tls_termination":null,"routes":[]}]}', /https_edges\[0\]\.id "edg_a"/],
+    ["a route with a bad match_type", '{"version":1,"https_edges":[{"id":"edghts_a","created_at":"2026-01-01T00:00:00Z","description":"","metadata":"","hostports":[],"mutual_tls":null,"tls_termination":null,"routes":[{"id":"edghtsrt_a","created_at":"2026-01-01T00:00:00Z","match_type":"regex","match":"/","description":"","metadata":"","backend":null,"webhook_verification":null,"modules":{}}]}]}', /https_edges\[0\]\.routes\[0\]\.match_type/],
+    ["a backend of the wrong kind", '{"version":1,"backends":{"static":[{"id":"bkdhr_a","created_at":"2026-01-01T00:00:00Z","description":"","metadata":"","fields":{}}]}}', /backends\.static\[0\]\.id "bkdhr_a" must be bkdsc_/],
+    ["an endpoint without a url", '{"version":1,"endpoints":[{"id":"ep_a","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z","type":"cloud","traffic_policy":"","description":"","metadata":"","bindings":[],"pooling_enabled":false}]}', /endpoints\[0\]\.url must be a string/],
   ])("refuses a state file with %s as a usage error naming the path, and leaves it untouched", async (_what, content, why) => {
     await writeFile(file, content);
     const err = await startEmulator({ port: 0, stateFile: file }).catch((e: unknown) => e);

@@ -139,3 +139,30 @@ export function rawRequest(
     } else req.end();
   });
 }
+
+export interface MadeRoute {
+  edgeId: string;
+  routeId: string;
+  /** /edges/https/{edge}/routes/{route} */
+  path: string;
+  /** The route's webhook verification module: `${path}/webhook_verification`. */
+  webhook: string;
+}
+
+/**
+ * Creates an HTTPS edge and one route on it through the API (the emulator, like the real
+ * API, answers 404 for modules of a route that does not exist).
+ */
+export async function makeRoute(
+  base: string,
+  opts: { edge?: Record<string, unknown>; route?: Record<string, unknown> } = {},
+): Promise<MadeRoute> {
+  const edge = await call(base, "POST", "/edges/https", { body: { description: "test edge", ...opts.edge } });
+  if (edge.status !== 201) throw new Error(`POST /edges/https answered ${edge.status}: ${edge.text}`);
+  const edgeId = edge.json.id as string;
+  const route = await call(base, "POST", `/edges/https/${edgeId}/routes`, { body: { match_type: "path_prefix", match: "/", ...opts.route } });
+  if (route.status !== 201) throw new Error(`POST /edges/https/${edgeId}/routes answered ${route.status}: ${route.text}`);
+  const routeId = route.json.id as string;
+  const path = `/edges/https/${edgeId}/routes/${routeId}`;
+  return { edgeId, routeId, path, webhook: `${path}/webhook_verification` };
+}

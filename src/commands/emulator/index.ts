@@ -11,26 +11,31 @@ export interface EmulatorCommandOptions {
   port: number;
   stateFile?: string;
   rateLimit?: { requests: number; windowSeconds: number };
+  edges?: "read-only" | "retired";
 }
 
 export function registerEmulator(program: Command, app: AppContext): void {
   program
     .command("emulator")
-    .description("Serve a local stand-in for the API (Failover backends and webhook verification)")
+    .description("Serve a local stand-in for the API (edges, routes, backends, Cloud Endpoints)")
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .option("--port <n>", `port to listen on; 0 picks a free one (default ${DEFAULT_PORT})`)
     .option("--state <file>", "keep state in this file across restarts (default: in memory)")
     .option("--rate-limit <n>/<seconds>", "answer 429 past <n> requests in any <seconds>-long window")
+    .option("--edges <retired|read-only>", "answer as an account after the Edges sunset: no access (ERR_NGROK_7008) or reads only (ERR_NGROK_7196)")
     .addHelpText(
       "after",
       `
 The first line on stdout, once it accepts connections, is its base URL. Without the global
---api-key it accepts any Bearer key; with it, only that key. Any well-formed edge and route
-id names an existing route. Stop it with Ctrl-C (or SIGTERM).
+--api-key it accepts any Bearer key; with it, only that key. An edge and its routes exist
+once created through the API (POST /edges/https, then POST /edges/https/<edge-id>/routes).
+With --edges, everything under /edges and /backends answers as for an account after the
+Edges sunset; /endpoints works as always. Stop it with Ctrl-C (or SIGTERM).
 
 Examples:
   $ edgectl emulator --port 0
   $ edgectl emulator --port 8040 --state ./emulator-state.json --api-key test-key
+  $ edgectl emulator --port 0 --edges read-only
   # in CI: start it, point edgectl at it, stop it
   $ edgectl emulator --port 0 > emu.url &
   $ until [ -s emu.url ]; do sleep 0.1; done
@@ -52,7 +57,7 @@ Examples:
         });
       });
       deps.io.stdout.write(`${emu.url}\n`);
-      const where = options.stateFile ? `state in ${options.stateFile}` : "state in memory";
+      const where = `${options.stateFile ? `state in ${options.stateFile}` : "state in memory"}${options.edges ? `, edges ${options.edges}` : ""}`;
       deps.io.stderr.write(`emulator: listening on ${emu.url} (${where}${apiKey === undefined ? ", any API key" : ""}); Ctrl-C to stop\n`);
       if (!isLoopback(options.host)) deps.warn(`listening on ${options.host}: plain http, reachable beyond this machine`);
       await stopped;
@@ -83,6 +88,11 @@ export function parseEmulatorOptions(opts: Record<string, unknown>): EmulatorCom
       throw new UsageError(`--rate-limit: "${text}" must be <n>/<seconds>, e.g. 100/60 (n from 1 to 1000000, seconds above 0)`);
     }
     result.rateLimit = { requests, windowSeconds };
+  }
+  if (opts.edges !== undefined) {
+    const mode = String(opts.edges).trim().toLowerCase();
+    if (mode !== "retired" && mode !== "read-only") throw new UsageError(`--edges: "${String(opts.edges)}" must be retired or read-only`);
+    result.edges = mode;
   }
   return result;
 }
