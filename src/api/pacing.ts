@@ -73,7 +73,8 @@ export class RatePacer {
       const now = this.clock.now();
       const at = this.readyAt(now);
       if (at <= now) return { ticket: this.take(now), waitedMs: now - start };
-      await this.clock.sleep(at - now);
+      // While learning, the probe in flight may end it at any moment: look again soon.
+      await this.clock.sleep(this.mode.kind === "learning" ? Math.min(at - now, MIN_PROBE_STEP_MS) : at - now);
     }
   }
 
