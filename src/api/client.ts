@@ -159,7 +159,7 @@ export class ApiClient {
         // A rate limit holds for every request of this client, not just the one that met it.
         if (decision.pauseClient) this.pacer.pauseUntil(now + decision.waitMs);
         this.log(`  retrying after ${failure ? failure.message : `status ${response!.status}`}: waiting ${(decision.waitMs / 1000).toFixed(2)} s`);
-        if (decision.waitMs > 0) await this.sleep(decision.waitMs);
+        await this.sleep(decision.waitMs);
         if (decision.free) {
           rateLimitWaits--;
           deadline = undefined;
