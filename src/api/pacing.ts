@@ -92,8 +92,7 @@ export class RatePacer {
       if (mode.kind === "open") this.mode = { kind: "learning", since: this.log[0] ?? now, next: now + MIN_PROBE_STEP_MS };
       else if (mode.kind === "paced") {
         // Refused while keeping to the learned rate: someone else shares the limit, or it is lower.
-        const inWindow = this.log.filter((t) => t > now - mode.windowMs).length;
-        this.mode = { ...mode, limit: Math.max(1, Math.min(mode.limit - 1, inWindow)) };
+        this.mode = { ...mode, limit: Math.max(1, mode.limit - 1) };
       }
       return;
     }
@@ -102,7 +101,9 @@ export class RatePacer {
       // (refused ones were forgotten) are what the window holds.
       const since = this.log[0] ?? this.mode.since;
       const limit = Math.max(1, this.log.filter((t) => t < ticket.at).length);
-      this.mode = { kind: "paced", limit, windowMs: Math.max(1, ticket.at - since) };
+      // Measured to the answer, not the send: the server saw the probe somewhere in between,
+      // and a window too long by a round trip costs little, one too short costs 429s.
+      this.mode = { kind: "paced", limit, windowMs: Math.max(1, now - since) };
     }
     if (this.mode.kind === "paced") this.trim(now - this.mode.windowMs);
   }

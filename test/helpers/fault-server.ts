@@ -34,6 +34,8 @@ export interface FaultServerOptions {
    * requests do not count), as the real API does: with no Retry-After unless `retryAfter`.
    */
   rateLimit?: { requests: number; windowMs: number; retryAfter?: boolean };
+  /** The rate limit's clock (an in-process test shares its skipped time); Date.now by default. */
+  now?: () => number;
 }
 
 export interface FaultServer {
@@ -94,7 +96,7 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
         at: Date.now(),
       };
       state.requests.push(recorded);
-      const waitMs = admit(recorded.at);
+      const waitMs = admit(options.now?.() ?? recorded.at);
       if (waitMs > 0) recorded.rateLimited = true;
       const reply = waitMs > 0 ? rateLimitReply(waitMs, options.rateLimit?.retryAfter) : (queue.shift() ?? state.fallback(recorded));
       try {
