@@ -30,10 +30,13 @@ const PROBE_STEP_FRACTION = 0.1;
 
 type Mode =
   | { kind: "open" }
-  /** Limit reached, window unknown: one probe at a time, at `next`. */
-  | { kind: "learning"; since: number; next: number }
-  /** `limit` requests per `windowMs`, kept with the log of sends. */
-  | { kind: "paced"; limit: number; windowMs: number };
+  /** Limit reached, window unknown: one probe at a time, at `next`; `refused`, the last probe refused. */
+  | { kind: "learning"; since: number; next: number; refused?: number }
+  /**
+   * `limit` requests per `windowMs`, kept with the log of sends. The window is taken between
+   * the last probe refused and the first let in; `maxWindowMs`, the first let in, is sure.
+   */
+  | { kind: "paced"; limit: number; windowMs: number; maxWindowMs: number; changedAt: number };
 
 export class RatePacer {
   private mode: Mode = { kind: "open" };
@@ -90,9 +93,13 @@ export class RatePacer {
       if (answer.hinted || !answer.learn) return;
       const mode = this.mode;
       if (mode.kind === "open") this.mode = { kind: "learning", since: this.log[0] ?? now, next: now + MIN_PROBE_STEP_MS };
-      else if (mode.kind === "paced") {
-        // Refused while keeping to the learned rate: someone else shares the limit, or it is lower.
-        this.mode = { ...mode, limit: Math.max(1, mode.limit - 1) };
+      else if (mode.kind === "learning" && ticket.probe) mode.refused = ticket.at;
+      else if (mode.kind === "paced" && ticket.at > mode.changedAt) {
+        // Refused while keeping to the learned rate: the window is longer than the middle
+        // guess, or someone else shares the limit, or it is lower. (A send made before the
+        // last change says nothing about the rate now.)
+        const change = mode.windowMs < mode.maxWindowMs ? { windowMs: mode.maxWindowMs } : { limit: Math.max(1, mode.limit - 1) };
+        this.mode = { ...mode, ...change, changedAt: now };
       }
       return;
     }
@@ -101,11 +108,12 @@ export class RatePacer {
       // (refused ones were forgotten) are what the window holds.
       const since = this.log[0] ?? this.mode.since;
       const limit = Math.max(1, this.log.filter((t) => t < ticket.at).length);
-      // Measured to the answer, not the send: the server saw the probe somewhere in between,
-      // and a window too long by a round trip costs little, one too short costs 429s.
-      this.mode = { kind: "paced", limit, windowMs: Math.max(1, now - since) };
+      // Measured to the answer, not the send: the server saw the probe somewhere in between.
+      const maxWindowMs = Math.max(1, now - since);
+      const minWindowMs = this.mode.refused === undefined ? maxWindowMs : this.mode.refused - since;
+      this.mode = { kind: "paced", limit, windowMs: Math.max(1, (minWindowMs + maxWindowMs) / 2), maxWindowMs, changedAt: now };
     }
-    if (this.mode.kind === "paced") this.trim(now - this.mode.windowMs);
+    if (this.mode.kind === "paced") this.trim(now - this.mode.maxWindowMs);
   }
 
   private take(now: number): Ticket {
