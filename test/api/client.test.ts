@@ -269,6 +269,58 @@ describe("POST is not repeated unless it never reached the server", () => {
   });
 });
 
+describe("--timeout bounds the whole request", () => {
+  // The bound of an attempt is a real timer, so these use a short --timeout.
+  it("a hang with retries left used up the bound: not repeated", async () => {
+    const s = await server();
+    s.fallback = () => ({ hang: true });
+    const { c } = client(s.url, { timeoutMs: 300, retries: 3 });
+    const err = await failure(c.request("GET", PATH));
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.message).toMatch(/0\.3 s \(--timeout\)/);
+    expect(err.message).not.toMatch(/attempts/);
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it("a 503 then a hang: the retry gets only what is left of the bound", async () => {
+    const s = await server();
+    s.script(status(503, { "Retry-After": "0.2" }));
+    s.fallback = () => ({ hang: true });
+    const { c, waits } = client(s.url, { timeoutMs: 300 });
+    const err = await failure(c.request("GET", PATH));
+    expect(err.message).toMatch(/^GET .*0\.3 s \(--timeout\) \(2 attempts\)$/);
+    expect(waits).toEqual([200]);
+    expect(s.requests).toHaveLength(2);
+  });
+
+  it("a POST that hangs: not repeated, and the message says how to check", async () => {
+    const s = await server();
+    s.fallback = () => ({ hang: true });
+    const { c } = client(s.url, { timeoutMs: 300 });
+    const err = await failure(c.request("POST", "/backends/failover", { body: { backends: ["bkdhr_a"] } }));
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.message).toContain(new URL(s.url).host);
+    expect(err.message).toMatch(/may or may not have been/);
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it("a body that starts and then stalls counts against the same bound", async () => {
+    const s = await server();
+    s.fallback = () => ({ stall: '{"id":"bkdfo_abc","uri":' });
+    const { c } = client(s.url, { timeoutMs: 300, retries: 0 });
+    const err = await failure(c.request("GET", PATH));
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.message).toMatch(/--timeout/);
+  });
+
+  it("a slow but complete answer inside the bound succeeds", async () => {
+    const s = await server();
+    s.script({ status: 200, body: FB, delayMs: 100 });
+    const { c } = client(s.url, { timeoutMs: 2000 });
+    expect(JSON.parse((await c.request("GET", PATH)).text)).toEqual(FB);
+  });
+});
+
 describe("what the server receives", () => {
   it("the key in the Authorization header, the API version, and a JSON body as sent", async () => {
     const s = await server();
