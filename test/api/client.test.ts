@@ -1,11 +1,9 @@
 // ApiClient in-process against the real fault server on loopback, with an injected clock and
 // sleep: what the server received, and what the client waited, with no time really waited.
-import net from "node:net";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiClient, type ClientOptions, type Method, type RequestOptions } from "../../src/api/client.js";
 import { ApiError, NetworkError } from "../../src/errors.js";
-import { startFaultServer, type FaultServer, type Reply } from "../helpers/fault-server.js";
+import { freePort, startFaultServer, type FaultServer, type Reply } from "../helpers/fault-server.js";
 import { skippedTime } from "../helpers/skipped-time.js";
 
 const KEY = "key_client_tests_Hq27Lm";
@@ -344,12 +342,3 @@ describe("what the server receives", () => {
     expect(s.requests[0]!.headers["content-type"]).toBeUndefined();
   });
 });
-
-/** A port nothing listens on (bound, then released). */
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", () => resolve()));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}

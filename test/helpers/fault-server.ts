@@ -2,6 +2,7 @@
 // exactly as received (method, path, headers, raw body) and answered by the next scripted
 // reply — a status, headers and body, a delay, a hang, or a connection reset.
 import http from "node:http";
+import net from "node:net";
 import type { AddressInfo, Socket } from "node:net";
 
 export interface RecordedRequest {
@@ -175,4 +176,13 @@ function answer(reply: Reply, req: http.IncomingMessage, res: http.ServerRespons
   };
   if (reply.delayMs) setTimeout(send, reply.delayMs);
   else send();
+}
+
+/** A port nothing listens on (bound, then released). */
+export async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", () => resolve()));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  return port;
 }

@@ -1,10 +1,8 @@
 // Retries end to end: one spawned case per exit code and per setting (--retries,
 // EDGECTL_RETRIES, --debug), counted at the fault server. The whole rule, every method and
 // fault, and the waits are tested in-process (test/api/client.test.ts, test/api/retry.test.ts).
-import net from "node:net";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Reply } from "../helpers/fault-server.js";
+import { freePort, type Reply } from "../helpers/fault-server.js";
 import { FB, MODULE, envFor, expectCleanError, expectNoStack, out, sandbox, withServer, type CliSandbox } from "./support.js";
 
 let cli: CliSandbox;
@@ -184,12 +182,3 @@ describe.concurrent("POST is not repeated unless it never reached the server", (
     expect(stderr).not.toMatch(/may or may not/);
   });
 });
-
-/** A port nothing listens on (bound, then released). */
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", () => resolve()));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
