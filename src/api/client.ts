@@ -6,7 +6,7 @@ import { escapeControl, excerpt } from "../output/escape.js";
 import { USER_AGENT } from "../version.js";
 import { RatePacer } from "./pacing.js";
 import { redactText } from "./redact.js";
-import { decideRetry, type Method, type Outcome } from "./retry.js";
+import { decideRetry, retryAfterMs, type Method, type Outcome } from "./retry.js";
 import { SendError, Transport, type RawResponse } from "./transport.js";
 
 export type { Method } from "./retry.js";
@@ -139,7 +139,8 @@ export class ApiClient {
         this.log(`← ${err.message} after ${this.now() - started} ms`);
       }
       const rateLimited = response?.status === 429;
-      const hinted = response?.headers["retry-after"] !== undefined;
+      // A Retry-After that cannot be read is no hint: the limit is learned as without one.
+      const hinted = response !== undefined && retryAfterMs(response.headers["retry-after"]) !== undefined;
       this.pacer.settle(ticket, { rateLimited, hinted, learn: inBatch });
       if (rateLimited) opts.onRateLimited?.();
       const now = this.now();
