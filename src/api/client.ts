@@ -55,6 +55,8 @@ export class ApiClient {
   private readonly random: () => number;
   /** Shared by every request of this client, so a batch slows down as one. */
   readonly pacer: RatePacer;
+  /** The limit last told in --debug. */
+  private toldLimit = "";
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl;
@@ -142,6 +144,7 @@ export class ApiClient {
       // A Retry-After that cannot be read is no hint: the limit is learned as without one.
       const hinted = response !== undefined && retryAfterMs(response.headers["retry-after"]) !== undefined;
       this.pacer.settle(ticket, { rateLimited, hinted, learn: inBatch });
+      this.tellLearnedLimit();
       if (rateLimited) opts.onRateLimited?.();
       const now = this.now();
       const decision = decideRetry({
@@ -184,6 +187,13 @@ export class ApiClient {
 
   close(): void {
     this.transport.close();
+  }
+
+  private tellLearnedLimit(): void {
+    const learned = this.pacer.learned;
+    if (!learned || !this.options.debug) return;
+    const told = `${learned.limit} requests per ${(learned.windowMs / 1000).toFixed(2)} s`;
+    if (told !== this.toldLimit) this.log(`  rate limit learned from 429s: ${(this.toldLimit = told)}`);
   }
 
   /** Lines are redacted by the caller; escaped here, since they may carry what the server sent. */

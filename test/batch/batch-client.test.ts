@@ -23,13 +23,14 @@ async function deleteAll(list: string[], rateLimit: NonNullable<FaultServerOptio
   const time: SkippedTime = skippedTime();
   server = await startFaultServer({ rateLimit, now: time.now });
   server.fallback = () => ({ status: 204 });
-  client = new ApiClient({ baseUrl: server.url, apiKey: "key_batch_inproc_1234", timeoutMs: 30_000, retries, maxSockets: concurrency, now: time.now, sleep: time.sleep });
+  const debug: string[] = [];
+  client = new ApiClient({ baseUrl: server.url, apiKey: "key_batch_inproc_1234", timeoutMs: 30_000, retries, maxSockets: concurrency, now: time.now, sleep: time.sleep, debug: (l) => debug.push(l) });
   const c = client;
   const outcomes = await runBatch(list, concurrency, (id, onRateLimited) => deleteFailover(c, id, { onRateLimited, rateLimitWaits: rateLimitWaits(list.length, retries) }));
   /** DELETEs the server let in, per id. */
   const letIn = new Map<string, number>();
   for (const q of server.requests) if (!q.rateLimited) letIn.set(idOf(q.path), (letIn.get(idOf(q.path)) ?? 0) + 1);
-  return { outcomes, letIn, refused: server.requests.filter((q) => q.rateLimited).length, pacer: c.pacer };
+  return { outcomes, letIn, refused: server.requests.filter((q) => q.rateLimited).length, pacer: c.pacer, debug };
 }
 
 describe("a rate-limited batch", () => {
@@ -54,8 +55,9 @@ describe("a rate-limited batch", () => {
 
   it("90 deletes at 30 per 5 s without Retry-After: the limit is learned, each id deleted once, none failed", async () => {
     const list = ids(90);
-    const { outcomes, letIn, refused, pacer } = await deleteAll(list, { requests: 30, windowMs: 5000 });
+    const { outcomes, letIn, refused, pacer, debug } = await deleteAll(list, { requests: 30, windowMs: 5000 });
     expect(outcomes.filter((o) => o.error !== undefined)).toEqual([]);
+    expect(debug.find((l) => l.startsWith("  rate limit learned from 429s: 30 requests per "))).toBeDefined();
     expect([...letIn.entries()].sort()).toEqual(list.map((id) => [id, 1]));
     expect(refused).toBeGreaterThan(0);
     expect(pacer.learned?.limit).toBe(30);
