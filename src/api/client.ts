@@ -1,15 +1,17 @@
-// The one HTTP layer. It uses node:http/https rather than undici: measured here, a process
-// making one GET with undici takes 3–4× `node -e 0` (its parser is WebAssembly), while
-// node:http stays near 1.25× — see BENCHMARKS.md. Keep-alive agents carry batches.
+// The one HTTP layer: it composes the transport (which only sends), the retry rule (a pure
+// decision in retry.ts) and the pacer (when the next request may go), on an injected clock.
 import http from "node:http";
-import type { IncomingHttpHeaders } from "node:http";
 import { ApiError, AuthError, NetworkError } from "../errors.js";
 import { escapeControl, excerpt } from "../output/escape.js";
 import { USER_AGENT } from "../version.js";
+import { RatePacer } from "./pacing.js";
 import { redactText } from "./redact.js";
-import { proxyAgentFor } from "./proxy.js";
+import { decideRetry, retryAfterMs, type Method, type Outcome } from "./retry.js";
+import { SendError, Transport, type RawResponse } from "./transport.js";
 
-export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export type { Method } from "./retry.js";
+export type { RawResponse } from "./transport.js";
+export { retryAfterMs } from "./retry.js";
 
 export interface ClientOptions {
   baseUrl: string;
@@ -24,15 +26,10 @@ export interface ClientOptions {
   /** Sockets kept open to the API; a batch sets it to its concurrency. */
   maxSockets?: number;
   sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
   random?: () => number;
   /** First backoff step; doubled per attempt. */
   backoffBaseMs?: number;
-}
-
-export interface RawResponse {
-  status: number;
-  headers: IncomingHttpHeaders;
-  text: string;
 }
 
 export interface RequestOptions {
@@ -46,42 +43,29 @@ export interface RequestOptions {
   rateLimitWaits?: number;
 }
 
-const RETRY_STATUSES = new Set([429, 502, 503, 504]);
-const RETRY_AFTER_CAP_MS = 60_000;
-/** The API's answers are small (a full list page is well under 1 MiB); a body without end is cut off. */
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
 const POST_DOUBT =
   "; the request may or may not have been carried out (a backend may or may not have been created), so it was not repeated — check with `edgectl failover list` before trying again";
-
-/** node:https brings tls and crypto (~12 ms at start-up), so it loads only for an https URL. */
-const httpsModule = () => process.getBuiltinModule("node:https");
-
-class AttemptError extends Error {
-  constructor(
-    message: string,
-    /** The request provably never reached the server (safe to repeat even a POST). */
-    readonly neverSent: boolean,
-    /** Worth another attempt for an idempotent request. */
-    readonly transient: boolean,
-  ) {
-    super(message);
-  }
-}
 
 export class ApiClient {
   readonly baseUrl: string;
   private readonly origin: string;
-  private readonly agents = new Map<string, http.Agent>();
+  private readonly transport: Transport;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => number;
   private readonly random: () => number;
-  /** Set by a 429: no request of this client starts before then, so a batch pauses as one. */
-  private pausedUntil = 0;
+  /** Shared by every request of this client, so a batch slows down as one. */
+  readonly pacer: RatePacer;
+  /** The limit last told in --debug. */
+  private toldLimit = "";
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl;
     this.origin = new URL(options.baseUrl).origin;
+    this.transport = new Transport({ maxSockets: options.maxSockets, env: options.env });
     this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
+    this.pacer = new RatePacer({ now: this.now, sleep: this.sleep });
   }
 
   /** A command's API path, appended to the base URL (whose path prefix is kept). */
@@ -121,75 +105,77 @@ export class ApiClient {
       headers["Content-Type"] = "application/json";
       headers["Content-Length"] = String(Buffer.byteLength(payload));
     }
-    const idempotent = method !== "POST" && method !== "PATCH";
     const maxAttempts = this.options.retries + 1;
-    this.agentFor(url); // a bad HTTPS_PROXY is a UsageError here, before anything is sent
+    this.transport.agentFor(url); // a bad HTTPS_PROXY is a UsageError here, before anything is sent
+    const inBatch = (opts.rateLimitWaits ?? 0) > 0;
     let rateLimitWaits = opts.rateLimitWaits ?? 0;
-    let waited = false;
     // --timeout bounds the whole request: every attempt and the waits between them. Time a
     // batch spends queued behind the API's rate limit does not count: the id is not in flight.
     let deadline: number | undefined;
-    for (let attempt = 1; ; attempt++) {
-      // Another request's 429 paused the client (this request's own waits happen below).
-      const paused = this.pausedUntil - Date.now();
-      if (paused > 0 && !waited) {
-        this.log(`  rate limited: waiting ${(paused / 1000).toFixed(2)} s`);
-        await this.sleep(paused);
+    for (let attempt = 1; ; ) {
+      const { ticket, waitedMs } = await this.pacer.acquire();
+      if (waitedMs > 0) {
+        this.log(`  rate limited: waited ${(waitedMs / 1000).toFixed(2)} s`);
         deadline = undefined;
       }
-      waited = false;
-      deadline ??= Date.now() + this.options.timeoutMs;
+      deadline ??= this.now() + this.options.timeoutMs;
       this.log(`→ ${method} ${url.href}${attempt > 1 ? ` (attempt ${attempt}/${maxAttempts})` : ""}`);
       // Redacting costs real time per request (a batch makes thousands): only for --debug.
       if (this.options.debug) {
         this.log(`  headers: ${this.redact(JSON.stringify({ ...headers, Authorization: "Bearer ********" }))}`);
         if (payload !== undefined) this.log(`  body: ${this.redact(payload)}`);
       }
-      const started = Date.now();
-      let response: RawResponse;
+      const started = this.now();
+      let outcome: Outcome;
+      let response: RawResponse | undefined;
+      let failure: SendError | undefined;
       try {
-        response = await this.attempt(method, url, headers, payload, deadline);
+        response = await this.transport.send({ method, url, headers, payload, timeLeftMs: deadline - started, timeoutMs: this.options.timeoutMs });
+        outcome = { status: response.status, headers: response.headers };
+        this.log(`← ${response.status} ${http.STATUS_CODES[response.status] ?? ""} in ${this.now() - started} ms`);
+        if (response.text && this.options.debug) this.log(`  body: ${this.redact(response.text.length > 4000 ? `${response.text.slice(0, 4000)}…` : response.text)}`);
       } catch (err) {
-        const failure = err as AttemptError;
-        const canRetry = failure.neverSent || (idempotent && failure.transient);
-        this.log(`← ${failure.message} after ${Date.now() - started} ms`);
-        if (canRetry && attempt < maxAttempts) {
-          const ms = this.delay(attempt, undefined);
-          if (Date.now() + ms < deadline) {
-            await this.wait(ms, failure.message);
-            waited = true;
-            continue;
-          }
-          this.log(`  not retrying: no time left within --timeout`);
-        }
-        throw this.networkError(method, url, failure, attempt);
+        if (!(err instanceof SendError)) throw err;
+        failure = err;
+        outcome = { failure: err.kind };
+        this.log(`← ${err.message} after ${this.now() - started} ms`);
       }
-      this.log(`← ${response.status} ${http.STATUS_CODES[response.status] ?? ""} in ${Date.now() - started} ms`);
-      if (response.text && this.options.debug) this.log(`  body: ${this.redact(response.text.length > 4000 ? `${response.text.slice(0, 4000)}…` : response.text)}`);
-      if (response.status === 429) opts.onRateLimited?.();
-      // A 429 means the API did not act on the request, so even a POST may be repeated.
-      const retryable = RETRY_STATUSES.has(response.status) && (idempotent || response.status === 429);
-      const freeWait = response.status === 429 && rateLimitWaits > 0;
-      if (retryable && (freeWait || attempt < maxAttempts)) {
-        const rateLimited = response.status === 429;
-        const ms = this.delay(attempt, retryAfterMs(response.headers["retry-after"]));
-        // A batch's rate-limit wait starts the id's time afresh; any other wait must fit.
-        if (freeWait || Date.now() + ms < deadline) {
-          // A rate limit holds for every request of this client, not just the one that met it.
-          if (rateLimited) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + ms);
-          await this.wait(ms, `status ${response.status}`);
-          waited = true;
-          if (freeWait) {
-            rateLimitWaits--;
-            attempt--; // not counted against --retries
-            deadline = undefined;
-          }
-          continue;
-        }
-        this.log(`  not retrying: waiting ${(ms / 1000).toFixed(2)} s would pass --timeout`);
+      const rateLimited = response?.status === 429;
+      // A Retry-After that cannot be read is no hint: the limit is learned as without one.
+      const hinted = response !== undefined && retryAfterMs(response.headers["retry-after"]) !== undefined;
+      this.pacer.settle(ticket, { rateLimited, hinted, learn: inBatch });
+      this.tellLearnedLimit();
+      if (rateLimited) opts.onRateLimited?.();
+      const now = this.now();
+      const decision = decideRetry({
+        method,
+        attempt,
+        maxAttempts,
+        outcome,
+        timeLeftMs: deadline - now,
+        rateLimitWaits,
+        now,
+        jitter: this.random(),
+        backoffBaseMs: this.options.backoffBaseMs ?? 500,
+        paced: inBatch && !hinted,
+      });
+      if (decision.retry) {
+        // A rate limit holds for every request of this client, not just the one that met it.
+        if (decision.pauseClient) this.pacer.pauseUntil(now + decision.waitMs);
+        this.log(`  retrying after ${failure ? failure.message : `status ${response!.status}`}: waiting ${(decision.waitMs / 1000).toFixed(2)} s`);
+        await this.sleep(decision.waitMs);
+        if (decision.free) {
+          rateLimitWaits--;
+          deadline = undefined;
+        } else attempt++;
+        continue;
       }
-      if (response.status >= 300) throw this.statusError(method, response);
-      return response;
+      if (decision.why === "no time left") {
+        this.log(failure ? `  not retrying: no time left within --timeout` : `  not retrying: waiting ${((decision.waitMs ?? 0) / 1000).toFixed(2)} s would pass --timeout`);
+      }
+      if (failure) throw this.networkError(method, url, failure, attempt);
+      if (response!.status >= 300) throw this.statusError(method, response!);
+      return response!;
     }
   }
 
@@ -200,7 +186,14 @@ export class ApiClient {
   }
 
   close(): void {
-    for (const agent of this.agents.values()) agent.destroy();
+    this.transport.close();
+  }
+
+  private tellLearnedLimit(): void {
+    const learned = this.pacer.learned;
+    if (!learned || !this.options.debug) return;
+    const told = `${learned.limit} requests per ${(learned.windowMs / 1000).toFixed(2)} s`;
+    if (told !== this.toldLimit) this.log(`  rate limit learned from 429s: ${(this.toldLimit = told)}`);
   }
 
   /** Lines are redacted by the caller; escaped here, since they may carry what the server sent. */
@@ -208,90 +201,10 @@ export class ApiClient {
     this.options.debug?.(escapeControl(line));
   }
 
-  /** The wait before attempt `attempt + 1`: Retry-After when given, else exponential backoff with jitter. */
-  private delay(attempt: number, retryAfter: number | undefined): number {
-    if (retryAfter !== undefined) return retryAfter;
-    const base = this.options.backoffBaseMs ?? 500;
-    const backoff = Math.min(base * 2 ** (attempt - 1), 30_000);
-    // Jitter spreads the retries of many clients.
-    return Math.round(backoff / 2 + (this.random() * backoff) / 2);
-  }
-
-  private async wait(ms: number, reason: string): Promise<void> {
-    this.log(`  retrying after ${reason}: waiting ${(ms / 1000).toFixed(2)} s`);
-    await this.sleep(ms);
-  }
-
-  private agentFor(url: URL): http.Agent | undefined {
-    const key = url.protocol;
-    let agent = this.agents.get(key);
-    if (!agent) {
-      const maxSockets = this.options.maxSockets ?? 8;
-      agent =
-        proxyAgentFor(url, this.options.env ?? {}, maxSockets) ??
-        (url.protocol === "https:"
-          ? new (httpsModule().Agent)({ keepAlive: true, maxSockets })
-          : new http.Agent({ keepAlive: true, maxSockets }));
-      this.agents.set(key, agent);
-    }
-    return agent;
-  }
-
-  private attempt(method: Method, url: URL, headers: Record<string, string>, payload: string | undefined, deadline: number): Promise<RawResponse> {
-    const timeoutMs = this.options.timeoutMs;
-    return new Promise<RawResponse>((resolve, reject) => {
-      let settled = false;
-      let reachedServer = false;
-      const finish = (fn: () => void) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        fn();
-      };
-      const mod = url.protocol === "https:" ? httpsModule() : http;
-      const req = mod.request(url, { method, headers, agent: this.agentFor(url) }, (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on("data", (chunk: Buffer) => {
-          size += chunk.length;
-          if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
-          finish(() => reject(new AttemptError(`the response is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; stopped reading it`, false, false)));
-          req.destroy();
-        });
-        res.on("end", () => {
-          finish(() => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
-        });
-        // What arrived is told (escaped, redacted by the caller), so a cut answer is recognisable.
-        const lost = (why: string) => {
-          const got = Buffer.concat(chunks).toString("utf8");
-          const part = got.trim() ? `, after ${size} bytes: ${excerpt(got)}` : "";
-          return new AttemptError(`connection lost while reading the response (HTTP ${res.statusCode}${why}${part})`, false, true);
-        };
-        res.on("error", (err) => finish(() => reject(lost(`, ${describe(err)}`))));
-        res.on("aborted", () => finish(() => reject(lost(""))));
-      });
-      req.on("socket", (socket) => {
-        if (!socket.connecting) reachedServer = true;
-        else socket.once("connect", () => (reachedServer = true));
-      });
-      const timer = setTimeout(() => {
-        finish(() => reject(new AttemptError(`no complete answer within ${timeoutMs / 1000} s (--timeout)`, false, true)));
-        req.destroy();
-      }, Math.max(1, deadline - Date.now()));
-      req.on("error", (err: NodeJS.ErrnoException) => {
-        // A ProxyError (proxy.ts) is a failure before the tunnel to the API opened.
-        const refused = err.code === "ECONNREFUSED" || (!reachedServer && err.code === "ENOTFOUND") || (err as { neverSent?: boolean }).neverSent === true;
-        const transient = err.code !== "ENOTFOUND" && err.code !== "ERR_TLS_CERT_ALTNAME_INVALID" && !String(err.code ?? "").includes("CERT");
-        finish(() => reject(new AttemptError(describe(err), refused && !reachedServer, transient)));
-      });
-      req.end(payload);
-    });
-  }
-
-  private networkError(method: Method, url: URL, failure: AttemptError, attempts: number): NetworkError {
+  private networkError(method: Method, url: URL, failure: SendError, attempts: number): NetworkError {
     const tries = attempts > 1 ? ` (${attempts} attempts)` : "";
     let message = `${method} ${url.host}: ${failure.message}${tries}`;
-    if (method === "POST" && !failure.neverSent) message += POST_DOUBT;
+    if (method === "POST" && failure.kind !== "never-sent") message += POST_DOUBT;
     return new NetworkError(this.redact(message));
   }
 
@@ -389,39 +302,5 @@ export function parseBody<T>(response: RawResponse, parse: (data: unknown) => T,
     return parse(data);
   } catch (err) {
     throw new NetworkError(`the API answered ${status} with an unexpected body (${redact((err as Error).message)}): ${excerpt(redact(text))}`, { statusCode: status });
-  }
-}
-
-export function retryAfterMs(header: string | string[] | undefined): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (!value) return undefined;
-  let ms: number;
-  if (/^\s*\d+(\.\d+)?\s*$/.test(value)) ms = Number(value) * 1000;
-  else {
-    // Date.parse accepts junk like "-1"; only the HTTP-date form counts.
-    if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value.trim())) return undefined;
-    const date = Date.parse(value);
-    if (Number.isNaN(date)) return undefined;
-    ms = date - Date.now();
-  }
-  return Math.min(Math.max(0, Math.round(ms)), RETRY_AFTER_CAP_MS);
-}
-
-function describe(err: NodeJS.ErrnoException): string {
-  switch (err.code) {
-    case "ECONNREFUSED":
-      return "connection refused";
-    case "ECONNRESET":
-      return "connection reset by the server";
-    case "ENOTFOUND":
-      return "host not found";
-    case "EAI_AGAIN":
-      return "host name lookup failed (temporary)";
-    case "ETIMEDOUT":
-      return "connection timed out";
-    case "EPIPE":
-      return "connection closed while sending";
-    default:
-      return err.message || String(err.code ?? "request failed");
   }
 }

@@ -2,6 +2,7 @@
 // exactly as received (method, path, headers, raw body) and answered by the next scripted
 // reply — a status, headers and body, a delay, a hang, or a connection reset.
 import http from "node:http";
+import net from "node:net";
 import type { AddressInfo, Socket } from "node:net";
 
 export interface RecordedRequest {
@@ -11,6 +12,8 @@ export interface RecordedRequest {
   body: string;
   /** When the request's body had fully arrived (Date.now()). */
   at: number;
+  /** Answered 429 by the server's own rate limit (`rateLimit`), before any script. */
+  rateLimited?: true;
 }
 
 export type Reply =
@@ -27,6 +30,13 @@ export type Reply =
 export interface FaultServerOptions {
   /** Listen on this port of 127.0.0.1 instead of a free one. */
   port?: number;
+  /**
+   * Answer 429 past `requests` let in during any `windowMs` (a rolling window; refused
+   * requests do not count), as the real API does: with no Retry-After unless `retryAfter`.
+   */
+  rateLimit?: { requests: number; windowMs: number; retryAfter?: boolean };
+  /** The rate limit's clock (an in-process test shares its skipped time); Date.now by default. */
+  now?: () => number;
 }
 
 export interface FaultServer {
@@ -74,6 +84,7 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  const admit = options.rateLimit ? rollingWindow(options.rateLimit.requests, options.rateLimit.windowMs) : () => 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -86,7 +97,9 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
         at: Date.now(),
       };
       state.requests.push(recorded);
-      const reply = queue.shift() ?? state.fallback(recorded);
+      const waitMs = admit(options.now?.() ?? recorded.at);
+      if (waitMs > 0) recorded.rateLimited = true;
+      const reply = waitMs > 0 ? rateLimitReply(waitMs, options.rateLimit?.retryAfter) : (queue.shift() ?? state.fallback(recorded));
       try {
         answer(reply, req, res);
       } catch {
@@ -109,6 +122,22 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
   });
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return state;
+}
+
+/** 0 when a request at `now` is let in (and counted), else the milliseconds until a place frees up. */
+function rollingWindow(requests: number, windowMs: number): (now: number) => number {
+  const stamps: number[] = [];
+  return (now) => {
+    while (stamps.length > 0 && stamps[0]! <= now - windowMs) stamps.shift();
+    if (stamps.length >= requests) return stamps[0]! + windowMs - now;
+    stamps.push(now);
+    return 0;
+  };
+}
+
+function rateLimitReply(waitMs: number, retryAfter = false): Reply {
+  const reply = apiError(429, "You have exceeded your API rate limit", "ERR_NGROK_226");
+  return retryAfter ? { ...reply, headers: { "Retry-After": String(Math.ceil(waitMs / 1000)) } } : reply;
 }
 
 function answer(reply: Reply, req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -147,4 +176,13 @@ function answer(reply: Reply, req: http.IncomingMessage, res: http.ServerRespons
   };
   if (reply.delayMs) setTimeout(send, reply.delayMs);
   else send();
+}
+
+/** A port nothing listens on (bound, then released). */
+export async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", () => resolve()));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  return port;
 }

@@ -1,9 +1,10 @@
-// Bad answers from the server: HTML error pages, truncated or malformed JSON, the wrong
-// shape, empty bodies. A clear message with the status and a short escaped excerpt; exit 1
-// for an error status, 3 for an unusable success; never a crash, never half a result.
+// Bad answers from the server, end to end: one case per exit code (1 for an error status,
+// 3 for an unusable success, 4 for a refused key), -o json, escapes, a batch and an endless
+// body; a clear message with the status and a short escaped excerpt, never a crash, never
+// half a result. The whole table of bad answers runs in-process (test/api/answers.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Reply } from "../helpers/fault-server.js";
-import { FB, MODULE, envFor, expectCleanError, expectNoRawControl, out, sandbox, withServer, type CliSandbox } from "./support.js";
+import { FB, envFor, expectCleanError, expectNoRawControl, out, sandbox, withServer, type CliSandbox } from "./support.js";
 
 let cli: CliSandbox;
 beforeAll(() => {
@@ -15,9 +16,6 @@ const HTML = `<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>
 
 const GET = ["failover", "get", "bkdfo_abc"];
 const CREATE = ["failover", "create", "--backends", "bkdhr_a"];
-const LIST = ["failover", "list"];
-const PUT = ["webhook-verification", "replace", "edghts_a", "edghtsrt_b", "--provider", "github", "--secret", "whsec_bad_answers"];
-const WGET = ["webhook-verification", "get", "edghts_a", "edghtsrt_b"];
 
 interface Case {
   name: string;
@@ -29,33 +27,10 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { name: "200 with truncated JSON (connection cut)", args: GET, reply: { truncate: '{"id":"bkdfo_abc","uri":"x","cre' }, exit: 3, expect: [/connection lost|reading the response/] },
   { name: "200 with malformed JSON", args: GET, reply: { status: 200, body: '{"id":"bkdfo_abc",,}' }, exit: 3, expect: [/200/, /not valid JSON/, /\{"id":"bkdfo_abc",,\}/] },
-  { name: "200 with a JSON string", args: GET, reply: { status: 200, body: '"ok"' }, exit: 3, expect: [/200/, /unexpected body/] },
-  { name: "200 with null", args: GET, reply: { status: 200, body: "null" }, exit: 3, expect: [/200/, /unexpected body/] },
-  { name: "200 with an array", args: GET, reply: { status: 200, body: "[1,2]" }, exit: 3, expect: [/200/, /unexpected body/] },
-  { name: "200 with the wrong shape (backends a string)", args: GET, reply: { status: 200, body: { ...FB, backends: "bkdhr_a" } }, exit: 3, expect: [/200/, /backends/] },
-  { name: "200 with a field missing (no id)", args: GET, reply: { status: 200, body: { ...FB, id: undefined } }, exit: 3, expect: [/200/, /\bid\b/] },
-  { name: "200 with an empty body on get", args: GET, reply: { status: 200 }, exit: 3, expect: [/200/, /empty body/] },
-  { name: "200 with HTML on get", args: GET, reply: { status: 200, body: HTML, headers: { "Content-Type": "text/html" } }, exit: 3, expect: [/200/, /not valid JSON/, /<!DOCTYPE html>/] },
-  { name: "201 with an empty body on create", args: CREATE, reply: { status: 201 }, exit: 3, expect: [/201/, /empty body/] },
   { name: "201 with truncated JSON on create", args: CREATE, reply: { truncate: '{"id":"bkdfo_abc"', status: 201 }, exit: 3, expect: [/connection lost|reading the response/] },
-  { name: "201 with malformed JSON on create", args: CREATE, reply: { status: 201, body: "{oops" }, exit: 3, expect: [/201/, /not valid JSON/] },
-  { name: "201 with the wrong shape on create", args: CREATE, reply: { status: 201, body: { id: 42 } }, exit: 3, expect: [/201/, /unexpected body/] },
-  { name: "200 list with backends not an array", args: LIST, reply: { status: 200, body: { backends: { a: 1 } } }, exit: 3, expect: [/200/, /backends/] },
-  { name: "200 list with a bad item", args: LIST, reply: { status: 200, body: { backends: [FB, { id: "bkdfo_x" }] } }, exit: 3, expect: [/200/, /backends\.1/] },
-  { name: "200 module with enabled a string", args: PUT, reply: { status: 200, body: { ...MODULE, enabled: "yes" } }, exit: 3, expect: [/200/, /enabled/] },
-  { name: "200 empty body on webhook get", args: WGET, reply: { status: 200 }, exit: 3, expect: [/200/, /empty body/] },
   { name: "502 HTML error page (after retries)", args: GET, reply: { status: 502, body: HTML, headers: { "Content-Type": "text/html", "Retry-After": "0" } }, exit: 1, expect: [/HTTP 502/, /<!DOCTYPE html>/, /…/] },
-  { name: "500 plain-text error", args: GET, reply: { status: 500, body: "Internal Server Error\n" }, exit: 1, expect: [/HTTP 500/, /Internal Server Error/] },
-  { name: "404 with an empty body", args: GET, reply: { status: 404 }, exit: 1, expect: [/HTTP 404/] },
-  { name: "400 with JSON that is not an error body", args: GET, reply: { status: 400, body: { weird: true } }, exit: 1, expect: [/HTTP 400/, /weird/] },
-  { name: "400 with an error body without error_code", args: GET, reply: { status: 400, body: { status_code: 400, msg: "bad id" } }, exit: 1, expect: [/bad id/, /HTTP 400/] },
-  { name: "404 with a well-formed error body", args: GET, reply: { status: 404, body: { error_code: "ERR_NGROK_404", status_code: 404, msg: "not found", details: { operation_id: "op_1" } } }, exit: 1, expect: [/not found/, /HTTP 404/, /ERR_NGROK_404/, /op_1/] },
   { name: "401 with HTML", args: GET, reply: { status: 401, body: "<html>denied</html>" }, exit: 4, expect: [/HTTP 401/, /denied/] },
-  { name: "200 with a huge malformed body (excerpt stays short)", args: GET, reply: { status: 200, body: `{${"x".repeat(200_000)}` }, exit: 3, expect: [/not valid JSON/] },
-  { name: "200 with stray Latin-1 characters, unterminated", args: GET, reply: { status: 200, body: '{"id":"\xff\xfe' }, exit: 3, expect: [/not valid JSON/] },
-  { name: "200 with a BOM and garbage", args: GET, reply: { status: 200, body: "\ufeff<xml/>" }, exit: 3, expect: [/not valid JSON/] },
 ];
 
 describe.concurrent("unusable answers", () => {
@@ -142,9 +117,7 @@ describe("an answer that never ends", () => {
   it("a body without end is cut off at a size cap (exit 3) long before --timeout", async () => {
     await withServer(async (server) => {
       server.fallback = () => ({ flood: true });
-      const started = Date.now();
       const r = await cli.run([...GET, "--timeout", "60", "--retries", "2"], { env: envFor(server), timeoutMs: 60_000 });
-      const elapsed = Date.now() - started;
       expect(r.exitCode).toBe(3);
       expect(out(r.stdout)).toBe("");
       const stderr = out(r.stderr);
@@ -152,7 +125,6 @@ describe("an answer that never ends", () => {
       expect(stderr).toMatch(/larger than \d+ MiB/);
       // Not worth repeating: the same answer would come back.
       expect(server.requests).toHaveLength(1);
-      expect(elapsed).toBeLessThan(20_000);
     });
   });
 });

@@ -1,0 +1,149 @@
+// Sends one request and reads its whole answer; nothing else. It uses node:http/https rather
+// than undici, for start-up cost (see BENCHMARKS.md); keep-alive agents carry batches.
+// Retries, waits and error wording are the client's.
+import http from "node:http";
+import type { IncomingHttpHeaders } from "node:http";
+import { excerpt } from "../output/escape.js";
+import { proxyAgentFor } from "./proxy.js";
+import type { FailureKind, Method } from "./retry.js";
+
+export interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+export interface TransportOptions {
+  /** Sockets kept open to the API; a batch sets it to its concurrency. */
+  maxSockets?: number;
+  env?: Record<string, string | undefined>;
+}
+
+export interface SendRequest {
+  method: Method;
+  url: URL;
+  headers: Record<string, string>;
+  payload?: string;
+  /** The attempt's own bound: what is left of --timeout. */
+  timeLeftMs: number;
+  /** --timeout itself, for the message when the bound is hit. */
+  timeoutMs: number;
+}
+
+/** An exchange that ended without a complete answer. */
+export class SendError extends Error {
+  constructor(
+    message: string,
+    readonly kind: FailureKind,
+  ) {
+    super(message);
+  }
+}
+
+/** The API's answers are small (a full list page is well under 1 MiB); a body without end is cut off. */
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+/** node:https brings tls and crypto (~12 ms at start-up), so it loads only for an https URL. */
+const httpsModule = () => process.getBuiltinModule("node:https");
+
+export class Transport {
+  private readonly agents = new Map<string, http.Agent>();
+
+  constructor(private readonly options: TransportOptions = {}) {}
+
+  /** The agent for a URL's scheme; a bad HTTPS_PROXY is a UsageError here, before anything is sent. */
+  agentFor(url: URL): http.Agent {
+    const key = url.protocol;
+    let agent = this.agents.get(key);
+    if (!agent) {
+      const maxSockets = this.options.maxSockets ?? 8;
+      agent =
+        proxyAgentFor(url, this.options.env ?? {}, maxSockets) ??
+        (url.protocol === "https:" ? new (httpsModule().Agent)({ keepAlive: true, maxSockets }) : new http.Agent({ keepAlive: true, maxSockets }));
+      this.agents.set(key, agent);
+    }
+    return agent;
+  }
+
+  close(): void {
+    for (const agent of this.agents.values()) agent.destroy();
+  }
+
+  /** Resolves with the whole answer, whatever its status; rejects with a SendError. */
+  send({ method, url, headers, payload, timeLeftMs, timeoutMs }: SendRequest): Promise<RawResponse> {
+    return new Promise<RawResponse>((resolve, reject) => {
+      let settled = false;
+      let reachedServer = false;
+      const finish = (fn: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        fn();
+      };
+      const mod = url.protocol === "https:" ? httpsModule() : http;
+      const req = mod.request(url, { method, headers, agent: this.agentFor(url) }, (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+          finish(() => reject(new SendError(`the response is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; stopped reading it`, "fatal")));
+          req.destroy();
+        });
+        res.on("end", () => {
+          finish(() => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
+        });
+        // What arrived is told (escaped, redacted by the client), so a cut answer is recognisable.
+        const cutOff = (why: string) => {
+          const got = Buffer.concat(chunks).toString("utf8");
+          const part = got.trim() ? `, after ${size} bytes: ${excerpt(got)}` : "";
+          return new SendError(`connection lost while reading the response (HTTP ${res.statusCode}${why}${part})`, "lost");
+        };
+        res.on("error", (err) => finish(() => reject(cutOff(`, ${describeNetworkError(err)}`))));
+        res.on("aborted", () => finish(() => reject(cutOff(""))));
+      });
+      req.on("socket", (socket) => {
+        if (!socket.connecting) reachedServer = true;
+        else socket.once("connect", () => (reachedServer = true));
+      });
+      const timer = setTimeout(
+        () => {
+          finish(() => reject(new SendError(`no complete answer within ${timeoutMs / 1000} s (--timeout)`, "lost")));
+          req.destroy();
+        },
+        Math.max(1, timeLeftMs),
+      );
+      req.on("error", (err: NodeJS.ErrnoException) => {
+        finish(() => reject(new SendError(describeNetworkError(err), failureKind(err, reachedServer))));
+      });
+      req.end(payload);
+    });
+  }
+}
+
+function failureKind(err: NodeJS.ErrnoException, reachedServer: boolean): FailureKind {
+  // A ProxyError (proxy.ts) is a failure before the tunnel to the API opened.
+  const refused = err.code === "ECONNREFUSED" || (!reachedServer && err.code === "ENOTFOUND") || (err as { neverSent?: boolean }).neverSent === true;
+  if (refused && !reachedServer) return "never-sent";
+  const fatal = err.code === "ENOTFOUND" || err.code === "ERR_TLS_CERT_ALTNAME_INVALID" || String(err.code ?? "").includes("CERT");
+  return fatal ? "fatal" : "lost";
+}
+
+export function describeNetworkError(err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case "ECONNREFUSED":
+      return "connection refused";
+    case "ECONNRESET":
+      return "connection reset by the server";
+    case "ENOTFOUND":
+      return "host not found";
+    case "EAI_AGAIN":
+      return "host name lookup failed (temporary)";
+    case "ETIMEDOUT":
+      return "connection timed out";
+    case "EPIPE":
+      return "connection closed while sending";
+    default:
+      return err.message || String(err.code ?? "request failed");
+  }
+}
