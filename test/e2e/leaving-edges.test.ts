@@ -319,3 +319,26 @@ describe("accounts after the sunset", () => {
     });
   });
 });
+
+describe("export on an account with more than a page of everything", () => {
+  const emu = useEmulator();
+
+  it("follows the emulator's pages past 100 edges and 100 backends of a kind", async () => {
+    const edges: string[] = [];
+    const groups: string[] = [];
+    for (let i = 0; i < 101; i++) {
+      edges.push((await post(emu.url, "/edges/https", { description: `edge ${i}`, hostports: [`h${i}.example.com:443`] })).id);
+      groups.push((await post(emu.url, "/backends/tunnel_group", { labels: { n: String(i) } })).id);
+    }
+    const statics = [(await post(emu.url, "/backends/static", { address: "10.0.0.1:443", tls: { enabled: true } })).id];
+    const r = await emu.run(["export"]);
+    expect(r.stderr).toBe("");
+    expect(r.exitCode).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    const ids = (list: { id: string }[]) => list.map((x) => x.id);
+    // Newest first, as the API lists them, each exactly once across the pages.
+    expect(ids(doc.https_edges)).toEqual([...edges].reverse());
+    expect(ids(doc.backends.tunnel_group)).toEqual([...groups].reverse());
+    expect(ids(doc.backends.static)).toEqual(statics);
+  });
+});
