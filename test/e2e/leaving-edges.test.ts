@@ -342,3 +342,30 @@ describe("export on an account with more than a page of everything", () => {
     expect(ids(doc.backends.static)).toEqual(statics);
   });
 });
+
+describe("host-qualified matches and paths with quotes and backslashes", () => {
+  const emu = useEmulator();
+
+  it("puts a host:port match on that endpoint only, its path a CEL literal that survives the API round trip", async () => {
+    const app = await post(emu.url, "/backends/tunnel_group", { labels: { service: "app" } });
+    const edge = await post(emu.url, "/edges/https", { hostports: ["shop.example.com:443", "shop.example.com:8443"] });
+    const route = (match_type: string, match: string) => post(emu.url, `/edges/https/${edge.id}/routes`, { match_type, match, backend: { enabled: true, backend_id: app.id } });
+    const odd = await route("path_prefix", 'shop.example.com:8443/a"b\\c');
+    const exact = await route("exact_path", "/x");
+    const forward = [{ type: "forward-internal", config: { url: "https://service-app.internal" } }];
+    const notFound = { name: "no route matched", actions: [{ type: "custom-response", config: { status_code: 404 } }] };
+    const exactRule = { name: exact.id, expressions: ['req.url.path == "/x"'], actions: forward };
+    const oddRule = { name: odd.id, expressions: ['req.url.path.startsWith("/a\\"b\\\\c")'], actions: forward };
+
+    const r = await emu.run(["migrate", "edge", edge.id, "--apply", "-o", "json"]);
+    expect(r.stderr).toBe("");
+    expect(r.exitCode).toBe(0);
+    const stored = await emu.endpoints();
+    const policyOf = (url: string) => parse(stored.find((e) => e.url === url)!.traffic_policy);
+    expect(policyOf(URLS[0]!)).toEqual({ on_http_request: [exactRule, notFound] });
+    expect(policyOf(URLS[1]!)).toEqual({ on_http_request: [exactRule, oddRule, notFound] });
+    // The expression holds the path exactly: the literal decodes (as JSON does) to the match's path.
+    const literal = /^req\.url\.path\.startsWith\((.*)\)$/.exec(oddRule.expressions[0]!)![1]!;
+    expect(JSON.parse(literal)).toBe('/a"b\\c');
+  });
+});
