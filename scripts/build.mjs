@@ -4,7 +4,7 @@
 // - dist/main.cjs (CommonJS, from src/cli.ts): the command tree and all it may need (the
 //   emulator), in one file whose modules esbuild evaluates only when first imported; and
 //   dist/config-write.cjs (proper-lockfile, write-file-atomic), required only by commands that
-//   write the config; and dist/yaml-text.cjs (yaml), required only to print a Traffic Policy as YAML.
+//   write the config; and dist/yaml-text.cjs (yaml), required only to print or mask a Traffic Policy in YAML.
 // Then it saves commander's root help (dist/help.txt) and a V8 code cache for main.cjs
 // (dist/main.cjs.cache), made by running one real command so that the functions a command
 // runs are compiled in it; see src/start.ts and BENCHMARKS.md.
@@ -45,7 +45,7 @@ const writeApart = {
   },
 };
 await build({ ...common, entryPoints: { main: "src/cli.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs", supported: { "dynamic-import": false }, plugins: [writeApart] });
-await build({ ...common, entryPoints: { "config-write": "src/settings/config-write.ts", "yaml-text": "src/migrate/yaml-text.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
+await build({ ...common, entryPoints: { "config-write": "src/settings/config-write.ts", "yaml-text": "src/output/yaml-text.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
 
 // Commander's root help at the 80 columns help always uses (printed by src/start.ts).
 const env = { PATH: process.env.PATH, NO_COLOR: "1" };

@@ -17,9 +17,12 @@ export function redactText(text: string, secrets: (string | undefined)[]): strin
   return maskSecretFields(out);
 }
 
-/** A JSON "secret" field (a webhook secret) is masked even when its value is not known in advance. */
+/**
+ * A JSON "secret" field (a webhook secret) is masked even when its value is not known in
+ * advance; an empty one (sns) stays empty, so it does not read as a secret that is set.
+ */
 export function maskSecretFields(text: string): string {
-  return text.replace(/("secret"\s*:\s*)"(?:[^"\\]|\\.)*"/g, `$1"${MASK}"`);
+  return text.replace(/("secret"\s*:\s*)"(?:[^"\\]|\\.)+"/g, `$1"${MASK}"`);
 }
 
 /**

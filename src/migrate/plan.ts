@@ -38,15 +38,19 @@ export function routeBackendId(route: HttpsEdgeRoute): string | undefined {
   return enabled(route.backend) ? (route.backend?.backend?.id ?? undefined) : undefined;
 }
 
+/** Backends read so far by id; null for one the API does not have (404). */
+export type BackendsRead = ReadonlyMap<string, Backend | null>;
+
 /**
  * The backend ids still to be read before planning: those the routes use and the children of
  * failovers already read, minus those already read and those --map forwards (never read).
  */
-export function backendsToRead(edge: HttpsEdge, backends: ReadonlyMap<string, Backend>, maps: ReadonlyMap<string, string>): string[] {
+export function backendsToRead(edge: HttpsEdge, backends: BackendsRead, maps: ReadonlyMap<string, string>): string[] {
   const wanted = new Set<string>();
   const visit = (id: string, seen: Set<string>) => {
     if (maps.has(id) || seen.has(id) || !backendKindOf(id)) return;
     const known = backends.get(id);
+    if (known === null) return;
     if (!known) return void wanted.add(id);
     if (known.kind === "failover") for (const child of known.backend.backends) visit(child, new Set([...seen, id]));
   };
@@ -76,11 +80,12 @@ export function endpointUrl(hostport: string): { url: string; host: string; host
 type Chain = { actions: Action[]; problem?: undefined; dropped: string[] } | { problem: string; actions?: undefined; dropped?: undefined };
 
 /** The terminating actions a backend becomes, failovers flattened in order. */
-export function backendActions(id: string, backends: ReadonlyMap<string, Backend>, maps: ReadonlyMap<string, string>, path: string[] = []): Chain {
+export function backendActions(id: string, backends: BackendsRead, maps: ReadonlyMap<string, string>, path: string[] = []): Chain {
   const mapped = maps.get(id);
   if (mapped !== undefined) return { actions: [{ type: "forward-internal", config: { url: mapped } }], dropped: [] };
   if (path.includes(id)) return { problem: `failover cycle: ${[...path.slice(path.indexOf(id)), id].join(" → ")}` };
   const found = backends.get(id);
+  if (found === null) return { problem: `backend ${id} does not exist (the API answered 404); point the route at a backend that exists, or give an internal URL with --map ${id}=https://….internal` };
   if (!found) {
     return { problem: backendKindOf(id) ? `backend ${id} was not read` : `backend ${id} is of a kind edgectl does not know; give its internal URL with --map ${id}=https://….internal` };
   }
@@ -134,7 +139,7 @@ interface RoutePlan {
   actions: Action[];
 }
 
-function planRoute(route: HttpsEdgeRoute, backends: ReadonlyMap<string, Backend>, maps: ReadonlyMap<string, string>, notMigrated: NotMigrated[], warnings: string[]): RoutePlan | undefined {
+function planRoute(route: HttpsEdgeRoute, backends: BackendsRead, maps: ReadonlyMap<string, string>, notMigrated: NotMigrated[], warnings: string[]): RoutePlan | undefined {
   const problems: NotMigrated[] = [];
   for (const module of OTHER_ROUTE_MODULES) {
     if (enabled(route[module])) problems.push({ route_id: route.id, item: module, reason: `the ${module} module has no automatic translation; rebuild it as Traffic Policy actions by hand` });
@@ -187,7 +192,7 @@ const namesEndpoint = (matchHost: string, e: { host: string; hostport: string })
 export const NOT_FOUND_RULE: Rule = { name: "no route matched", actions: [{ type: "custom-response", config: { status_code: 404 } }] };
 
 /** The plan for one edge. `backends` holds every backend backendsToRead asked for. */
-export function planEdge(edge: HttpsEdge, backends: ReadonlyMap<string, Backend>, maps: ReadonlyMap<string, string>): PlanResult {
+export function planEdge(edge: HttpsEdge, backends: BackendsRead, maps: ReadonlyMap<string, string>): PlanResult {
   const notMigrated: NotMigrated[] = [];
   const warnings: string[] = [];
   if (enabled(edge.mutual_tls)) {

@@ -52,6 +52,6 @@ export function policyJsonText(policy: TrafficPolicy): string {
 
 /** YAML as ngrok's docs write policies; the library is loaded only when a policy is printed. */
 export async function policyYaml(policy: TrafficPolicy): Promise<string> {
-  const { yamlText } = await import("./yaml-text.js");
+  const { yamlText } = await import("../output/yaml-text.js");
   return yamlText(policy);
 }

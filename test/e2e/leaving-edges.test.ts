@@ -369,3 +369,20 @@ describe("host-qualified matches and paths with quotes and backslashes", () => {
     expect(JSON.parse(literal)).toBe('/a"b\\c');
   });
 });
+
+describe("a route whose backend is gone", () => {
+  const emu = useEmulator();
+
+  it("is listed as not migrated, naming the backend, and the rest is planned", async () => {
+    const app = await post(emu.url, "/backends/tunnel_group", { labels: { service: "app" } });
+    const edge = await post(emu.url, "/edges/https", { hostports: ["gone.example.com:443"] });
+    const live = await post(emu.url, `/edges/https/${edge.id}/routes`, { match_type: "path_prefix", match: "/", backend: { enabled: true, backend_id: app.id } });
+    const gone = await post(emu.url, `/edges/https/${edge.id}/routes`, { match_type: "exact_path", match: "/old", backend: { enabled: true, backend_id: "bkdhr_gone1" } });
+
+    const r = await emu.run(["migrate", "edge", edge.id, "-o", "json"]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const plan = JSON.parse(r.stdout);
+    expect(plan.not_migrated).toEqual([{ route_id: gone.id, item: "backend", reason: expect.stringContaining("backend bkdhr_gone1 does not exist") }]);
+    expect(plan.endpoints[0].traffic_policy.on_http_request.map((rule: { name: string }) => rule.name)).toEqual([live.id]);
+  });
+});

@@ -213,3 +213,13 @@ describe("not migrated", () => {
     expect(rulesOf(r).map((x) => x.name)).toEqual(["no route matched"]);
   });
 });
+
+describe("a backend the API does not have", () => {
+  it("is not read again, and its route is listed as not migrated", () => {
+    const e = edge([route("edghtsrt_1", "path_prefix", "/", "bkdtg_gone")]);
+    const backends = new Map([["bkdtg_gone", null]]);
+    expect(backendsToRead(e, backends, none)).toEqual([]);
+    const { plan } = planEdge(e, backends, none);
+    expect(plan.not_migrated).toEqual([{ route_id: "edghtsrt_1", item: "backend", reason: expect.stringContaining("bkdtg_gone does not exist") }]);
+  });
+});

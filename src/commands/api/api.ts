@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
 import type { Method } from "../../api/client.js";
 import { maskSecretFields } from "../../api/redact.js";
+import { maskSecretsIn } from "../../output/mask.js";
 import { ApiError, UsageError } from "../../errors.js";
 import { escapeControl } from "../../output/escape.js";
 import { renderJson } from "../../output/json.js";
@@ -106,7 +107,7 @@ export async function run(options: ApiOptions, deps: Deps): Promise<void> {
     const response = await client.request(options.method, url, { body: options.body });
     // Data as the API sent it (redacting the key would alter any value that holds its text);
     // only webhook secrets are masked, as in every other command's output.
-    if (response.text.trim()) deps.io.stdout.write(pretty(maskSecretFields(response.text)));
+    if (response.text.trim()) deps.io.stdout.write(await shown(response.text));
   } catch (err) {
     // An error body is the server's message, not a resource: redacted like every message.
     if (err instanceof ApiError && err.body?.trim()) deps.io.stdout.write(pretty(client.redact(err.body)));
@@ -114,6 +115,17 @@ export async function run(options: ApiOptions, deps: Deps): Promise<void> {
   } finally {
     client.close();
   }
+}
+
+/** A success body: JSON with its webhook secrets masked (inside Traffic Policies too), pretty-printed. */
+async function shown(text: string): Promise<string> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return pretty(maskSecretFields(text));
+  }
+  return renderJson(await maskSecretsIn(value));
 }
 
 /** JSON pretty-printed; anything else line by line with control characters escaped. */

@@ -1,7 +1,5 @@
 import type { Command } from "commander";
 import * as z from "zod/mini";
-import { backendKindOf, getBackend, type Backend } from "../../api/backends.js";
-import { getHttpsEdge } from "../../api/edges.js";
 import { createEndpoint, endpointsPath, type Endpoint, type EndpointCreate } from "../../api/endpoints.js";
 import { redactText } from "../../api/redact.js";
 import { UsageError } from "../../errors.js";
@@ -12,8 +10,9 @@ import type { Deps, AppContext } from "../deps.js";
 import { printDryRuns } from "../dry-run.js";
 import { idSchema, parseInput } from "../input.js";
 import { parseMaps } from "../../migrate/internal-url.js";
-import { backendsToRead, planEdge, type NotMigrated, type Plan, type PlannedEndpoint } from "../../migrate/plan.js";
+import { planEdge, type NotMigrated, type Plan, type PlannedEndpoint } from "../../migrate/plan.js";
 import { maskPolicy, policyJsonText, policySecrets, policyYaml } from "../../migrate/policy.js";
+import { readEdgeAndBackends } from "../../migrate/read.js";
 
 const EdgeOptions = z.object({
   edgeId: idSchema("edge"),
@@ -94,15 +93,10 @@ export async function run(options: EdgeOptions, deps: Deps): Promise<void> {
   printResult(deps, shown, (color) => renderRows(["ID", "URL"], shown.map((e) => [e.id, e.url]), color));
 }
 
-/** Reads the edge, then each backend the plan needs (failover children as they appear), one at a time. */
 async function readAndPlan(edgeId: string, maps: Map<string, string>, deps: Deps) {
   const client = deps.client();
   try {
-    const edge = await getHttpsEdge(client, edgeId);
-    const backends = new Map<string, Backend>();
-    for (let ids = backendsToRead(edge, backends, maps); ids.length > 0; ids = backendsToRead(edge, backends, maps)) {
-      for (const id of ids) backends.set(id, await getBackend(client, backendKindOf(id)!, id));
-    }
+    const { edge, backends } = await readEdgeAndBackends(client, edgeId, maps);
     return planEdge(edge, backends, maps);
   } finally {
     client.close();
