@@ -3,41 +3,84 @@
 // build bundles, with all it may need, as dist/main.cjs. The root help is commander's own
 // text, saved by scripts/build.mjs as dist/help.txt.
 //
-// dist/main.cjs is compiled with the V8 code cache the build saved beside it: Node 20 keeps
-// no compiled code for ES modules, and compiling commander, zod and the command tree is most
-// of what a command costs beyond `node -e 0` (measured in BENCHMARKS.md). A cache that does
-// not fit (another Node version) is ignored by V8, which then compiles as usual.
+// dist/main.cjs is compiled with a V8 code cache kept in the user's cache folder: compiling
+// commander, zod and the command tree is most of what a command costs beyond `node -e 0`
+// (BENCHMARKS.md). V8 accepts a cache only from the same V8 and the same source, so it cannot
+// ship in the package: the first run on a Node version makes it (at exit, so that the
+// functions the command ran are in it), keyed by Node version and build, written atomically;
+// a cache V8 rejects is replaced; failing to write one changes nothing but speed.
 //
 // It is built as CommonJS, and bin/edgectl.js is CommonJS too (bin/package.json): Node 20's
 // ES module loader costs ~10 ms at every start, a quarter of what a command adds to `node -e 0`.
-import { readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Script } from "node:vm";
 import { helpWidth } from "./output/help-width.js";
 import { VERSION } from "./version.js";
 
 type Cli = typeof import("./cli.js");
+type Env = Record<string, string | undefined>;
 
-export async function main(argv: string[] = process.argv): Promise<void> {
+// A hash of dist/main.cjs, defined by scripts/build.mjs: a new build never meets an old cache.
+declare const __EDGECTL_BUILD__: string | undefined;
+const BUILD = typeof __EDGECTL_BUILD__ === "string" ? __EDGECTL_BUILD__ : "dev";
+
+export async function main(argv: string[] = process.argv, env: Env = process.env): Promise<void> {
   const only = argv.length === 3 ? argv[2] : undefined;
   if (only === "--version" || only === "-v") {
     process.stdout.write(`${VERSION}\n`);
     return;
   }
   if ((only === "--help" || only === "-h") && helpWidth() === 80) {
-    const help = read("help.txt");
+    const help = read(join(__dirname, "help.txt"));
     if (help !== undefined) {
       process.stdout.write(help.toString("utf8"));
       return;
     }
   }
-  await runMain(compileMain(read("main.cjs.cache"))).main(argv);
+  const file = cacheFile(env);
+  const cached = file === undefined ? undefined : read(file);
+  const script = compileMain(cached);
+  const state = cached === undefined ? "miss" : script.cachedDataRejected ? "rejected" : "hit";
+  if (argv.includes("--debug") || /^(1|true|yes|on)$/i.test(env.EDGECTL_DEBUG ?? "")) {
+    process.stderr.write(`debug: code cache ${state}${file === undefined ? "" : ` (${file})`}\n`);
+  }
+  // The CLI ends with process.exit(): the cache is taken as the process goes.
+  if (file !== undefined && state !== "hit") process.once("exit", () => saveCache(script, file));
+  await runMain(script).main(argv);
+}
+
+/**
+ * Where this build's cache for this Node lives: $EDGECTL_CACHE_DIR, else edgectl/ in
+ * $XDG_CACHE_HOME or ~/.cache (never the config folder: read-only commands write nothing there).
+ */
+export function cacheFile(env: Env): string | undefined {
+  const dir = env.EDGECTL_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "edgectl");
+  return dir ? join(dir, `main-${BUILD}-node${process.versions.node}-${process.arch}.v8cache`) : undefined;
+}
+
+/** Writes the cache beside a temp name, then renames it in place; on any failure, nothing. */
+export function saveCache(script: Script, file: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    const dir = join(file, "..");
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+    renameSync(tmp, file);
+    // Caches of other builds are dead weight once this one exists (other Node versions' stay).
+    for (const name of readdirSync(dir)) {
+      if (/^main-.*\.v8cache$/.test(name) && !name.startsWith(`main-${BUILD}-`)) rmSync(join(dir, name), { force: true });
+    }
+  } catch {
+    rmSync(tmp, { force: true });
+  }
 }
 
 // __dirname: this file runs as dist/cli.cjs, beside main.cjs.
 const MAIN = join(__dirname, "main.cjs");
 
-/** dist/main.cjs as a CommonJS module body (scripts/build.mjs makes the cache with this too). */
+/** dist/main.cjs as a CommonJS module body. */
 export function compileMain(cachedData?: Buffer): Script {
   const vm = process.getBuiltinModule("node:vm");
   const body = readFileSync(MAIN, "utf8");
@@ -51,9 +94,9 @@ export function runMain(script: Script): Cli {
   return module.exports;
 }
 
-function read(name: string): Buffer | undefined {
+function read(file: string): Buffer | undefined {
   try {
-    return readFileSync(join(__dirname, name));
+    return readFileSync(file);
   } catch {
     return undefined;
   }
