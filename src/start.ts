@@ -73,7 +73,11 @@ export function saveCache(script: Script, file: string): void {
       if (/^main-.*\.v8cache$/.test(name) && !name.startsWith(`main-${BUILD}-`)) rmSync(join(dir, name), { force: true });
     }
   } catch {
-    rmSync(tmp, { force: true });
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // nothing was written
+    }
   }
 }
 
