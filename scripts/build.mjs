@@ -38,7 +38,20 @@ const confApart = {
     b.onResolve({ filter: /\/conf-store\.js$/ }, () => ({ path: "./conf-store.cjs", external: true }));
   },
 };
-await build({ ...common, entryPoints: { main: "src/cli.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs", supported: { "dynamic-import": false }, plugins: [confApart] });
+// commander requires node:child_process (and with it net, dgram…) at load, for executable
+// subcommands, which edgectl has none of: it is required when first used instead.
+const lazyChildProcess = {
+  name: "lazy-child-process",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, ({ path }) => {
+      const source = readFileSync(path, "utf8");
+      const eager = "const childProcess = require('node:child_process');";
+      if (!source.includes(eager)) throw new Error(`lazy-child-process: not found in ${path}`);
+      return { contents: source.replace(eager, "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };"), loader: "js" };
+    });
+  },
+};
+await build({ ...common, entryPoints: { main: "src/cli.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs", supported: { "dynamic-import": false }, plugins: [confApart, lazyChildProcess] });
 await build({ ...common, entryPoints: { "conf-store": "src/settings/conf-store.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
 // CommonJS, like bin/edgectl.js: Node 20's ES module loader costs ~10 ms at every start.
 const buildHash = createHash("sha256").update(readFileSync(dist("main.cjs"))).digest("hex").slice(0, 16);

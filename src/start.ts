@@ -92,9 +92,9 @@ export function compileMain(cachedData?: Buffer): Script {
 }
 
 export function runMain(script: Script): Cli {
-  const { createRequire } = process.getBuiltinModule("node:module");
   const module = { exports: {} as Cli };
-  script.runInThisContext()(module.exports, createRequire(MAIN), module, MAIN, __dirname);
+  // This file's own require: main.cjs sits beside it and requires only builtins and ./conf-store.cjs.
+  script.runInThisContext()(module.exports, require, module, MAIN, __dirname);
   return module.exports;
 }
 
