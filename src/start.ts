@@ -12,8 +12,7 @@
 //
 // It is built as CommonJS, and bin/edgectl.js is CommonJS too (bin/package.json): Node 20's
 // ES module loader costs ~10 ms at every start, a quarter of what a command adds to `node -e 0`.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
+import { fstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Script } from "node:vm";
 import { helpWidth } from "./output/help-width.js";
@@ -29,13 +28,15 @@ const BUILD = typeof __EDGECTL_BUILD__ === "string" ? __EDGECTL_BUILD__ : "dev";
 export async function main(argv: string[] = process.argv, env: Env = process.env): Promise<void> {
   const only = argv.length === 3 ? argv[2] : undefined;
   if (only === "--version" || only === "-v") {
-    process.stdout.write(`${VERSION}\n`);
+    print(Buffer.from(`${VERSION}\n`));
     return;
   }
-  if ((only === "--help" || only === "-h") && helpWidth() === 80) {
+  // At a terminal the help may wrap narrower than the saved 80 columns (a pipe or a file is
+  // no terminal, and fstat, unlike node:tty, loads nothing).
+  if ((only === "--help" || only === "-h") && (!fstatSync(1).isCharacterDevice() || helpWidth() === 80)) {
     const help = read(join(__dirname, "help.txt"));
     if (help !== undefined) {
-      process.stdout.write(help.toString("utf8"));
+      print(help);
       return;
     }
   }
@@ -56,7 +57,7 @@ export async function main(argv: string[] = process.argv, env: Env = process.env
  * $XDG_CACHE_HOME or ~/.cache (never the config folder: read-only commands write nothing there).
  */
 export function cacheFile(env: Env): string | undefined {
-  const dir = env.EDGECTL_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "edgectl");
+  const dir = env.EDGECTL_CACHE_DIR || join(env.XDG_CACHE_HOME || join(process.getBuiltinModule("node:os").homedir(), ".cache"), "edgectl");
   return dir ? join(dir, `main-${BUILD}-node${process.versions.node}-${process.arch}.v8cache`) : undefined;
 }
 
@@ -78,6 +79,22 @@ export function saveCache(script: Script, file: string): void {
     } catch {
       // nothing was written
     }
+  }
+}
+
+/**
+ * Writes to fd 1 directly: making process.stdout (a stream, with net or tty behind it) is a
+ * tenth of what `--version` would cost. A reader gone (EPIPE) ends the output quietly; a
+ * non-blocking pipe that is full (EAGAIN) gets the rest through process.stdout.
+ */
+function print(text: Buffer): void {
+  let written = 0;
+  try {
+    while (written < text.length) written += writeSync(1, text, written);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EAGAIN") process.stdout.write(text.subarray(written));
+    else if (code !== "EPIPE") throw err;
   }
 }
 
