@@ -7,7 +7,7 @@
 //   round runs every command once, in turn with its yardstick, and a row's ratio is the
 //   median of the per-round ratios, so a busy moment of the machine hits both alike.
 // - Batches: 1000 ids through `failover get -` against the emulator, paired with a minimal
-//   keep-alive node:http client (8 in flight); then `curl -Z --parallel-max 8` and a curl
+//   keep-alive node:http client (8 in flight) and the official @ngrok/ngrok-api; then `curl -Z --parallel-max 8` and a curl
 //   process per id (curl does not depend on Node: once).
 // - Servers: autocannon against the emulator and a bare node:http server with the same JSON.
 // Nothing here asserts; the goals of issue 12 are checked against this run at the end.
@@ -247,6 +247,16 @@ try {
           vs: "keepalive",
           vsName: "keep-alive client",
           rss: true,
+        },
+        {
+          key: "ngrok",
+          name: `@ngrok/ngrok-api (official client), ${BATCH} gets, 8 at a time`,
+          cmd: node.bin,
+          args: [join(ROOT, "bench", "ngrok-gets.mjs"), emu.url, idsFile],
+          opts: { env },
+          check: count,
+          vs: "keepalive",
+          vsName: "keep-alive client",
         },
       ],
       BATCH_ROUNDS,

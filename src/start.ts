@@ -16,6 +16,7 @@ import { fstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, wr
 import { join } from "node:path";
 import type { Script } from "node:vm";
 import { helpWidth } from "./output/help-width.js";
+import { isTruthy } from "./settings/resolve.js";
 import { VERSION } from "./version.js";
 
 type Cli = typeof import("./cli.js");
@@ -31,9 +32,8 @@ export async function main(argv: string[] = process.argv, env: Env = process.env
     print(Buffer.from(`${VERSION}\n`));
     return;
   }
-  // At a terminal the help may wrap narrower than the saved 80 columns (a pipe or a file is
-  // no terminal, and fstat, unlike node:tty, loads nothing).
-  if ((only === "--help" || only === "-h") && (!fstatSync(1).isCharacterDevice() || helpWidth() === 80)) {
+  // At a terminal the help may wrap narrower than the saved 80 columns.
+  if ((only === "--help" || only === "-h") && (!maybeTerminal() || helpWidth() === 80)) {
     const help = read(join(__dirname, "help.txt"));
     if (help !== undefined) {
       print(help);
@@ -44,7 +44,7 @@ export async function main(argv: string[] = process.argv, env: Env = process.env
   const cached = file === undefined ? undefined : read(file);
   const script = compileMain(cached);
   const state = cached === undefined ? "miss" : script.cachedDataRejected ? "rejected" : "hit";
-  if (argv.includes("--debug") || /^(1|true|yes|on)$/i.test(env.EDGECTL_DEBUG ?? "")) {
+  if (argv.includes("--debug") || isTruthy(env.EDGECTL_DEBUG)) {
     process.stderr.write(`debug: code cache ${state}${file === undefined ? "" : ` (${file})`}\n`);
   }
   // The CLI ends with process.exit(): the cache is taken as the process goes.
@@ -54,11 +54,26 @@ export async function main(argv: string[] = process.argv, env: Env = process.env
 
 /**
  * Where this build's cache for this Node lives: $EDGECTL_CACHE_DIR, else edgectl/ in
- * $XDG_CACHE_HOME or ~/.cache (never the config folder: read-only commands write nothing there).
+ * $XDG_CACHE_HOME or ~/.cache (never the config folder: read-only commands write nothing
+ * there); none when there is no home folder to put it in.
  */
 export function cacheFile(env: Env): string | undefined {
-  const dir = env.EDGECTL_CACHE_DIR || join(env.XDG_CACHE_HOME || join(process.getBuiltinModule("node:os").homedir(), ".cache"), "edgectl");
-  return dir ? join(dir, `main-${BUILD}-node${process.versions.node}-${process.arch}.v8cache`) : undefined;
+  let dir = env.EDGECTL_CACHE_DIR;
+  try {
+    dir ||= join(env.XDG_CACHE_HOME || join(process.getBuiltinModule("node:os").homedir(), ".cache"), "edgectl");
+  } catch {
+    return undefined;
+  }
+  return join(dir, `main-${BUILD}-node${process.versions.node}-${process.arch}.v8cache`);
+}
+
+/** Whether fd 1 may be a terminal: a character device (fstat, unlike node:tty, loads nothing). */
+function maybeTerminal(): boolean {
+  try {
+    return fstatSync(1).isCharacterDevice();
+  } catch {
+    return false;
+  }
 }
 
 /** Writes the cache beside a temp name, then renames it in place; on any failure, nothing. */
