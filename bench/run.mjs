@@ -1,101 +1,124 @@
-// `npm run bench`: start-up and batch timings of the built CLI against its own emulator,
-// printed as one table. Every timing is a whole process, from spawn to exit. The edgectl
-// and @ngrok/ngrok-api rows run interleaved, round by round, with `node -e 0`, and their
-// ratio is the median of the per-round ratios, so that a busy moment of the machine hits
-// them all alike; curl loops (slow) run after. Nothing here asserts: the goals of issue 4
-// are checked against this run and printed at the end.
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// `npm run bench`: edgectl against the floor of what a Node client can do, on each
+// maintained Node line, from an `npm pack` install, as whole processes from spawn to exit.
+//
+// - Node: the machine's, plus 22 and 24 from the registry (node-linux-<arch>, kept in
+//   ~/.cache/edgectl-ci like .ci/run does). EDGECTL_BENCH_NODES=20,24 picks lines.
+// - Start-up rows run with NODE_EXTRA_CA_CERTS unset and set (to the system bundle): each
+//   round runs every command once, in turn with its yardstick, and a row's ratio is the
+//   median of the per-round ratios, so a busy moment of the machine hits both alike.
+// - Batches: 1000 ids through `failover get -` against the emulator, paired with a minimal
+//   keep-alive node:http client (8 in flight) and the official @ngrok/ngrok-api; then `curl -Z --parallel-max 8` and a curl
+//   process per id (curl does not depend on Node: once).
+// - Servers: autocannon against the emulator and a bare node:http server with the same JSON.
+// Nothing here asserts; the goals of issue 12 are checked against this run at the end.
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
-import { cpus, tmpdir } from "node:os";
+import { cpus, homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const BIN = join(ROOT, "bin", "edgectl.js");
-const NODE = process.execPath;
 const KEY = "bench-key";
 const CURL = ["/usr/bin/curl", "/usr/local/bin/curl"].find((p) => existsSync(p));
 const TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
-const ROUNDS = 30; // rounds of the start-up rows, after a warm-up round; the batch rows run in every third
-const SIZES = [10, 100, 1000];
-const CURL_RUNS = { 10: 3, 100: 2, 1000: 1 };
-const RATE = { requests: 60, seconds: 10, ids: 300 };
-const LOAD_SECONDS = 3;
-
-const work = mkdtempSync(join(tmpdir(), "edgectl-bench-"));
-const rows = [];
+const CA = ["/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt"].find((p) => existsSync(p));
+const ROUNDS = Number(process.env.EDGECTL_BENCH_ROUNDS ?? 30); // start-up rounds per Node and CA setting
+const BATCH = 1000;
+const BATCH_ROUNDS = 5;
+const LOAD = { seconds: 3, connections: 8 };
+const RATE = { requests: 30, seconds: 5, ids: 90 };
 const started = Date.now();
-let nodeMedian = NaN; // `node -e 0`, the unit of the ratios
-const batch = {}; // rows by key: node, version, help, get1, get10, del1000, curlget100, ngrok1000…
-const marginals = { small: [], big: [] }; // ms per further id: 10→100 and 100→1000 deletes
-
-// ---------------------------------------------------------------- helpers
+const work = mkdtempSync(join(tmpdir(), "edgectl-bench-"));
+const log = (line) => process.stderr.write(`bench: ${line}\n`);
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
-const ms = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(x < 10 ? 2 : 1)} ms`);
-const log = (line) => process.stderr.write(`bench: ${line}\n`);
+const ms = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(1)} ms`);
 
-function cliEnv(baseUrl) {
-  const env = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^(EDGECTL_|NGROK_|HTTPS?_PROXY$|NO_PROXY$)/i.test(k)) env[k] = v;
-  return { ...env, EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: baseUrl, EDGECTL_CONFIG_DIR: join(work, "config"), NO_COLOR: "1" };
+// ---------------------------------------------------------------- Nodes and the install
+
+function nodeFor(major) {
+  if (Number(process.versions.node.split(".")[0]) === major) return process.execPath;
+  const arch = process.arch;
+  const dir = join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "edgectl-ci", `node${major}`);
+  const bin = join(dir, "node_modules", `node-linux-${arch}`, "bin", "node");
+  const ok = () => spawnSync(bin, ["--version"], { encoding: "utf8" }).stdout?.startsWith(`v${major}.`);
+  if (!ok()) {
+    log(`installing Node ${major} (node-linux-${arch}@${major}) in ${dir}…`);
+    execFileSync("npm", ["install", "--prefix", dir, "--ignore-scripts", "--no-audit", "--no-fund", "--no-save", `node-linux-${arch}@${major}`], { stdio: ["ignore", "ignore", "inherit"] });
+  }
+  return bin;
 }
 
-/** Runs a process to its end: wall time in ms, exit status and output. */
+/** `npm pack` of this checkout, installed as a user would: returns its bin/edgectl.js. */
+function packInstall() {
+  const tgz = execFileSync("npm", ["pack", "--silent", "--pack-destination", work], { cwd: ROOT, encoding: "utf8" }).trim().split("\n").pop();
+  const prefix = join(work, "install");
+  mkdirSync(prefix);
+  writeFileSync(join(prefix, "package.json"), "{}");
+  const r = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", join(work, tgz)], { cwd: prefix, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`npm install of the packed tarball failed: ${r.stderr.slice(-500)}`);
+  return join(prefix, "node_modules", "edgectl", "bin", "edgectl.js");
+}
+
+// ---------------------------------------------------------------- processes
+
+function baseEnv(extra) {
+  const env = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^(EDGECTL_|NGROK_|HTTPS?_PROXY$|NO_PROXY$|NODE_EXTRA_CA_CERTS$)/i.test(k)) env[k] = v;
+  return { ...env, EDGECTL_API_KEY: KEY, EDGECTL_CONFIG_DIR: join(work, "config"), NO_COLOR: "1", ...extra };
+}
+
+// CPU time of reaped children (user + system), from /proc/self/stat: whole ticks (10 ms), so
+// one run's figure is coarse, but the sum over many runs is exact to a tick.
+const TICK_MS = 10;
+function childCpuTicks() {
+  try {
+    const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+    return Number(fields[13]) + Number(fields[14]); // cutime, cstime (fields 16 and 17)
+  } catch {
+    return NaN;
+  }
+}
+
+/** Runs a process to its end: wall time in ms, CPU ticks, exit status and output. */
 function timed(cmd, args, { input, env } = {}) {
+  const c0 = childCpuTicks();
   const t0 = process.hrtime.bigint();
   const r = spawnSync(cmd, args, { input, env, stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"], maxBuffer: 64 << 20 });
   const elapsed = Number(process.hrtime.bigint() - t0) / 1e6;
-  return { ms: elapsed, status: r.status, stdout: String(r.stdout), stderr: String(r.stderr) };
-}
-
-function mustSucceed(what, r) {
-  if (r.status !== 0) throw new Error(`${what} exited ${r.status}: ${r.stderr.slice(0, 500)}`);
-  return r;
+  if (r.status !== 0) throw new Error(`${[cmd, ...args].join(" ")} exited ${r.status ?? r.signal}: ${String(r.stderr).slice(0, 500)}`);
+  return { ms: elapsed, ticks: childCpuTicks() - c0, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
 /** Peak RSS in MB of one more run, through /usr/bin/time -f %M. */
-function peakRss(cmd, args, opts = {}) {
+function peakRss(cmd, args, { input, env } = {}) {
   if (!TIME) return undefined;
-  const r = spawnSync(TIME, ["-f", "%M", cmd, ...args], { input: opts.input, env: opts.env, stdio: [opts.input === undefined ? "ignore" : "pipe", "ignore", "pipe"], maxBuffer: 64 << 20 });
+  const r = spawnSync(TIME, ["-f", "%M", cmd, ...args], { input, env, stdio: [input === undefined ? "ignore" : "pipe", "ignore", "pipe"] });
   const kb = Number(String(r.stderr).trim().split("\n").pop());
   return Number.isFinite(kb) ? kb / 1024 : undefined;
 }
 
-async function startEmulator(args = []) {
-  const child = spawn(NODE, [BIN, "emulator", "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"], env: cliEnv("") });
-  let stderr = "";
-  child.stderr.on("data", (c) => (stderr += c));
-  child.once("exit", (code, signal) => {
-    if (!stopping) log(`the emulator exited (${code ?? signal}) while in use: ${stderr.trim()}`);
-  });
-  let stopping = false;
+async function startServer(cmd, args, env) {
+  const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "ignore"], env });
   const url = await new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout });
-    lines.once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`the emulator exited (${code}) before printing its URL`)));
+    createInterface({ input: child.stdout }).once("line", (line) => resolve(/http:\/\/[\d.:]+/.exec(line)?.[0]));
+    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited (${code}) before printing its URL`)));
   });
   child.stdout.resume();
-  return {
-    url,
-    stop: () => {
-      stopping = true;
-      return new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", resolve), child.kill("SIGTERM"))));
-    },
-  };
+  return { url, stop: () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", resolve), child.kill("SIGTERM")))) };
 }
 
-function request(agent, baseUrl, method, path, body) {
+function request(agent, url, method, body) {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers = { Authorization: `Bearer ${KEY}`, "Ngrok-Version": "2", ...(payload ? { "Content-Type": "application/json" } : {}) };
-    const req = http.request(`${baseUrl}${path}`, { method, headers, agent }, (res) => {
+    const req = http.request(url, { method, headers, agent }, (res) => {
       const chunks = [];
       res.on("data", (c) => chunks.push(c));
       res.on("end", () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString("utf8") }));
@@ -113,7 +136,7 @@ async function createIds(baseUrl, n) {
   const worker = async () => {
     while (next < n) {
       const i = next++;
-      const r = await request(agent, baseUrl, "POST", "/backends/failover", { backends: ["bkdhr_bench"], description: `bench ${i}` });
+      const r = await request(agent, `${baseUrl}/backends/failover`, "POST", { backends: ["bkdhr_bench"], description: `bench ${i}` });
       if (r.status !== 201) throw new Error(`create answered ${r.status}: ${r.text}`);
       ids[i] = JSON.parse(r.text).id;
     }
@@ -123,208 +146,214 @@ async function createIds(baseUrl, n) {
   return ids;
 }
 
-function addRow(row) {
-  rows.push(row);
-  log(`${row.name}: ${ms(row.median)}`);
-}
-
-function summarize(name, times, extra = {}) {
-  return { name, runs: times.length, median: median(times), min: Math.min(...times), max: Math.max(...times), ...extra };
-}
-
-function curlArgs(method, url) {
-  return ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", method, "-H", `Authorization: Bearer ${KEY}`, "-H", "Ngrok-Version: 2", url];
-}
-
-/** One loop of curl processes, one per id, as a shell script would do it. */
-function curlLoop(baseUrl, method, ids, okStatus) {
-  const t0 = process.hrtime.bigint();
-  for (const id of ids) {
-    const r = spawnSync(CURL, curlArgs(method, `${baseUrl}/backends/failover/${id}`), { stdio: ["ignore", "pipe", "ignore"] });
-    if (String(r.stdout) !== String(okStatus)) throw new Error(`curl ${method} ${id} answered ${r.stdout}`);
-  }
-  return Number(process.hrtime.bigint() - t0) / 1e6;
-}
-
-// ---------------------------------------------------------------- measurements
-
-const emu = await startEmulator();
-const env = cliEnv(emu.url);
-try {
-  // Every process below the curl loops runs once per round, in the same round as `node -e 0`,
-  // so each ratio is taken against a `node -e 0` of the same moment. Batches give N ids on
-  // stdin (`-`) with JSON output (checked: N results) and the default --concurrency (8);
-  // each delete run gets N fresh ids, made (untimed) just before it.
-  const getIds = await createIds(emu.url, Math.max(...SIZES));
-  writeFileSync(join(work, "ids-1.txt"), getIds[0]);
-  for (const n of SIZES) writeFileSync(join(work, `ids-${n}.txt`), `${getIds.slice(0, n).join("\n")}\n`);
-  const expectN = (n) => (res) => {
-    if (JSON.parse(res.stdout).length !== n) throw new Error(`not ${n} results`);
-  };
-  const plan = [
-    { key: "node", name: "node -e 0", cmd: NODE, args: ["-e", "0"], everyRound: true },
-    { key: "version", name: "edgectl --version", cmd: NODE, args: [BIN, "--version"], everyRound: true },
-    { key: "help", name: "edgectl --help", cmd: NODE, args: [BIN, "--help"], everyRound: true },
-    { key: "get1", name: "edgectl failover get <id> (table)", cmd: NODE, args: [BIN, "failover", "get", getIds[0]], everyRound: true },
-    ...SIZES.map((n) => ({ key: `get${n}`, n, name: `edgectl failover get - (N=${n})`, cmd: NODE, args: [BIN, "failover", "get", "-", "-o", "json"], input: () => `${getIds.slice(0, n).join("\n")}\n`, check: expectN(n) })),
-    ...SIZES.map((n) => ({ key: `del${n}`, n, name: `edgectl failover delete - --yes (N=${n})`, cmd: NODE, args: [BIN, "failover", "delete", "-", "--yes", "-o", "json"], input: async () => `${(await createIds(emu.url, n)).join("\n")}\n`, check: expectN(n) })),
-    ...SIZES.map((n) => ({
-      key: `ngrok${n}`,
-      n,
-      name: `@ngrok/ngrok-api: ${n} gets, one process`,
-      cmd: NODE,
-      args: [join(ROOT, "bench", "ngrok-gets.mjs"), emu.url, join(work, `ids-${n}.txt`)],
-      check: (res) => {
-        if (res.stdout.trim() !== String(n)) throw new Error(`got ${res.stdout.trim()} of ${n}`);
-      },
-    })),
-  ];
+/** Interleaved rounds of several commands; per-round ratios of each to its yardstick. */
+function paired(plan, rounds) {
   const times = Object.fromEntries(plan.map((p) => [p.key, []]));
-  const ratios = Object.fromEntries(plan.map((p) => [p.key, []]));
-  for (let round = -1; round < ROUNDS; round++) {
-    const t = {};
-    const all = round < 0 || round % 3 === 0;
+  const ticks = Object.fromEntries(plan.map((p) => [p.key, 0]));
+  for (let round = -1; round < rounds; round++) {
     for (const p of plan) {
-      if (!p.everyRound && !all) continue;
-      const input = p.input ? await p.input() : undefined;
-      const res = mustSucceed(p.name, timed(p.cmd, p.args, { input, env }));
+      const res = timed(p.cmd, p.args, p.opts);
       p.check?.(res);
-      t[p.key] = res.ms;
+      if (round < 0) continue;
+      times[p.key].push(res.ms);
+      ticks[p.key] += res.ticks;
     }
-    if (round < 0) continue; // warm-up
-    for (const p of plan) {
-      if (t[p.key] === undefined) continue;
-      times[p.key].push(t[p.key]);
-      ratios[p.key].push(t[p.key] / t.node);
-    }
-    if (!all) continue;
-    // Linear growth: the cost of each further id, between batch sizes of the same round.
-    marginals.small.push((t.del100 - t.del10) / 90);
-    marginals.big.push((t.del1000 - t.del100) / 900);
   }
-  nodeMedian = median(times.node);
+  const out = {};
   for (const p of plan) {
-    const input = p.input ? await p.input() : undefined;
-    batch[p.key] = summarize(p.name, times[p.key], { n: p.n, ratio: median(ratios[p.key]), rss: peakRss(p.cmd, p.args, { input, env }) });
+    const ratios = p.vs ? times[p.key].map((t, i) => t / times[p.vs][i]) : undefined;
+    const cpu = (ticks[p.key] * TICK_MS) / rounds;
+    out[p.key] = {
+      name: p.name,
+      runs: rounds,
+      median: median(times[p.key]),
+      ratio: ratios && median(ratios),
+      cpu,
+      cpuRatio: p.vs ? ticks[p.key] / ticks[p.vs] : undefined,
+      vs: p.vsName,
+      rss: p.rss ? peakRss(p.cmd, p.args, p.opts) : undefined,
+    };
   }
+  return out;
+}
 
-  // Loops of curl processes: one process per id, as a shell script would do it.
-  if (CURL) {
-    for (const n of SIZES) {
-      const gets = [];
-      const dels = [];
-      for (let r = 0; r < CURL_RUNS[n]; r++) {
-        gets.push(curlLoop(emu.url, "GET", getIds.slice(0, n), 200));
-        dels.push(curlLoop(emu.url, "DELETE", await createIds(emu.url, n), 204));
+// ---------------------------------------------------------------- the run
+
+const majors = (process.env.EDGECTL_BENCH_NODES ?? "20,22,24").split(",").map(Number);
+const nodes = majors.map((m) => ({ major: m, bin: nodeFor(m) })).map((n) => ({ ...n, version: spawnSync(n.bin, ["-p", "process.versions.node"], { encoding: "utf8" }).stdout.trim() }));
+log("npm pack and install…");
+const BIN = packInstall();
+const sections = [];
+const goals = [];
+const goal = (ok, text) => goals.push(`${ok ? "met   " : "MISSED"}  ${text}`);
+
+const emu = await startServer(process.execPath, [BIN, "emulator", "--port", "0"], baseEnv({}));
+try {
+  const ids = await createIds(emu.url, BATCH);
+  const idsFile = join(work, "ids.txt");
+  writeFileSync(idsFile, `${ids.join("\n")}\n`);
+  const emuJson = (await request(undefined, `${emu.url}/backends/failover/${ids[0]}`, "GET")).text;
+  writeFileSync(join(work, "failover.json"), emuJson);
+
+  for (const node of nodes) {
+    const cacheDir = join(work, `cache-${node.version}`);
+    for (const caSetting of CA ? ["unset", "set"] : ["unset"]) {
+      log(`Node ${node.version}, NODE_EXTRA_CA_CERTS ${caSetting}: start-up rows…`);
+      const env = baseEnv({ EDGECTL_BASE_URL: emu.url, EDGECTL_CACHE_DIR: cacheDir, ...(caSetting === "set" ? { NODE_EXTRA_CA_CERTS: CA } : {}) });
+      const opts = { env };
+      const plan = [
+        { key: "node", name: "node -e 0", cmd: node.bin, args: ["-e", "0"], opts, rss: true },
+        { key: "version", name: "edgectl --version", cmd: node.bin, args: [BIN, "--version"], opts, vs: "node", vsName: "node -e 0", rss: true },
+        { key: "help", name: "edgectl --help", cmd: node.bin, args: [BIN, "--help"], opts, vs: "node", vsName: "node -e 0", rss: true },
+        { key: "bare", name: "bare node:http GET (bench/bare-get.cjs)", cmd: node.bin, args: [join(ROOT, "bench", "bare-get.cjs"), emu.url, ids[0]], opts, rss: true },
+        { key: "get", name: "edgectl failover get <id>", cmd: node.bin, args: [BIN, "failover", "get", ids[0]], opts, vs: "bare", vsName: "bare GET", rss: true },
+      ];
+      const rows = paired(plan, ROUNDS);
+      // The first run on a Node version: no code cache yet (a fresh folder each time).
+      const first = [];
+      const firstTicks = [0, 0];
+      for (let i = 0; i < 5; i++) {
+        const fresh = baseEnv({ ...env, EDGECTL_CACHE_DIR: join(work, `fresh-${node.version}-${caSetting}-${i}`) });
+        const a = timed(node.bin, [BIN, "failover", "get", ids[0]], { env: fresh });
+        const b = timed(node.bin, [join(ROOT, "bench", "bare-get.cjs"), emu.url, ids[0]], { env });
+        first.push(a.ms / b.ms);
+        firstTicks[0] += a.ticks;
+        firstTicks[1] += b.ticks;
       }
-      batch[`curlget${n}`] = summarize(`curl loop: ${n} GETs`, gets, { n, ratio: median(gets) / nodeMedian, rss: peakRss(CURL, curlArgs("GET", `${emu.url}/backends/failover/${getIds[0]}`)) });
-      batch[`curldel${n}`] = summarize(`curl loop: ${n} DELETEs`, dels, { n, ratio: median(dels) / nodeMedian });
-      batch[`get${n}`].vsCurl = batch[`get${n}`].median / batch[`curlget${n}`].median;
-      batch[`del${n}`].vsCurl = batch[`del${n}`].median / batch[`curldel${n}`].median;
+      rows.first = { name: "edgectl failover get <id>, first run (no cache)", runs: 5, median: NaN, ratio: median(first), cpuRatio: firstTicks[0] / firstTicks[1], vs: "bare GET" };
+      sections.push({ title: `Node ${node.version}, NODE_EXTRA_CA_CERTS ${caSetting}`, rows: Object.values(rows) });
+      const tag = `Node ${node.major}, CA ${caSetting}`;
+      const both = (r) => `CPU ${r.cpuRatio.toFixed(2)}×, wall ${r.ratio.toFixed(2)}×`;
+      goal(rows.get.cpuRatio <= 1.25, `${tag}: failover get ≤ 1.25× bare GET: ${both(rows.get)}`);
+      goal(rows.version.cpuRatio <= 1.1 && rows.help.cpuRatio <= 1.1, `${tag}: --version/--help ≤ 1.1× node -e 0: ${both(rows.version)} / ${both(rows.help)}`);
+      if (rows.get.rss !== undefined) goal(rows.get.rss < 60, `${tag}: failover get peak RSS < 60 MB: ${rows.get.rss.toFixed(1)} MB`);
     }
-  }
-  for (const n of SIZES) batch[`ngrok${n}`].vsCli = batch[`ngrok${n}`].median / batch[`get${n}`].median;
-  for (const key of ["node", "version", "help", "get1", ...["get", "del", "curlget", "curldel", "ngrok"].flatMap((k) => SIZES.map((n) => `${k}${n}`))]) {
-    if (batch[key]) addRow(batch[key]);
+
+    log(`Node ${node.version}: batches of ${BATCH}…`);
+    const env = baseEnv({ EDGECTL_BASE_URL: emu.url, EDGECTL_CACHE_DIR: cacheDir });
+    const count = (res) => {
+      if (Number(res.stdout.trim()) !== BATCH) throw new Error(`got ${res.stdout.trim()} of ${BATCH}`);
+    };
+    const batch = paired(
+      [
+        { key: "keepalive", name: `minimal keep-alive client, ${BATCH} GETs, 8 in flight`, cmd: node.bin, args: [join(ROOT, "bench", "keepalive-gets.cjs"), emu.url, idsFile], opts: { env }, check: count },
+        {
+          key: "batch",
+          name: `edgectl failover get - -o json (${BATCH} ids)`,
+          cmd: node.bin,
+          args: [BIN, "failover", "get", "-", "-o", "json"],
+          opts: { env, input: readFileSync(idsFile) },
+          check: (res) => count({ stdout: String(JSON.parse(res.stdout).length) }),
+          vs: "keepalive",
+          vsName: "keep-alive client",
+          rss: true,
+        },
+        {
+          key: "ngrok",
+          name: `@ngrok/ngrok-api (official client), ${BATCH} gets, 8 at a time`,
+          cmd: node.bin,
+          args: [join(ROOT, "bench", "ngrok-gets.mjs"), emu.url, idsFile],
+          opts: { env },
+          check: count,
+          vs: "keepalive",
+          vsName: "keep-alive client",
+        },
+      ],
+      BATCH_ROUNDS,
+    );
+    sections.push({ title: `Node ${node.version}: ${BATCH} GETs (emulator on the machine's Node)`, rows: Object.values(batch), perSecond: true });
+    goal(1 / batch.batch.ratio >= 0.9, `Node ${node.major}: ${BATCH} ids ≥ 90% of the keep-alive client's throughput: ${Math.round(100 / batch.batch.ratio)}% (wall; CPU ${batch.batch.cpuRatio.toFixed(2)}× the client's)`);
+
+    log(`Node ${node.version}: autocannon against the emulator and a bare server…`);
+    const servers = [];
+    for (const [name, args] of [
+      ["edgectl emulator", [BIN, "emulator", "--port", "0", "--state", join(work, "state.json")]],
+      ["bare node:http server, same JSON", [join(ROOT, "bench", "bare-server.cjs"), join(work, "failover.json")]],
+    ]) {
+      if (name === "edgectl emulator") {
+        // The same backend, served from a state file so that the emulator has it.
+        const seed = await startServer(node.bin, args, baseEnv({}));
+        writeFileSync(join(work, "load-id.txt"), (await createIds(seed.url, 1))[0]);
+        await seed.stop();
+      }
+      const server = await startServer(node.bin, args, baseEnv({}));
+      try {
+        const url = name === "edgectl emulator" ? `${server.url}/backends/failover/${readFileSync(join(work, "load-id.txt"), "utf8")}` : `${server.url}/backends/failover/x`;
+        const r = spawnSync(process.execPath, [join(ROOT, "node_modules", "autocannon", "autocannon.js"), "-j", "-c", String(LOAD.connections), "-d", String(LOAD.seconds), "-H", `Authorization=Bearer ${KEY}`, "-H", "Ngrok-Version=2", url], { encoding: "utf8", maxBuffer: 16 << 20 });
+        const res = JSON.parse(r.stdout);
+        servers.push({ name, perSecond: res.requests.average, p99: res.latency.p99, non2xx: res.non2xx, errors: res.errors });
+      } finally {
+        await server.stop();
+      }
+    }
+    sections.push({ title: `Node ${node.version}: autocannon, ${LOAD.connections} connections, ${LOAD.seconds} s`, servers });
   }
 
-  // Emulator throughput: keep-alive GETs from this process, 8 at a time.
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
-  let served = 0;
-  const until = Date.now() + LOAD_SECONDS * 1000;
-  const t0 = Date.now();
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      while (Date.now() < until) {
-        const r = await request(agent, emu.url, "GET", `/backends/failover/${getIds[served % 100]}`);
-        if (r.status !== 200) throw new Error(`load GET answered ${r.status}`);
-        served++;
-      }
-    }),
-  );
-  const perSecond = served / ((Date.now() - t0) / 1000);
-  agent.destroy();
-  rows.push({ name: `emulator: keep-alive GETs for ${LOAD_SECONDS} s (8 in flight)`, runs: 1, throughput: perSecond });
-  log(`emulator: ${Math.round(perSecond)} requests/s`);
+  // curl does not depend on Node: once, against the same emulator.
+  if (CURL) {
+    log(`curl: -Z --parallel-max 8 and one process per id (${BATCH} GETs)…`);
+    const config = ids.map((id) => `url = "${emu.url}/backends/failover/${id}"\noutput = "/dev/null"\n`).join("");
+    writeFileSync(join(work, "curl.conf"), config);
+    const header = ["-H", `Authorization: Bearer ${KEY}`, "-H", "Ngrok-Version: 2"];
+    const par = [];
+    for (let i = 0; i < BATCH_ROUNDS; i++) par.push(timed(CURL, ["-s", "-Z", "--parallel-max", "8", ...header, "-K", join(work, "curl.conf")]).ms);
+    const t0 = process.hrtime.bigint();
+    for (const id of ids) timed(CURL, ["-s", "-o", "/dev/null", ...header, `${emu.url}/backends/failover/${id}`]);
+    const loop = Number(process.hrtime.bigint() - t0) / 1e6;
+    sections.push({
+      title: `curl ${String(spawnSync(CURL, ["--version"]).stdout).split(" ")[1]}: ${BATCH} GETs`,
+      rows: [
+        { name: "curl -Z --parallel-max 8 (one process)", runs: BATCH_ROUNDS, median: median(par) },
+        { name: "a curl process per id", runs: 1, median: loop },
+      ],
+      perSecond: true,
+    });
+  }
 } finally {
   await emu.stop();
 }
 
-// The rate-limited batch: ids are made on an unlimited emulator with a state file, which a
-// second emulator with --rate-limit then serves, so that making them does not use the limit.
-const stateFile = join(work, "state.json");
-const maker = await startEmulator(["--state", stateFile]);
-const rateIds = await createIds(maker.url, RATE.ids);
-await maker.stop();
-const limited = await startEmulator(["--state", stateFile, "--rate-limit", `${RATE.requests}/${RATE.seconds}`]);
-let rateRow;
-try {
-  log(`rate-limited batch: ${RATE.ids} deletes at ${RATE.requests}/${RATE.seconds} s (about ${Math.round((RATE.ids / RATE.requests - 1) * RATE.seconds)} s)…`);
-  const res = timed(NODE, [BIN, "failover", "delete", "-", "--yes", "-o", "json"], { input: `${rateIds.join("\n")}\n`, env: cliEnv(limited.url) });
-  const deleted = res.status === 0 ? JSON.parse(res.stdout).filter((d) => d.deleted).length : 0;
-  const failed = (res.stderr.match(/"error"|error:/g) ?? []).length;
-  const allowed = RATE.requests / RATE.seconds;
-  const achieved = deleted / (res.ms / 1000);
-  rateRow = summarize(`rate-limited: ${RATE.ids} deletes vs --rate-limit ${RATE.requests}/${RATE.seconds}`, [res.ms], {
-    n: RATE.ids,
-    note: `exit ${res.status}, ${deleted} deleted, ${failed} failed; ${achieved.toFixed(2)}/s of ${allowed.toFixed(2)}/s allowed (${Math.round((achieved / allowed) * 100)}%)`,
-    deleted,
-    failed,
-    status: res.status,
-    achievedShare: achieved / allowed,
-  });
-  addRow(rateRow);
-} finally {
-  await limited.stop();
+// Rate limits (issue 12 item 5): 90 deletes against --rate-limit 30/5, on the machine's Node.
+{
+  const stateFile = join(work, "rate-state.json");
+  const maker = await startServer(process.execPath, [BIN, "emulator", "--port", "0", "--state", stateFile], baseEnv({}));
+  const rateIds = await createIds(maker.url, RATE.ids);
+  await maker.stop();
+  const limited = await startServer(process.execPath, [BIN, "emulator", "--port", "0", "--state", stateFile, "--rate-limit", `${RATE.requests}/${RATE.seconds}`], baseEnv({}));
+  try {
+    log(`rate-limited: ${RATE.ids} deletes at ${RATE.requests}/${RATE.seconds} s…`);
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, [BIN, "failover", "delete", "-", "--yes", "-o", "json"], { input: `${rateIds.join("\n")}\n`, env: baseEnv({ EDGECTL_BASE_URL: limited.url }), encoding: "utf8" });
+    const took = Number(process.hrtime.bigint() - t0) / 1e6;
+    const deleted = r.status === 0 ? JSON.parse(r.stdout).filter((d) => d.deleted).length : 0;
+    // The first window's worth goes at once; the rest at the allowed rate.
+    const ideal = ((RATE.ids - RATE.requests) / RATE.requests) * RATE.seconds * 1000;
+    const share = ideal / took;
+    sections.push({ title: "rate limits", note: `${RATE.ids} deletes vs --rate-limit ${RATE.requests}/${RATE.seconds}: exit ${r.status}, ${deleted} deleted in ${ms(took)}; ideal ${ms(ideal)} (${Math.round(share * 100)}% of the allowed rate)` });
+    goal(r.status === 0 && deleted === RATE.ids && share >= 0.9, `rate limits: all ${RATE.ids} deleted, ≥ 90% of the allowed rate: ${deleted} deleted, ${Math.round(share * 100)}%`);
+  } finally {
+    await limited.stop();
+  }
 }
 rmSync(work, { recursive: true, force: true });
 
-// ---------------------------------------------------------------- the table
+// ---------------------------------------------------------------- the report
 
-const cpuModel = (() => {
-  try {
-    return /model name\s*:\s*(.*)/.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1] ?? cpus()[0]?.model;
-  } catch {
-    return cpus()[0]?.model;
+const cpuModel = /model name\s*:\s*(.*)/.exec(existsSync("/proc/cpuinfo") ? readFileSync("/proc/cpuinfo", "utf8") : "")?.[1] ?? cpus()[0]?.model;
+const out = [`edgectl bench — ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC; ${cpus().length} CPUs, ${cpuModel}; edgectl from npm pack; Node ${nodes.map((n) => n.version).join(", ")}; ${ROUNDS} paired rounds`];
+for (const s of sections) {
+  out.push("", `${s.title}:`);
+  if (s.note) out.push(`  ${s.note}`);
+  for (const r of s.rows ?? []) {
+    const cells = [r.name.padEnd(52), Number.isNaN(r.median) ? "".padStart(9) : ms(r.median).padStart(9)];
+    if (s.perSecond) cells.push(`${Math.round((BATCH / r.median) * 1000)} req/s`.padStart(12));
+    cells.push(r.cpu === undefined || Number.isNaN(r.cpu) ? "".padStart(13) : `CPU ${ms(r.cpu)}`.padStart(13));
+    cells.push(r.ratio === undefined ? "" : `wall ${r.ratio.toFixed(2)}×${r.cpuRatio === undefined ? "" : `, CPU ${r.cpuRatio.toFixed(2)}×`} ${r.vs}`.padEnd(40));
+    if (r.rss !== undefined) cells.push(`${r.rss.toFixed(1)} MB`);
+    out.push(`  ${cells.join("  ")}`.trimEnd());
   }
-})();
-const header = ["measurement", "runs", "median", "min – max", "× node -e 0", "per id", "compared", "peak RSS"];
-const table = rows.map((r) => {
-  if (r.throughput !== undefined) return [r.name, "1", `${Math.round(r.throughput)} req/s`, "", "", "", "", ""];
-  return [
-    r.name,
-    String(r.runs),
-    ms(r.median),
-    r.runs > 1 ? `${ms(r.min)} – ${ms(r.max)}` : "",
-    r.ratio === undefined ? "" : `${r.ratio.toFixed(2)}×`,
-    r.n ? ms(r.median / r.n) : "",
-    r.vsCurl !== undefined ? `1/${(1 / r.vsCurl).toFixed(0)} of curl` : r.vsCli !== undefined ? `${r.vsCli.toFixed(2)}× edgectl` : "",
-    r.rss === undefined ? "" : `${r.rss.toFixed(1)} MB`,
-  ];
-});
-const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
-const line = (cells) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ")} |`;
-const out = [];
-const curlVersion = CURL ? String(spawnSync(CURL, ["--version"]).stdout).split(" ")[1] : undefined;
-out.push(`edgectl bench — ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC; node ${process.versions.node}; ${cpus().length} CPUs (nproc), ${cpuModel}; ${CURL ? `curl ${curlVersion} (${CURL})` : "curl not found: curl rows skipped"}`);
-out.push("");
-out.push(line(header));
-out.push(`|${widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`);
-for (const row of table) out.push(line(row));
-if (rateRow) out.push("", `rate-limited batch: ${rateRow.note}`);
-
-// Goals (issue 4), checked against this run.
-const goal = (ok, text) => out.push(`${ok ? "met   " : "MISSED"}  ${text}`);
-out.push("", "goals (issue 4):");
-goal(batch.version.ratio <= 1.2, `edgectl --version ≤ 1.2× node -e 0: ${batch.version.ratio.toFixed(2)}×`);
-goal(batch.help.ratio <= 1.2, `edgectl --help ≤ 1.2×: ${batch.help.ratio.toFixed(2)}×`);
-const single = batch.get1;
-goal(single.ratio <= 1.5 && (single.rss ?? 0) <= 60, `failover get <id> ≤ 1.5× and ≤ 60 MB: ${single.ratio.toFixed(2)}×, ${single.rss?.toFixed(1) ?? "?"} MB`);
-if (batch.curldel1000) goal(batch.del1000.median * 20 <= batch.curldel1000.median, `1000 deletes ≤ 1/20 of 1000 curl processes: 1/${(batch.curldel1000.median / batch.del1000.median).toFixed(0)}`);
-const [small, big] = [median(marginals.small), median(marginals.big)];
-goal(big <= 1.5 * small, `linear: each further id costs ${ms(big)} from N=100 to 1000 vs ${ms(small)} from N=10 to 100 (${(big / small).toFixed(2)}×, ≤ 1.5×)`);
-if (rateRow) goal(rateRow.status === 0 && rateRow.deleted === RATE.ids && rateRow.failed === 0 && rateRow.achievedShare >= 0.85, `rate-limited batch: all ${RATE.ids} deleted, none failed, ≥ 85% of the allowed rate: ${rateRow.note}`);
-const load = rows.find((r) => r.throughput !== undefined);
-goal(load.throughput >= 3000, `emulator ≥ 3,000 requests/s: ${Math.round(load.throughput)}`);
-out.push("", `bench took ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  for (const v of s.servers ?? []) out.push(`  ${v.name.padEnd(52)}  ${Math.round(v.perSecond)} req/s, p99 ${v.p99} ms, ${v.non2xx} non-2xx, ${v.errors} errors`);
+  if (s.servers?.length === 2) out.push(`  emulator / bare server: ${((s.servers[0].perSecond / s.servers[1].perSecond) * 100).toFixed(0)}%`);
+}
+out.push("", "goals (issue 12):", ...goals, "", `bench took ${((Date.now() - started) / 1000).toFixed(0)} s`);
 process.stdout.write(`${out.join("\n")}\n`);

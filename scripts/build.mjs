@@ -5,16 +5,15 @@
 //   emulator), in one file whose modules esbuild evaluates only when first imported; and
 //   dist/config-write.cjs (proper-lockfile, write-file-atomic), required only by commands that
 //   write the config; and dist/yaml-text.cjs (yaml), required only to print or mask a Traffic Policy in YAML.
-// Then it saves commander's root help (dist/help.txt) and a V8 code cache for main.cjs
-// (dist/main.cjs.cache), made by running one real command so that the functions a command
-// runs are compiled in it; see src/start.ts and BENCHMARKS.md.
+// Then it saves commander's root help (dist/help.txt). No V8 code cache is made here: V8
+// takes one only from the Node version that made it, so src/start.ts makes it on first run
+// in the user's cache folder, keyed by Node version and by the hash of main.cjs defined below.
 import { build } from "esbuild";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
@@ -30,8 +29,6 @@ const common = {
   define: { __EDGECTL_VERSION__: JSON.stringify(pkg.version) },
   logLevel: "warning",
 };
-// CommonJS, like bin/edgectl.js: Node 20's ES module loader costs ~10 ms at every start.
-await build({ ...common, entryPoints: { cli: "src/start.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
 // No import() is left in main.cjs (src/start.ts compiles it as a script, where import() is not
 // available): esbuild turns every one into require().
 // The config file's lock and atomic write go to dist/config-write.cjs, required by main.cjs
@@ -44,56 +41,31 @@ const writeApart = {
     b.onResolve({ filter: /\/yaml-text\.js$/ }, () => ({ path: "./yaml-text.cjs", external: true }));
   },
 };
-await build({ ...common, entryPoints: { main: "src/cli.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs", supported: { "dynamic-import": false }, plugins: [writeApart] });
+// commander requires node:child_process (and with it net, dgram…) at load, for executable
+// subcommands, which edgectl has none of: it is required when first used instead.
+const lazyChildProcess = {
+  name: "lazy-child-process",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, ({ path }) => {
+      const source = readFileSync(path, "utf8");
+      const eager = "const childProcess = require('node:child_process');";
+      if (!source.includes(eager)) throw new Error(`lazy-child-process: not found in ${path}`);
+      return { contents: source.replace(eager, "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };"), loader: "js" };
+    });
+  },
+};
+await build({ ...common, entryPoints: { main: "src/cli.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs", supported: { "dynamic-import": false }, plugins: [writeApart, lazyChildProcess] });
 await build({ ...common, entryPoints: { "config-write": "src/settings/config-write.ts", "yaml-text": "src/output/yaml-text.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
+// CommonJS, like bin/edgectl.js: Node 20's ES module loader costs ~10 ms at every start.
+const buildHash = createHash("sha256").update(readFileSync(dist("main.cjs"))).digest("hex").slice(0, 16);
+await build({ ...common, define: { ...common.define, __EDGECTL_BUILD__: JSON.stringify(buildHash) }, entryPoints: { cli: "src/start.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
 
-// Commander's root help at the 80 columns help always uses (printed by src/start.ts).
-const env = { PATH: process.env.PATH, NO_COLOR: "1" };
-writeFileSync(dist("help.txt"), execFileSync(process.execPath, [bin, "--help"], { env, encoding: "utf8" }));
-
-// The code cache, after `edgectl failover get <id>` against the emulator. Without it (say,
-// no loopback networking here) edgectl works the same, only compiles at every start.
-const configDir = mkdtempSync(join(tmpdir(), "edgectl-build-"));
+// Commander's root help at the 80 columns help always uses (printed by src/start.ts); the code
+// cache that run makes goes to a temp folder, not the builder's.
+const cacheDir = mkdtempSync(join(tmpdir(), "edgectl-build-"));
 try {
-  await withEmulator(async (url) => {
-    const id = await createFailover(url);
-    const warm = fileURLToPath(new URL("./code-cache.mjs", import.meta.url));
-    execFileSync(process.execPath, [warm, fileURLToPath(dist("main.cjs.cache")), "failover", "get", id], {
-      env: { ...env, EDGECTL_BASE_URL: url, EDGECTL_API_KEY: "build", EDGECTL_CONFIG_DIR: configDir },
-      stdio: ["ignore", "ignore", "pipe"],
-      timeout: 20_000,
-    });
-  });
-} catch (err) {
-  rmSync(dist("main.cjs.cache"), { force: true });
-  console.warn(`build: no code cache for dist/main.cjs (${err.message}); edgectl will compile at every start`);
+  const env = { PATH: process.env.PATH, NO_COLOR: "1", EDGECTL_CACHE_DIR: cacheDir };
+  writeFileSync(dist("help.txt"), execFileSync(process.execPath, [bin, "--help"], { env, encoding: "utf8" }));
 } finally {
-  rmSync(configDir, { recursive: true, force: true });
-}
-
-async function withEmulator(use) {
-  const child = spawn(process.execPath, [bin, "emulator", "--port", "0"], { env, stdio: ["ignore", "pipe", "ignore"] });
-  try {
-    const url = await new Promise((resolve, reject) => {
-      setTimeout(() => reject(new Error("the emulator did not start")), 10_000).unref();
-      createInterface({ input: child.stdout }).once("line", resolve);
-      child.once("exit", (code) => reject(new Error(`the emulator exited (${code})`)));
-    });
-    await use(url);
-  } finally {
-    child.kill("SIGTERM");
-  }
-}
-
-function createFailover(url) {
-  return new Promise((resolve, reject) => {
-    const headers = { Authorization: "Bearer build", "Ngrok-Version": "2", "Content-Type": "application/json" };
-    const req = http.request(`${url}/backends/failover`, { method: "POST", headers, agent: false }, (res) => {
-      let body = "";
-      res.on("data", (c) => (body += c));
-      res.on("end", () => (res.statusCode === 201 ? resolve(JSON.parse(body).id) : reject(new Error(`create answered ${res.statusCode}`))));
-    });
-    req.on("error", reject);
-    req.end(JSON.stringify({ backends: ["bkdhr_build"] }));
-  });
+  rmSync(cacheDir, { recursive: true, force: true });
 }

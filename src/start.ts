@@ -3,52 +3,125 @@
 // build bundles, with all it may need, as dist/main.cjs. The root help is commander's own
 // text, saved by scripts/build.mjs as dist/help.txt.
 //
-// dist/main.cjs is compiled with the V8 code cache the build saved beside it: Node 20 keeps
-// no compiled code for ES modules, and compiling commander, zod and the command tree is most
-// of what a command costs beyond `node -e 0` (measured in BENCHMARKS.md). A cache that does
-// not fit (another Node version) is ignored by V8, which then compiles as usual.
+// dist/main.cjs is compiled with a V8 code cache kept in the user's cache folder: compiling
+// commander, zod and the command tree is most of what a command costs beyond `node -e 0`
+// (BENCHMARKS.md). V8 accepts a cache only from the same V8 and the same source, so it cannot
+// ship in the package: the first run on a Node version makes it (at exit, so that the
+// functions the command ran are in it), keyed by Node version and build, written atomically;
+// a cache V8 rejects is replaced; failing to write one changes nothing but speed.
 //
 // It is built as CommonJS, and bin/edgectl.js is CommonJS too (bin/package.json): Node 20's
 // ES module loader costs ~10 ms at every start, a quarter of what a command adds to `node -e 0`.
-import { readFileSync } from "node:fs";
+import { fstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Script } from "node:vm";
 import { helpWidth } from "./output/help-width.js";
+import { isTruthy } from "./settings/resolve.js";
 import { VERSION } from "./version.js";
 
 type Cli = typeof import("./cli.js");
+type Env = Record<string, string | undefined>;
 
-export async function main(argv: string[] = process.argv): Promise<void> {
+// A hash of dist/main.cjs, defined by scripts/build.mjs: a new build never meets an old cache.
+declare const __EDGECTL_BUILD__: string | undefined;
+const BUILD = typeof __EDGECTL_BUILD__ === "string" ? __EDGECTL_BUILD__ : "dev";
+
+export async function main(argv: string[] = process.argv, env: Env = process.env): Promise<void> {
   const only = argv.length === 3 ? argv[2] : undefined;
-  if (only === "--version" || only === "-v") return answer(`${VERSION}\n`);
-  if ((only === "--help" || only === "-h") && helpWidth() === 80) {
-    const help = read("help.txt");
-    if (help !== undefined) return answer(help.toString("utf8"));
+  if (only === "--version" || only === "-v") {
+    print(Buffer.from(`${VERSION}\n`));
+    return;
   }
-  await runMain(compileMain(read("main.cjs.cache"))).main(argv);
+  // At a terminal the help may wrap narrower than the saved 80 columns.
+  if ((only === "--help" || only === "-h") && (!maybeTerminal() || helpWidth() === 80)) {
+    const help = read(join(__dirname, "help.txt"));
+    if (help !== undefined) {
+      print(help);
+      return;
+    }
+  }
+  const file = cacheFile(env);
+  const cached = file === undefined ? undefined : read(file);
+  const script = compileMain(cached);
+  const state = cached === undefined ? "miss" : script.cachedDataRejected ? "rejected" : "hit";
+  if (argv.includes("--debug") || isTruthy(env.EDGECTL_DEBUG)) {
+    process.stderr.write(`debug: code cache ${state}${file === undefined ? "" : ` (${file})`}\n`);
+  }
+  // The CLI ends with process.exit(): the cache is taken as the process goes.
+  if (file !== undefined && state !== "hit") process.once("exit", () => saveCache(script, file));
+  await runMain(script).main(argv);
 }
 
 /**
- * Writes the answer; one that cannot be written (a full disk, a closed stdout) is an error,
- * as src/cli.ts makes it for every command, and a reader closing the pipe is not.
+ * Where this build's cache for this Node lives: $EDGECTL_CACHE_DIR, else edgectl/ in
+ * $XDG_CACHE_HOME or ~/.cache (never the config folder: read-only commands write nothing
+ * there); none when there is no home folder to put it in.
  */
-function answer(text: string): Promise<void> {
-  return new Promise((resolve) => {
-    process.stdout.on("error", () => {}); // reported through the callback below
-    process.stdout.write(text, (err?: NodeJS.ErrnoException | null) => {
-      if (err && err.code !== "EPIPE") {
-        process.stderr.write(`error: cannot write output: ${err.message}\n`);
-        process.exitCode = 1;
-      }
-      resolve();
-    });
-  });
+export function cacheFile(env: Env): string | undefined {
+  let dir = env.EDGECTL_CACHE_DIR;
+  try {
+    dir ||= join(env.XDG_CACHE_HOME || join(process.getBuiltinModule("node:os").homedir(), ".cache"), "edgectl");
+  } catch {
+    return undefined;
+  }
+  return join(dir, `main-${BUILD}-node${process.versions.node}-${process.arch}.v8cache`);
+}
+
+/** Whether fd 1 may be a terminal: a character device (fstat, unlike node:tty, loads nothing). */
+function maybeTerminal(): boolean {
+  try {
+    return fstatSync(1).isCharacterDevice();
+  } catch {
+    return false;
+  }
+}
+
+/** Writes the cache beside a temp name, then renames it in place; on any failure, nothing. */
+export function saveCache(script: Script, file: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    const dir = join(file, "..");
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+    renameSync(tmp, file);
+    // Caches of other builds are dead weight once this one exists (other Node versions' stay).
+    for (const name of readdirSync(dir)) {
+      if (/^main-.*\.v8cache$/.test(name) && !name.startsWith(`main-${BUILD}-`)) rmSync(join(dir, name), { force: true });
+    }
+  } catch {
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // nothing was written
+    }
+  }
+}
+
+/**
+ * Writes to fd 1 directly: making process.stdout (a stream, with net or tty behind it) is a
+ * tenth of what `--version` would cost. A reader gone (EPIPE) ends the output quietly; a
+ * non-blocking pipe that is full (EAGAIN) gets the rest through process.stdout.
+ */
+function print(text: Buffer): void {
+  let written = 0;
+  try {
+    while (written < text.length) written += writeSync(1, text, written);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EAGAIN") process.stdout.write(text.subarray(written));
+    // Output that cannot be written (a full disk, a closed stdout) is an error, as src/cli.ts
+    // makes it for every command; a reader closing the pipe is not.
+    else if (code !== "EPIPE") {
+      process.stderr.write(`error: cannot write output: ${(err as Error).message}\n`);
+      process.exitCode = 1;
+    }
+  }
 }
 
 // __dirname: this file runs as dist/cli.cjs, beside main.cjs.
 const MAIN = join(__dirname, "main.cjs");
 
-/** dist/main.cjs as a CommonJS module body (scripts/build.mjs makes the cache with this too). */
+/** dist/main.cjs as a CommonJS module body. */
 export function compileMain(cachedData?: Buffer): Script {
   const vm = process.getBuiltinModule("node:vm");
   const body = readFileSync(MAIN, "utf8");
@@ -56,15 +129,15 @@ export function compileMain(cachedData?: Buffer): Script {
 }
 
 export function runMain(script: Script): Cli {
-  const { createRequire } = process.getBuiltinModule("node:module");
   const module = { exports: {} as Cli };
-  script.runInThisContext()(module.exports, createRequire(MAIN), module, MAIN, __dirname);
+  // This file's own require: main.cjs sits beside it and requires only builtins and ./conf-store.cjs.
+  script.runInThisContext()(module.exports, require, module, MAIN, __dirname);
   return module.exports;
 }
 
-function read(name: string): Buffer | undefined {
+function read(file: string): Buffer | undefined {
   try {
-    return readFileSync(join(__dirname, name));
+    return readFileSync(file);
   } catch {
     return undefined;
   }

@@ -1,5 +1,7 @@
 // Runs the real bin/edgectl.js as a user would, in a clean environment: its own temp
-// config folder, no inherited EDGECTL_*/NGROK_* variables, no color, and no stdin unless given.
+// config folder, a code cache folder shared by this test process, no inherited
+// EDGECTL_*/NGROK_* variables, no color, and no stdin unless given. EDGECTL_TEST_NODE names the Node binary to run it with
+// (.ci/run runs the end-to-end tests on each maintained Node line); by default, this one.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +9,11 @@ import { fileURLToPath } from "node:url";
 import { execa, type Options, type Result } from "execa";
 
 export const BIN = fileURLToPath(new URL("../../bin/edgectl.js", import.meta.url));
+export const NODE = process.env.EDGECTL_TEST_NODE || process.execPath;
+
+// edgectl's V8 code cache (src/start.ts): one folder for the whole test process, not the user's.
+const CACHE_DIR = mkdtempSync(join(tmpdir(), "edgectl-test-cache-"));
+process.once("exit", () => rmSync(CACHE_DIR, { recursive: true, force: true }));
 
 export interface RunOptions {
   env?: Record<string, string | undefined>;
@@ -26,7 +33,7 @@ export function baseEnv(configDir: string): Record<string, string | undefined> {
     if (/^(EDGECTL_|NGROK_|HTTPS?_PROXY$|NO_PROXY$|FORCE_COLOR$)/i.test(k)) continue;
     env[k] = v;
   }
-  return { ...env, EDGECTL_CONFIG_DIR: configDir, NO_COLOR: "1" };
+  return { ...env, EDGECTL_CONFIG_DIR: configDir, EDGECTL_CACHE_DIR: CACHE_DIR, NO_COLOR: "1" };
 }
 
 export function sandbox(): CliSandbox {
@@ -41,7 +48,7 @@ export function sandbox(): CliSandbox {
         timeout: opts.timeoutMs ?? 20_000,
         ...(opts.input !== undefined ? { input: opts.input } : { stdin: "ignore" }),
       };
-      return execa("node", [BIN, ...args], options) as Promise<Result>;
+      return execa(NODE, [BIN, ...args], options) as Promise<Result>;
     },
     cleanup() {
       rmSync(configDir, { recursive: true, force: true });

@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
 import type { Method } from "../../api/client.js";
 import { maskSecretFields } from "../../api/redact.js";
@@ -71,7 +70,7 @@ async function readInput(source: string, deps: Deps): Promise<unknown> {
     text = await deps.readStdin();
   } else {
     try {
-      text = await readFile(source, "utf8");
+      text = await (await import("node:fs/promises")).readFile(source, "utf8");
     } catch (err) {
       throw new UsageError(`--input: cannot read ${source}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }

@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
 import * as z from "zod/mini";
 import { providerNeedsSecret, isProvider, suggestProvider, type Provider } from "../../api/providers.js";
@@ -111,7 +110,7 @@ export async function readSecret(flags: RawFlags, provider: Provider, deps: Pick
     secret = dropNewline(await deps.readStdin());
   } else if (source === "--secret-file") {
     try {
-      secret = dropNewline(await readFile(flags.secretFile!, "utf8"));
+      secret = dropNewline(await (await import("node:fs/promises")).readFile(flags.secretFile!, "utf8"));
     } catch (err) {
       throw new UsageError(`--secret-file: cannot read ${escapeControl(flags.secretFile!)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }

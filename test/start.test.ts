@@ -1,0 +1,65 @@
+// The V8 code cache of dist/main.cjs (src/start.ts): made by the first run into the cache
+// folder, used by the next, replaced when V8 rejects it, never a reason to fail.
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { FB, useFaultServer } from "./e2e/support.js";
+import { json } from "./helpers/fault-server.js";
+
+const suite = useFaultServer("key_cache");
+let cacheDir: string;
+beforeEach(() => {
+  cacheDir = mkdtempSync(join(tmpdir(), "edgectl-cache-test-"));
+  suite.server.fallback = () => json(200, FB);
+});
+afterEach(() => {
+  rmSync(cacheDir, { recursive: true, force: true });
+});
+
+const get = (env: Record<string, string>) => suite.run(["failover", "get", FB.id, "--debug"], { env: { EDGECTL_CACHE_DIR: cacheDir, ...env } });
+const cacheLine = (stderr: string) => stderr.split("\n").find((l) => l.startsWith("debug: code cache"));
+
+describe("the code cache", () => {
+  it("is made by the first run and accepted by the second", async () => {
+    const first = await get({});
+    expect(first.exitCode).toBe(0);
+    expect(cacheLine(first.stderr)).toMatch(/^debug: code cache miss \(/);
+    const files = readdirSync(cacheDir);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^main-.+-node\d+\.\d+\.\d+-\w+\.v8cache$/);
+
+    const second = await get({});
+    expect(second.exitCode).toBe(0);
+    expect(cacheLine(second.stderr)).toBe(`debug: code cache hit (${join(cacheDir, files[0]!)})`);
+    expect(second.stdout).toBe(first.stdout);
+  });
+
+  it("replaces a cache V8 rejects", async () => {
+    await get({});
+    const [file] = readdirSync(cacheDir);
+    writeFileSync(join(cacheDir, file!), "not a V8 code cache");
+    const rejected = await get({});
+    expect(rejected.exitCode).toBe(0);
+    expect(cacheLine(rejected.stderr)).toMatch(/^debug: code cache rejected \(/);
+    expect(cacheLine((await get({})).stderr)).toMatch(/^debug: code cache hit \(/);
+  });
+
+  it("goes to XDG_CACHE_HOME/edgectl and never to the config folder", async () => {
+    const r = await suite.run(["failover", "get", FB.id], { env: { XDG_CACHE_HOME: cacheDir, EDGECTL_CACHE_DIR: undefined } });
+    expect(r.exitCode).toBe(0);
+    expect(readdirSync(join(cacheDir, "edgectl"))).toHaveLength(1);
+    expect(readdirSync(suite.cli.configDir)).toEqual([]);
+  });
+
+  it("that cannot be written changes nothing the user sees", async () => {
+    const ok = await get({ EDGECTL_CACHE_DIR: join(cacheDir, "ok") });
+    writeFileSync(join(cacheDir, "file"), "");
+    const blocked = join(cacheDir, "file", "edgectl"); // below a file: no one can make it
+    const r = await get({ EDGECTL_CACHE_DIR: blocked });
+    const plain = (stderr: string, dir: string) => stderr.replaceAll(dir, "DIR").replace(/in \d+ ms/g, "in N ms");
+    expect([r.exitCode, r.stdout]).toEqual([0, ok.stdout]);
+    expect(plain(r.stderr, blocked)).toBe(plain(ok.stderr, join(cacheDir, "ok")));
+    expect(readdirSync(cacheDir).sort()).toEqual(["file", "ok"]);
+  });
+});
