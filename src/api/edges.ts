@@ -4,24 +4,10 @@ import * as z from "zod/mini";
 import type { ApiClient } from "./client.js";
 import { listAllPages, pageOf } from "./pages.js";
 import { schemaParser } from "./schema.js";
+import { OTHER_ROUTE_MODULES } from "./route-modules.js";
 
 /** A route module: null, or an object with `enabled` (absent means true). */
 const Module = z.nullable(z.optional(z.looseObject({ enabled: z.optional(z.nullable(z.boolean())) })));
-
-/** Modules edgectl cannot carry over; an enabled one keeps its route from being migrated. */
-export const OTHER_ROUTE_MODULES = [
-  "ip_restriction",
-  "circuit_breaker",
-  "compression",
-  "request_headers",
-  "response_headers",
-  "oauth",
-  "saml",
-  "oidc",
-  "websocket_tcp_converter",
-  "user_agent_filter",
-  "traffic_policy",
-] as const;
 
 export const HttpsEdgeRoute = z.looseObject({
   id: z.string(),

@@ -44,21 +44,6 @@ export interface BackendRecord {
   fields: Record<string, unknown>;
 }
 
-/** Route modules other than `backend` and `webhook_verification`, kept as given. */
-export const OTHER_ROUTE_MODULES = [
-  "ip_restriction",
-  "circuit_breaker",
-  "compression",
-  "request_headers",
-  "response_headers",
-  "oauth",
-  "saml",
-  "oidc",
-  "websocket_tcp_converter",
-  "user_agent_filter",
-  "traffic_policy",
-] as const;
-
 export interface RouteRecord {
   id: string;
   created_at: string;

@@ -2,7 +2,8 @@
 // backends its routes use) and the operator's --map to the Cloud Endpoints that replace the
 // edge. Nothing here reads or writes; the command does that around it.
 import { backendKindOf, type Backend } from "../api/backends.js";
-import { OTHER_ROUTE_MODULES, type HttpsEdge, type HttpsEdgeRoute } from "../api/edges.js";
+import type { HttpsEdge, HttpsEdgeRoute } from "../api/edges.js";
+import { OTHER_ROUTE_MODULES } from "../api/route-modules.js";
 import { tunnelGroupUrl } from "./internal-url.js";
 import { exactPathExpression, pathPrefixExpression, type Action, type Rule, type TrafficPolicy } from "./policy.js";
 

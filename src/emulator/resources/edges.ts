@@ -25,7 +25,8 @@ import {
   type Context,
   type Request,
 } from "../http.js";
-import { OTHER_ROUTE_MODULES, rfc3339, type EdgeRecord, type RouteRecord, type WebhookModule } from "../store.js";
+import { OTHER_ROUTE_MODULES } from "../../api/route-modules.js";
+import { rfc3339, type EdgeRecord, type RouteRecord, type WebhookModule } from "../store.js";
 
 const KIND_BY_PREFIX: Record<string, string> = {
   bkdfo_: "failover",
