@@ -1,7 +1,6 @@
 // The entry point: the only place that touches process.argv, process.exit and the real
 // streams, and the only place that turns errors into exit codes.
 import { CommanderError, type Command } from "commander";
-import type { AppContext } from "./commands/deps.js";
 import { buildProgram } from "./commands/root.js";
 import { EXIT_CODES, EdgectlError, InternalError, UsageError } from "./errors.js";
 import { createFactory } from "./factory.js";
@@ -59,8 +58,7 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   });
   process.stderr.on("error", () => {});
 
-  const app: AppContext = { deps: () => Promise.resolve(f) };
-  const program = buildProgram(app);
+  const program = buildProgram(f);
   let captured = "";
   const configure = (cmd: Command) => {
     cmd.exitOverride().configureOutput({

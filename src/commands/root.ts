@@ -1,7 +1,7 @@
 // The command tree. Each noun registers its verbs; each verb lives in its own file.
 import { Command, Option } from "commander";
 import { VERSION } from "../version.js";
-import type { AppContext } from "./deps.js";
+import type { AppContext, Deps } from "./deps.js";
 import { register as registerApi } from "./api/api.js";
 import { registerAuth } from "./auth/index.js";
 import { register as registerCompletion } from "./completion/completion.js";
@@ -12,7 +12,8 @@ import { registerFailover } from "./failover/index.js";
 import { registerMigrate } from "./migrate/index.js";
 import { registerWebhookVerification } from "./webhook-verification/index.js";
 
-export function buildProgram(app: AppContext): Command {
+export function buildProgram(f: Deps): Command {
+  const app: AppContext = { deps: () => Promise.resolve(f) };
   const program = new Command("edgectl")
     .description("Manage ngrok Failover backends and HTTPS edge webhook verification")
     .version(VERSION, "-v, --version", "print the version")
@@ -44,7 +45,7 @@ Examples:
 Settings: flag > environment (EDGECTL_*) > profile in the config file > default.
 Exit codes: 0 ok, 1 API error, 2 usage, 3 no usable answer, 4 auth, 130 interrupted.`,
     );
-  registerFailover(program, app);
+  registerFailover(program, f);
   registerWebhookVerification(program, app);
   registerExport(program, app);
   registerMigrate(program, app);

@@ -3,7 +3,9 @@ import * as z from "zod/mini";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/errors.js";
 import { idSchema, maxBytes, parseInput } from "../../src/commands/input.js";
-import { FIELD_LABELS, backendsSchema, descriptionSchema, metadataSchema } from "../../src/commands/failover/fields.js";
+import { backendsSchema, descriptionSchema, metadataSchema } from "../../src/commands/failover/fields.js";
+
+const FIELD_LABELS = { backends: "--backends", description: "--description", metadata: "--metadata", id: "<id>" };
 
 const Fields = z.object({
   id: z.optional(idSchema("failover")),
