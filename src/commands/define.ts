@@ -60,6 +60,8 @@ export interface CommandDecl<A, F> {
 
 export interface CommandDef<O> {
   readonly name: string;
+  /** Checks values as commander gives them (absent switches false): typed options, or a UsageError naming the flag. */
+  parse(input: Record<string, unknown>): O;
   /** Adds the command under `parent`; `run` replaces the declared one (tests pass a spy). */
   register(parent: Command, f: Deps, run?: RunFn<O>): Command;
 }
@@ -88,8 +90,11 @@ export function defineCommand<A extends Record<string, ArgDecl> = NoDecls, F ext
     return rules.length > 0 ? object.check(...(rules as z.core.$ZodCheck<unknown>[])) : object;
   };
 
+  const parse = (input: Record<string, unknown>) => parseInput((schema ??= build()), input, labels) as O;
+
   return {
     name: decl.name,
+    parse,
     register(parent, f, run = decl.run) {
       const cmd = parent.command(decl.name).description(decl.description);
       for (const [, a] of args) cmd.argument(a.arg, a.help);
@@ -110,7 +115,7 @@ export function defineCommand<A extends Record<string, ArgDecl> = NoDecls, F ext
           const value = given[option.attributeName()];
           input[key] = value === undefined && option.isBoolean() ? false : value;
         }
-        await run(parseInput((schema ??= build()), input, labels) as O, f, cmd);
+        await run(parse(input), f, cmd);
       });
       return cmd;
     },

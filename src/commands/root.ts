@@ -46,7 +46,7 @@ Settings: flag > environment (EDGECTL_*) > profile in the config file > default.
 Exit codes: 0 ok, 1 API error, 2 usage, 3 no usable answer, 4 auth, 130 interrupted.`,
     );
   registerFailover(program, f);
-  registerWebhookVerification(program, app);
+  registerWebhookVerification(program, f);
   registerExport(program, app);
   registerMigrate(program, app);
   registerAuth(program, app);
