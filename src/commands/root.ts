@@ -2,7 +2,7 @@
 import { Command, Option } from "commander";
 import { VERSION } from "../version.js";
 import type { AppContext, Deps } from "./deps.js";
-import { register as registerApi } from "./api/api.js";
+import { api } from "./api/api.js";
 import { registerAuth } from "./auth/index.js";
 import { register as registerCompletion } from "./completion/completion.js";
 import { registerConfig } from "./config/index.js";
@@ -51,7 +51,7 @@ Exit codes: 0 ok, 1 API error, 2 usage, 3 no usable answer, 4 auth, 130 interrup
   registerMigrate(program, app);
   registerAuth(program, app);
   registerConfig(program, app);
-  registerApi(program, app);
+  api.register(program, f);
   registerEmulator(program, app);
   registerCompletion(program, app);
   return program;
