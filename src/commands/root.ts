@@ -50,7 +50,7 @@ Exit codes: 0 ok, 1 API error, 2 usage, 3 no usable answer, 4 auth, 130 interrup
   registerExport(program, app);
   registerMigrate(program, app);
   registerAuth(program, f);
-  registerConfig(program, app);
+  registerConfig(program, f);
   api.register(program, f);
   registerEmulator(program, app);
   registerCompletion(program, app);
