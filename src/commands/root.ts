@@ -4,7 +4,7 @@ import { VERSION } from "../version.js";
 import type { AppContext, Deps } from "./deps.js";
 import { api } from "./api/api.js";
 import { registerAuth } from "./auth/index.js";
-import { register as registerCompletion } from "./completion/completion.js";
+import { completion } from "./completion/completion.js";
 import { registerConfig } from "./config/index.js";
 import { registerEmulator } from "./emulator/index.js";
 import { register as registerExport } from "./export/export.js";
@@ -53,6 +53,6 @@ Exit codes: 0 ok, 1 API error, 2 usage, 3 no usable answer, 4 auth, 130 interrup
   registerConfig(program, f);
   api.register(program, f);
   registerEmulator(program, app);
-  registerCompletion(program, app);
+  completion.register(program, f);
   return program;
 }
