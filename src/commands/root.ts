@@ -6,7 +6,7 @@ import { api } from "./api/api.js";
 import { registerAuth } from "./auth/index.js";
 import { completion } from "./completion/completion.js";
 import { registerConfig } from "./config/index.js";
-import { registerEmulator } from "./emulator/index.js";
+import { emulator } from "./emulator/index.js";
 import { register as registerExport } from "./export/export.js";
 import { registerFailover } from "./failover/index.js";
 import { registerMigrate } from "./migrate/index.js";
@@ -52,7 +52,7 @@ Exit codes: 0 ok, 1 API error, 2 usage, 3 no usable answer, 4 auth, 130 interrup
   registerAuth(program, f);
   registerConfig(program, f);
   api.register(program, f);
-  registerEmulator(program, app);
+  emulator.register(program, f);
   completion.register(program, f);
   return program;
 }
