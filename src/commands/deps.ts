@@ -35,7 +35,3 @@ export interface Deps {
   onInterrupt(handler: () => Promise<void>): void;
 }
 
-/** Given to each command's `register`: the one factory of the run. */
-export interface AppContext {
-  deps(command?: import("commander").Command): Promise<Deps>;
-}

@@ -1,19 +1,18 @@
 // The command tree. Each noun registers its verbs; each verb lives in its own file.
 import { Command, Option } from "commander";
 import { VERSION } from "../version.js";
-import type { AppContext, Deps } from "./deps.js";
+import type { Deps } from "./deps.js";
 import { api } from "./api/api.js";
 import { registerAuth } from "./auth/index.js";
 import { completion } from "./completion/completion.js";
 import { registerConfig } from "./config/index.js";
 import { emulator } from "./emulator/index.js";
-import { register as registerExport } from "./export/export.js";
+import { exportCommand } from "./export/export.js";
 import { registerFailover } from "./failover/index.js";
 import { registerMigrate } from "./migrate/index.js";
 import { registerWebhookVerification } from "./webhook-verification/index.js";
 
 export function buildProgram(f: Deps): Command {
-  const app: AppContext = { deps: () => Promise.resolve(f) };
   const program = new Command("edgectl")
     .description("Manage ngrok Failover backends and HTTPS edge webhook verification")
     .version(VERSION, "-v, --version", "print the version")
@@ -47,8 +46,8 @@ Exit codes: 0 ok, 1 API error, 2 usage, 3 no usable answer, 4 auth, 130 interrup
     );
   registerFailover(program, f);
   registerWebhookVerification(program, f);
-  registerExport(program, app);
-  registerMigrate(program, app);
+  exportCommand.register(program, f);
+  registerMigrate(program, f);
   registerAuth(program, f);
   registerConfig(program, f);
   api.register(program, f);
