@@ -8,13 +8,10 @@ import { backendsFlag, backendsSchema, descriptionFlag, dryRunFlag, metadataFlag
 import { failoverRecord } from "./render.js";
 
 const flags = {
-  backends: {
-    ...backendsFlag,
-    help: "child backend ids, in failover order (comma list; repeatable)",
-    schema: z.pipe(z.transform((v: unknown) => v ?? []), backendsSchema),
-  },
-  description: { ...descriptionFlag, help: "human-readable description (at most 255 bytes)" },
-  metadata: { ...metadataFlag, help: "arbitrary metadata (at most 4096 bytes)" },
+  // Required: absent reads as an empty list, which names the rule.
+  backends: { ...backendsFlag("child backend ids, in failover order (comma list; repeatable)"), schema: z.pipe(z.transform((v: unknown) => v ?? []), backendsSchema) },
+  description: descriptionFlag("human-readable description (at most 255 bytes)"),
+  metadata: metadataFlag("arbitrary metadata (at most 4096 bytes)"),
   dryRun: dryRunFlag,
 };
 export type CreateOptions = OptionsOf<object, typeof flags>;

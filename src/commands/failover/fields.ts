@@ -15,10 +15,10 @@ export function collectBackends(value: string, previous: string[] | undefined): 
   return [...(previous ?? []), ...value.split(",").map((s) => s.trim())];
 }
 
-/** Optional as update declares them; create requires --backends. Help differs by verb. */
-export const backendsFlag = { flag: "--backends <ids>", help: "", schema: z.optional(backendsSchema), repeat: collectBackends };
-export const descriptionFlag = { flag: "--description <text>", help: "", schema: z.optional(descriptionSchema) };
-export const metadataFlag = { flag: "--metadata <text>", help: "", schema: z.optional(metadataSchema) };
+/** The flags create and update share, optional as update takes them; each verb words the help. */
+export const backendsFlag = (help: string) => ({ flag: "--backends <ids>", help, schema: z.optional(backendsSchema), repeat: collectBackends });
+export const descriptionFlag = (help: string) => ({ flag: "--description <text>", help, schema: z.optional(descriptionSchema) });
+export const metadataFlag = (help: string) => ({ flag: "--metadata <text>", help, schema: z.optional(metadataSchema) });
 
 export const dryRunFlag = { flag: "--dry-run", help: "print the request instead of sending it", schema: z.boolean() };
 

@@ -10,9 +10,9 @@ import { failoverRecord } from "./render.js";
 
 const args = { id: { arg: "<id>", help: "Failover backend id (bkdfo_…)", schema: idSchema("failover") } };
 const flags = {
-  backends: { ...backendsFlag, help: "new child backend list, in failover order (comma list; repeatable)" },
-  description: { ...descriptionFlag, help: "new description (at most 255 bytes; \"\" clears it)" },
-  metadata: { ...metadataFlag, help: "new metadata (at most 4096 bytes; \"\" clears it)" },
+  backends: backendsFlag("new child backend list, in failover order (comma list; repeatable)"),
+  description: descriptionFlag('new description (at most 255 bytes; "" clears it)'),
+  metadata: metadataFlag('new metadata (at most 4096 bytes; "" clears it)'),
   dryRun: dryRunFlag,
 };
 export type UpdateOptions = OptionsOf<typeof args, typeof flags>;
