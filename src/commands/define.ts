@@ -14,7 +14,8 @@ export interface ArgDecl {
   /** As commander writes it: `<id>`, `<id...>` (several). Named in messages without the dots. */
   arg: string;
   help: string;
-  schema: Schema;
+  /** Made when the command runs, not at start-up: only one command's schemas are ever needed. */
+  schema: () => Schema;
 }
 
 export interface FlagDecl {
@@ -24,15 +25,18 @@ export interface FlagDecl {
    */
   flag: string;
   help: string;
-  /** Checks what was typed (a string; a list for a repeatable flag; undefined when absent). */
-  schema: Schema;
+  /**
+   * Checks what was typed (a string; a list for a repeatable flag; undefined when absent).
+   * Made when the command runs, not at start-up: only one command's schemas are ever needed.
+   */
+  schema: () => Schema;
   /** Used when the flag is absent, and shown in help (commander's "(default: …)"). */
   default?: string;
   /** Repeatable: how one more occurrence adds to the values so far. */
   repeat?: (value: string, previous: string[] | undefined) => string[];
 }
 
-type Shape<T> = { [K in keyof T]: T[K] extends { schema: infer S extends Schema } ? S : never };
+type Shape<T> = { [K in keyof T]: T[K] extends { schema: () => infer S extends Schema } ? S : never };
 /** The typed options: what z.object of every declared schema outputs (optional ones optional). */
 export type OptionsOf<A, F> = z.output<z.ZodMiniObject<Shape<A> & Shape<F>>>;
 
@@ -75,14 +79,13 @@ export function defineCommand<A extends Record<string, ArgDecl> = NoDecls, F ext
   type O = OptionsOf<A, F>;
   const args = Object.entries(decl.args ?? {}) as [string, ArgDecl][];
   const flags = Object.entries(decl.flags ?? {}) as [string, FlagDecl][];
-  // Built when the command runs, not at start-up: only one command's schema is ever needed.
   let schema: Schema | undefined;
   const labels: Record<string, string> = {};
   for (const [key, a] of args) labels[key] = a.arg.replace("...", "");
   for (const [key, fl] of flags) labels[key] = /--[\w-]+/.exec(fl.flag)![0];
   const build = (): Schema => {
     const shape: Record<string, Schema> = {};
-    for (const [key, entry] of [...args, ...flags]) shape[key] = entry.schema;
+    for (const [key, entry] of [...args, ...flags]) shape[key] = entry.schema();
     const object = z.object(shape);
     const rules = (decl.rules ?? []).map((rule) =>
       z.refine((options: unknown) => rule.ok(options as O), typeof rule.message === "string" ? rule.message : { error: (issue) => (rule.message as (o: O) => string)(issue.input as O) }),

@@ -29,7 +29,7 @@ const args = {
   method: {
     arg: "<method>",
     help: "GET, POST, PUT, PATCH or DELETE",
-    schema: z.pipe(
+    schema: () => z.pipe(
       z.string().check(z.refine((v) => (METHODS as readonly string[]).includes(v.toUpperCase()), `must be one of ${METHODS.join(", ")}`)),
       z.transform((v) => v.toUpperCase() as Method),
     ),
@@ -38,7 +38,7 @@ const args = {
     arg: "<path>",
     help: "path below the base URL, e.g. /backends/failover?limit=5",
     // Not quoted back in messages: a path may hold a token in its query.
-    schema: z.pipe(
+    schema: () => z.pipe(
       z.string().check(
         z.refine(notUrl, unquoted("give a path below the base URL (like /backends/failover), not a URL")),
         z.refine((v) => v.trim() !== "", unquoted("give a path below the base URL (like /backends/failover)")),
@@ -58,8 +58,8 @@ export const api = defineCommand({
   description: "Make an authenticated request to any API path and print the JSON answer (like `gh api`)",
   args,
   flags: {
-    input: { flag: "--input <file>", help: "JSON request body from a file, or - for stdin", schema: z.optional(z.string()) },
-    dryRun: { flag: "--dry-run", help: "print the request instead of sending it", schema: z.boolean() },
+    input: { flag: "--input <file>", help: "JSON request body from a file, or - for stdin", schema: () => z.optional(z.string()) },
+    dryRun: { flag: "--dry-run", help: "print the request instead of sending it", schema: () => z.boolean() },
   },
   rules: [{ ok: (o) => o.input === undefined || (o.method !== "GET" && o.method !== "DELETE"), message: (o) => `--input: ${o.method} requests carry no body` }],
   about: `The same settings, headers, retries and exit codes as every other command. For an error

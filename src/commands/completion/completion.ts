@@ -47,7 +47,7 @@ export const completion = defineCommand({
     shell: {
       arg: "<shell>",
       help: "bash, zsh or fish",
-      schema: z.pipe(z.string().check(z.refine((v) => (SHELLS as readonly string[]).includes(v), "is not supported; use bash, zsh or fish")), z.transform((v) => v as Shell)),
+      schema: () => z.pipe(z.string().check(z.refine((v) => (SHELLS as readonly string[]).includes(v), "is not supported; use bash, zsh or fish")), z.transform((v) => v as Shell)),
     },
   },
   examples: [

@@ -22,7 +22,7 @@ export const getVerb = defineCommand({
 export const setVerb = defineCommand({
   name: "set",
   description: "Set a key in the active profile",
-  args: { key: keyArg, value: { arg: "<value>", help: "the value", schema: z.string() } },
+  args: { key: keyArg, value: { arg: "<value>", help: "the value", schema: () => z.string() } },
   examples: ["$ edgectl config set base_url http://127.0.0.1:8040", "$ edgectl config set timeout 10 --profile ci"],
   // Checked as a flag or an environment value would be, named `<value> for <key>`.
   run: ({ key, value }, deps) => set(key, checkValue(key, value), deps),

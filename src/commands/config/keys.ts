@@ -5,7 +5,8 @@ import { CONFIG_KEYS, type ConfigKey } from "../../settings/config-file.js";
 import { parseApiKey, parseBaseUrl, parseOutput, parseRetries, parseTimeout } from "../../settings/resolve.js";
 import { maskKey } from "../auth/mask.js";
 
-export const keySchema = z.pipe(
+export const keySchema = () =>
+  z.pipe(
   z.string().check(z.refine((key) => (CONFIG_KEYS as readonly string[]).includes(key), `is not a setting; use one of ${CONFIG_KEYS.join(", ")}`)),
   z.transform((key) => key as ConfigKey),
 );

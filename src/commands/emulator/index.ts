@@ -19,22 +19,22 @@ const flags = {
     flag: "--host <host>",
     help: "address to listen on",
     default: "127.0.0.1",
-    schema: z.pipe(z.string().check(z.refine((v) => v.trim() !== "", unquoted("must not be empty"))), z.transform((v) => v.trim())),
+    schema: () => z.pipe(z.string().check(z.refine((v) => v.trim() !== "", unquoted("must not be empty"))), z.transform((v) => v.trim())),
   },
   port: {
     flag: "--port <n>",
     help: `port to listen on; 0 picks a free one (default ${DEFAULT_PORT})`,
-    schema: z._default(wholeNumber(0, 65535, { trim: true }), DEFAULT_PORT),
+    schema: () => z._default(wholeNumber(0, 65535, { trim: true }), DEFAULT_PORT),
   },
   stateFile: {
     flag: "--state <file>",
     help: "keep state in this file across restarts (default: in memory)",
-    schema: z.optional(z.string().check(z.refine((v) => v.trim() !== "", unquoted("must name a file")))),
+    schema: () => z.optional(z.string().check(z.refine((v) => v.trim() !== "", unquoted("must name a file")))),
   },
   rateLimit: {
     flag: "--rate-limit <n>/<seconds>",
     help: "answer 429 past <n> requests in any <seconds>-long window",
-    schema: z.optional(
+    schema: () => z.optional(
       z.pipe(
         z.string().check(
           z.refine((v) => {

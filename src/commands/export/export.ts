@@ -6,7 +6,7 @@ import { renderJson } from "../../output/json.js";
 import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
 
-const flags = { showSecret: { flag: "--show-secret", help: "print webhook secrets instead of ********", schema: z.boolean() } };
+const flags = { showSecret: { flag: "--show-secret", help: "print webhook secrets instead of ********", schema: () => z.boolean() } };
 export type ExportOptions = OptionsOf<object, typeof flags>;
 
 export const exportCommand = defineCommand({

@@ -23,7 +23,7 @@ export const del = defineCommand({
   description: "Delete one or more Failover backends",
   args: { ids: idsArg },
   flags: {
-    yes: { flag: "-y, --yes", help: "do not ask for confirmation (required without a terminal)", schema: z.boolean() },
+    yes: { flag: "-y, --yes", help: "do not ask for confirmation (required without a terminal)", schema: () => z.boolean() },
     concurrency: concurrencyFlag,
     dryRun: { ...dryRunFlag, help: "print the request(s) instead of sending them" },
   },

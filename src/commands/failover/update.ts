@@ -8,7 +8,7 @@ import { idSchema } from "../input.js";
 import { backendsFlag, descriptionFlag, dryRunFlag, metadataFlag } from "./fields.js";
 import { failoverRecord } from "./render.js";
 
-const args = { id: { arg: "<id>", help: "Failover backend id (bkdfo_…)", schema: idSchema("failover") } };
+const args = { id: { arg: "<id>", help: "Failover backend id (bkdfo_…)", schema: () => idSchema("failover") } };
 const flags = {
   backends: backendsFlag("new child backend list, in failover order (comma list; repeatable)"),
   description: descriptionFlag('new description (at most 255 bytes; "" clears it)'),

@@ -15,18 +15,18 @@ import { parseMaps } from "../../migrate/internal-url.js";
 import { backendsToRead, planEdge, type NotMigrated, type Plan, type PlannedEndpoint } from "../../migrate/plan.js";
 import { maskPolicy, policyJsonText, policySecrets, policyYaml } from "../../migrate/policy.js";
 
-const args = { edgeId: { arg: "<edge-id>", help: "HTTPS edge id (edghts_…)", schema: idSchema("edge") } };
+const args = { edgeId: { arg: "<edge-id>", help: "HTTPS edge id (edghts_…)", schema: () => idSchema("edge") } };
 const flags = {
   maps: {
     flag: "--map <backend-id>=<url>",
     help: "forward this backend to an internal URL (https://….internal); repeatable",
-    schema: z.pipe(z.transform((v: unknown) => v ?? []), z.array(z.string())),
+    schema: () => z.pipe(z.transform((v: unknown) => v ?? []), z.array(z.string())),
     repeat: (value: string, previous: string[] = []) => [...previous, value],
   },
-  showSecret: { flag: "--show-secret", help: "print webhook secrets instead of ********", schema: z.boolean() },
-  apply: { flag: "--apply", help: "create the endpoints (POST /endpoints) and print them", schema: z.boolean() },
-  allowPartial: { flag: "--allow-partial", help: "with --apply: create them even though some items cannot be migrated", schema: z.boolean() },
-  dryRun: { flag: "--dry-run", help: "print the POST requests --apply would send, and send only the reads", schema: z.boolean() },
+  showSecret: { flag: "--show-secret", help: "print webhook secrets instead of ********", schema: () => z.boolean() },
+  apply: { flag: "--apply", help: "create the endpoints (POST /endpoints) and print them", schema: () => z.boolean() },
+  allowPartial: { flag: "--allow-partial", help: "with --apply: create them even though some items cannot be migrated", schema: () => z.boolean() },
+  dryRun: { flag: "--dry-run", help: "print the POST requests --apply would send, and send only the reads", schema: () => z.boolean() },
 };
 export type EdgeOptions = OptionsOf<typeof args, typeof flags>;
 

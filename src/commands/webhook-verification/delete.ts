@@ -9,8 +9,8 @@ import { printDryRun } from "../dry-run.js";
 import { routeArgs } from "./route.js";
 
 const flags = {
-  yes: { flag: "-y, --yes", help: "do not ask for confirmation (required without a terminal)", schema: z.boolean() },
-  dryRun: { flag: "--dry-run", help: "print the request instead of sending it", schema: z.boolean() },
+  yes: { flag: "-y, --yes", help: "do not ask for confirmation (required without a terminal)", schema: () => z.boolean() },
+  dryRun: { flag: "--dry-run", help: "print the request instead of sending it", schema: () => z.boolean() },
 };
 export type DeleteOptions = OptionsOf<typeof routeArgs, typeof flags>;
 

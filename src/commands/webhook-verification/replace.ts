@@ -19,7 +19,8 @@ import { routeArgs, showSecretFlag } from "./route.js";
 const required = "required (e.g. github, stripe, slack, sns)";
 
 /** Any letter case, sent in lower case; a near miss gets a "did you mean". */
-const providerSchema = z.pipe(
+const providerSchema = () =>
+  z.pipe(
   z.transform((v: unknown) => (v === "" ? undefined : v)),
   z.pipe(
     z.string({ error: required }).check(
@@ -36,12 +37,12 @@ const providerSchema = z.pipe(
 
 const flags = {
   provider: { flag: "--provider <name>", help: "webhook provider, e.g. github, stripe, slack, sns (any case)", schema: providerSchema },
-  secretStdin: { flag: "--secret-stdin", help: "read the secret from stdin (one trailing newline dropped)", schema: z.boolean() },
-  secretFile: { flag: "--secret-file <path>", help: "read the secret from a file (one trailing newline dropped)", schema: z.optional(z.string()) },
-  secret: { flag: "--secret <value>", help: "the secret itself (visible in process lists: prefer the others)", schema: z.optional(z.string()) },
-  disabled: { flag: "--disabled", help: "store the module but leave verification off", schema: z.boolean() },
+  secretStdin: { flag: "--secret-stdin", help: "read the secret from stdin (one trailing newline dropped)", schema: () => z.boolean() },
+  secretFile: { flag: "--secret-file <path>", help: "read the secret from a file (one trailing newline dropped)", schema: () => z.optional(z.string()) },
+  secret: { flag: "--secret <value>", help: "the secret itself (visible in process lists: prefer the others)", schema: () => z.optional(z.string()) },
+  disabled: { flag: "--disabled", help: "store the module but leave verification off", schema: () => z.boolean() },
   showSecret: showSecretFlag,
-  dryRun: { flag: "--dry-run", help: "print the request (secret redacted) instead of sending it", schema: z.boolean() },
+  dryRun: { flag: "--dry-run", help: "print the request (secret redacted) instead of sending it", schema: () => z.boolean() },
 };
 
 export const replace = defineCommand({
