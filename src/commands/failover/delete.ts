@@ -7,15 +7,11 @@ import { progressLine, rateLimitWaits, reportFailures, runBatch, succeeded } fro
 import { defineCommand } from "../define.js";
 import type { Deps } from "../deps.js";
 import { printDryRun, printDryRuns } from "../dry-run.js";
-import { concurrencyFlag, dryRunFlag, idsArg, resolveIds } from "./fields.js";
+import { concurrencyFlag, dryRunFlag, idsArg, resolveIds, type IdsOptions } from "./fields.js";
 
-export interface DeleteOptions {
-  ids: string[];
-  /** Several ids (or `-`): print a list even if one id came. */
-  many: boolean;
+export interface DeleteOptions extends IdsOptions {
   yes: boolean;
   dryRun: boolean;
-  concurrency: number;
 }
 
 export const del = defineCommand({

@@ -31,6 +31,14 @@ export const concurrencyFlag = {
   schema: () => z._default(wholeNumber(1, 64), 8),
 };
 
+/** The ids get and delete act on, once read and checked. */
+export interface IdsOptions {
+  ids: string[];
+  /** Several ids (or `-`): print a list even if one id came. */
+  many: boolean;
+  concurrency: number;
+}
+
 /** The ids to act on: from the arguments or stdin, each checked; `many` when a list is wanted. */
 export async function resolveIds(args: string[], deps: Pick<Deps, "io" | "readStdin">): Promise<{ ids: string[]; many: boolean }> {
   const { ids, many } = await collectIds(args, deps);

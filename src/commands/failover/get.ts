@@ -3,15 +3,10 @@ import { printResult } from "../../output/print.js";
 import { progressLine, rateLimitWaits, reportFailures, runBatch } from "../batch.js";
 import { defineCommand } from "../define.js";
 import type { Deps } from "../deps.js";
-import { concurrencyFlag, idsArg, resolveIds } from "./fields.js";
+import { concurrencyFlag, idsArg, resolveIds, type IdsOptions } from "./fields.js";
 import { failoverRecord, failoverRows } from "./render.js";
 
-export interface GetOptions {
-  ids: string[];
-  /** Several ids (or `-`): print a list even if one id came. */
-  many: boolean;
-  concurrency: number;
-}
+export type GetOptions = IdsOptions;
 
 export const get = defineCommand({
   name: "get",
