@@ -1,21 +1,9 @@
-// What the outside world gives a command. src/cli.ts builds the real one; tests pass
-// plain objects.
+// What the outside world gives a command: src/factory.ts builds the real one, once per run;
+// tests pass plain objects.
 import type { ApiClient } from "../api/client.js";
+import type { IOStreams } from "../io/iostreams.js";
 import type { Env } from "../settings/config-file.js";
 import type { Settings } from "../settings/resolve.js";
-
-export interface OutStream {
-  write(chunk: string): unknown;
-  isTTY?: boolean;
-}
-
-export interface IO {
-  stdout: OutStream;
-  stderr: OutStream;
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-  /** Color may be used on a stream only if this is true and that stream is a terminal. */
-  color: boolean;
-}
 
 export interface ClientRequest {
   /** Webhook secrets to redact from logs and messages. */
@@ -25,7 +13,7 @@ export interface ClientRequest {
 }
 
 export interface Deps {
-  io: IO;
+  io: IOStreams;
   env: Env;
   /** The active profile's name (flag, EDGECTL_PROFILE or "default"). */
   profile: string;
@@ -47,7 +35,3 @@ export interface Deps {
   onInterrupt(handler: () => Promise<void>): void;
 }
 
-/** Given to each command's `register`: builds Deps from the parsed global flags. */
-export interface AppContext {
-  deps(command: import("commander").Command): Promise<Deps>;
-}

@@ -1,18 +1,18 @@
 // The command tree. Each noun registers its verbs; each verb lives in its own file.
 import { Command, Option } from "commander";
 import { VERSION } from "../version.js";
-import type { AppContext } from "./deps.js";
-import { register as registerApi } from "./api/api.js";
+import type { Deps } from "./deps.js";
+import { api } from "./api/api.js";
 import { registerAuth } from "./auth/index.js";
-import { register as registerCompletion } from "./completion/completion.js";
+import { completion } from "./completion/completion.js";
 import { registerConfig } from "./config/index.js";
-import { registerEmulator } from "./emulator/index.js";
-import { register as registerExport } from "./export/export.js";
+import { emulator } from "./emulator/index.js";
+import { exportCommand } from "./export/export.js";
 import { registerFailover } from "./failover/index.js";
 import { registerMigrate } from "./migrate/index.js";
 import { registerWebhookVerification } from "./webhook-verification/index.js";
 
-export function buildProgram(app: AppContext): Command {
+export function buildProgram(f: Deps): Command {
   const program = new Command("edgectl")
     .description("Manage ngrok Failover backends and HTTPS edge webhook verification")
     .version(VERSION, "-v, --version", "print the version")
@@ -44,14 +44,14 @@ Examples:
 Settings: flag > environment (EDGECTL_*) > profile in the config file > default.
 Exit codes: 0 ok, 1 API error, 2 usage, 3 no usable answer, 4 auth, 130 interrupted.`,
     );
-  registerFailover(program, app);
-  registerWebhookVerification(program, app);
-  registerExport(program, app);
-  registerMigrate(program, app);
-  registerAuth(program, app);
-  registerConfig(program, app);
-  registerApi(program, app);
-  registerEmulator(program, app);
-  registerCompletion(program, app);
+  registerFailover(program, f);
+  registerWebhookVerification(program, f);
+  exportCommand.register(program, f);
+  registerMigrate(program, f);
+  registerAuth(program, f);
+  registerConfig(program, f);
+  api.register(program, f);
+  emulator.register(program, f);
+  completion.register(program, f);
   return program;
 }

@@ -4,8 +4,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PROVIDERS, editDistance, isProvider, suggestProvider } from "../../src/api/providers.js";
-import { parseProvider } from "../../src/commands/webhook-verification/replace.js";
+import { replace } from "../../src/commands/webhook-verification/replace.js";
 import { refusal } from "../helpers/refusal.js";
+
+/** --provider as the declared command checks it (the route valid, nothing else given). */
+const parseProvider = (provider: string | undefined) =>
+  replace.parse({ edgeId: "edghts_1", routeId: "edghtsrt_1", provider, secretStdin: false, disabled: false, showSecret: false, dryRun: false }).provider;
 
 
 const provider = fc.constantFrom(...PROVIDERS);

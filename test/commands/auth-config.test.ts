@@ -6,8 +6,8 @@ import { AuthError, UsageError } from "../../src/errors.js";
 import { run as loginRun } from "../../src/commands/auth/login.js";
 import { run as logoutRun } from "../../src/commands/auth/logout.js";
 import { run as statusRun } from "../../src/commands/auth/status.js";
-import { checkValue, parseKey, shownValue } from "../../src/commands/config/keys.js";
-import { get as configGet, list as configList, set as configSet, unset as configUnset } from "../../src/commands/config/index.js";
+import { checkValue, shownValue } from "../../src/commands/config/keys.js";
+import { getVerb, get as configGet, list as configList, set as configSet, unset as configUnset } from "../../src/commands/config/index.js";
 import { fakeDeps } from "./fake-deps.js";
 
 const KEY = "2xYzAbCdEfGhIjKlMnOp_1234";
@@ -95,8 +95,8 @@ describe("auth logout", () => {
 
 describe("config keys", () => {
   it("accepts the five keys and refuses others, listing them", () => {
-    for (const k of ["api_key", "base_url", "output", "timeout", "retries"]) expect(parseKey(k)).toBe(k);
-    expect(() => parseKey("color")).toThrow(/^<key>: "color" is not a setting; use one of api_key, base_url, output, timeout, retries$/);
+    for (const k of ["api_key", "base_url", "output", "timeout", "retries"]) expect(getVerb.parse({ key: k }).key).toBe(k);
+    expect(() => getVerb.parse({ key: "color" })).toThrow(/^<key>: "color" is not a setting; use one of api_key, base_url, output, timeout, retries$/);
   });
 
   it("checks values with the same rules as flags, naming the key", () => {

@@ -8,7 +8,7 @@ import { collect, run, script, type Shell } from "../../src/commands/completion/
 import { buildProgram } from "../../src/commands/root.js";
 import { fakeDeps } from "./fake-deps.js";
 
-const program = buildProgram({ deps: () => Promise.resolve(fakeDeps()) });
+const program = buildProgram(fakeDeps());
 const fish = script("fish", program);
 const zsh = script("zsh", program);
 const bash = script("bash", program);

@@ -2,6 +2,7 @@
 // client() that fails the test if a command reaches for the network.
 import { Readable } from "node:stream";
 import type { Deps } from "../../src/commands/deps.js";
+import { IOStreams } from "../../src/io/iostreams.js";
 import type { Settings } from "../../src/settings/resolve.js";
 
 export interface Capture {
@@ -57,7 +58,7 @@ export function fakeDeps(opts: {
     warnings: [],
     stdinReads: 0,
     clientCalls: 0,
-    io: { stdout: out, stderr: err, stdin, color: opts.color ?? false },
+    io: new IOStreams({ stdout: out, stderr: err, stdin, colorAllowed: opts.color ?? false }),
     env: opts.env ?? {},
     settings: { ...DEFAULT_SETTINGS, ...opts.settings },
     profile: opts.settings?.profile ?? DEFAULT_SETTINGS.profile,

@@ -3,13 +3,15 @@ import * as z from "zod/mini";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/errors.js";
 import { idSchema, maxBytes, parseInput } from "../../src/commands/input.js";
-import { FIELD_LABELS, backendsSchema, descriptionSchema, metadataSchema } from "../../src/commands/failover/fields.js";
+import { backendsSchema, descriptionSchema, metadataSchema } from "../../src/commands/failover/fields.js";
+
+const FIELD_LABELS = { backends: "--backends", description: "--description", metadata: "--metadata", id: "<id>" };
 
 const Fields = z.object({
   id: z.optional(idSchema("failover")),
-  backends: z.optional(backendsSchema),
-  description: z.optional(descriptionSchema),
-  metadata: z.optional(metadataSchema),
+  backends: z.optional(backendsSchema()),
+  description: z.optional(descriptionSchema()),
+  metadata: z.optional(metadataSchema()),
 });
 
 function refusal(input: unknown): UsageError {
@@ -99,8 +101,8 @@ describe("maxBytes counts UTF-8 bytes", () => {
   });
 
   it("uses 4096 for metadata", () => {
-    expect(metadataSchema.safeParse("m".repeat(4096)).success).toBe(true);
-    expect(metadataSchema.safeParse("m".repeat(4097)).success).toBe(false);
+    expect(metadataSchema().safeParse("m".repeat(4096)).success).toBe(true);
+    expect(metadataSchema().safeParse("m".repeat(4097)).success).toBe(false);
   });
 
   it("agrees with Buffer.byteLength for any string", () => {

@@ -3,8 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { UsageError } from "../../src/errors.js";
-import { parseProvider, readSecret, run } from "../../src/commands/webhook-verification/replace.js";
+import { readSecret, replace, run } from "../../src/commands/webhook-verification/replace.js";
 import { fakeDeps } from "./fake-deps.js";
+
+/** --provider as the declared command checks it (the route valid, nothing else given). */
+const parseProvider = (provider: string | undefined) =>
+  replace.parse({ edgeId: "edghts_1", routeId: "edghtsrt_1", provider, secretStdin: false, disabled: false, showSecret: false, dryRun: false }).provider;
 
 async function refused(promise: Promise<unknown>): Promise<UsageError> {
   try {

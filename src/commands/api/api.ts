@@ -1,12 +1,14 @@
-import type { Command } from "commander";
+import * as z from "zod/mini";
 import type { Method } from "../../api/client.js";
 import { maskSecretFields } from "../../api/redact.js";
 import { maskSecretsIn } from "../../output/mask.js";
 import { ApiError, UsageError } from "../../errors.js";
 import { escapeControl } from "../../output/escape.js";
 import { renderJson } from "../../output/json.js";
-import type { AppContext, Deps } from "../deps.js";
+import { defineCommand } from "../define.js";
+import type { Deps } from "../deps.js";
 import { printDryRun } from "../dry-run.js";
+import { unquoted } from "../input.js";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
@@ -18,50 +20,57 @@ export interface ApiOptions {
   dryRun: boolean;
 }
 
-export function register(program: Command, app: AppContext): void {
-  program
-    .command("api")
-    .description("Make an authenticated request to any API path and print the JSON answer (like `gh api`)")
-    .argument("<method>", "GET, POST, PUT, PATCH or DELETE")
-    .argument("<path>", "path below the base URL, e.g. /backends/failover?limit=5")
-    .option("--input <file>", "JSON request body from a file, or - for stdin")
-    .option("--dry-run", "print the request instead of sending it")
-    .addHelpText(
-      "after",
-      `
-The same settings, headers, retries and exit codes as every other command. For an error
-status the API's error body is printed on stdout (as gh api does) and an error line on stderr.
+const notUrl = (path: string) => !(/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith("//"));
+// Dot segments leave the base URL's prefix; so do their percent-encoded and backslash forms,
+// which URL parsing turns back into `..` and `/`.
+const pathPart = (path: string) => (path.split("?")[0] ?? "").replace(/%2e/gi, ".");
 
-Examples:
-  $ edgectl api GET '/backends/failover?limit=5'
-  $ edgectl api GET /backends/failover | jq -r '.backends[].id'
-  $ echo '{"description":"eu"}' | edgectl api PATCH /backends/failover/bkdfo_2abc --input -`,
-    )
-    .action(async (method: string, path: string, opts: { input?: string; dryRun?: boolean }, cmd: Command) => {
-      const deps = await app.deps(cmd);
-      const upper = method.toUpperCase();
-      if (!(METHODS as readonly string[]).includes(upper)) {
-        throw new UsageError(`<method>: "${method}" must be one of ${METHODS.join(", ")}`);
-      }
-      if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith("//")) {
-        throw new UsageError(`<path>: give a path below the base URL (like /backends/failover), not a URL`);
-      }
-      if (path.trim() === "") throw new UsageError(`<path>: give a path below the base URL (like /backends/failover)`);
-      // The URL parser drops tab, CR and LF (and trims other controls) before it resolves dot
-      // segments: a path holding them does not mean what it reads as.
-      if (/[\x00-\x1f\x7f]/.test(path)) throw new UsageError(`<path>: must not contain control characters (tab, line breaks, …)`);
-      // Dot segments leave the base URL's prefix; so do their percent-encoded and backslash
-      // forms, which URL parsing turns back into `..` and `/`.
-      const pathPart = (path.split("?")[0] ?? "").replace(/%2e/gi, ".");
-      if (pathPart.includes("\\") || /%5c/i.test(pathPart)) throw new UsageError(`<path>: must not contain backslashes`);
-      if (/(^|\/|%2f)\.\.?(\/|%2f|$)/i.test(pathPart)) throw new UsageError(`<path>: must not contain . or .. segments`);
-      const body = opts.input === undefined ? undefined : await readInput(opts.input, deps);
-      if (body !== undefined && (upper === "GET" || upper === "DELETE")) {
-        throw new UsageError(`--input: ${upper} requests carry no body`);
-      }
-      await run({ method: upper as Method, path: path.startsWith("/") ? path : `/${path}`, body, dryRun: Boolean(opts.dryRun) }, deps);
-    });
-}
+const args = {
+  method: {
+    arg: "<method>",
+    help: "GET, POST, PUT, PATCH or DELETE",
+    schema: () => z.pipe(
+      z.string().check(z.refine((v) => (METHODS as readonly string[]).includes(v.toUpperCase()), `must be one of ${METHODS.join(", ")}`)),
+      z.transform((v) => v.toUpperCase() as Method),
+    ),
+  },
+  path: {
+    arg: "<path>",
+    help: "path below the base URL, e.g. /backends/failover?limit=5",
+    // Not quoted back in messages: a path may hold a token in its query.
+    schema: () => z.pipe(
+      z.string().check(
+        z.refine(notUrl, unquoted("give a path below the base URL (like /backends/failover), not a URL")),
+        z.refine((v) => v.trim() !== "", unquoted("give a path below the base URL (like /backends/failover)")),
+        // The URL parser drops tab, CR and LF (and trims other controls) before it resolves dot
+        // segments: a path holding them does not mean what it reads as.
+        z.refine((v) => !/[\x00-\x1f\x7f]/.test(v), unquoted("must not contain control characters (tab, line breaks, …)")),
+        z.refine((v) => !pathPart(v).includes("\\") && !/%5c/i.test(pathPart(v)), unquoted("must not contain backslashes")),
+        z.refine((v) => !/(^|\/|%2f)\.\.?(\/|%2f|$)/i.test(pathPart(v)), unquoted("must not contain . or .. segments")),
+      ),
+      z.transform((v) => (v.startsWith("/") ? v : `/${v}`)),
+    ),
+  },
+};
+
+export const api = defineCommand({
+  name: "api",
+  description: "Make an authenticated request to any API path and print the JSON answer (like `gh api`)",
+  args,
+  flags: {
+    input: { flag: "--input <file>", help: "JSON request body from a file, or - for stdin", schema: () => z.optional(z.string()) },
+    dryRun: { flag: "--dry-run", help: "print the request instead of sending it", schema: () => z.boolean() },
+  },
+  rules: [{ ok: (o) => o.input === undefined || (o.method !== "GET" && o.method !== "DELETE"), message: (o) => `--input: ${o.method} requests carry no body` }],
+  about: `The same settings, headers, retries and exit codes as every other command. For an error
+status the API's error body is printed on stdout (as gh api does) and an error line on stderr.`,
+  examples: [
+    "$ edgectl api GET '/backends/failover?limit=5'",
+    "$ edgectl api GET /backends/failover | jq -r '.backends[].id'",
+    `$ echo '{"description":"eu"}' | edgectl api PATCH /backends/failover/bkdfo_2abc --input -`,
+  ],
+  run: async ({ input, ...options }, deps) => run({ ...options, body: input === undefined ? undefined : await readInput(input, deps) }, deps),
+});
 
 async function readInput(source: string, deps: Deps): Promise<unknown> {
   let text: string;

@@ -1,31 +1,27 @@
-import type { Command } from "commander";
+import * as z from "zod/mini";
 import { UsageError } from "../../errors.js";
 import { configPath, writeProfileKey } from "../../settings/config-file.js";
 import { parseApiKey } from "../../settings/resolve.js";
-import type { AppContext, Deps } from "../deps.js";
+import { defineCommand, type OptionsOf } from "../define.js";
+import type { Deps } from "../deps.js";
 
-export interface LoginOptions {
-  withToken: boolean;
-}
+const flags = {
+  withToken: { flag: "--with-token", help: "read the key from stdin (the default when stdin is not a terminal)", schema: () => z.boolean() },
+};
+export type LoginOptions = OptionsOf<object, typeof flags>;
 
-export function register(parent: Command, app: AppContext): void {
-  parent
-    .command("login")
-    .description("Store an API key in the active profile (read from stdin, or asked for on a terminal)")
-    .option("--with-token", "read the key from stdin (the default when stdin is not a terminal)")
-    .addHelpText(
-      "after",
-      `
-Examples:
-  # asks for the key, without echo
-  $ edgectl auth login
-  $ printenv NGROK_API_KEY | edgectl auth login --with-token
-  $ edgectl auth login --profile staging < key.txt`,
-    )
-    .action(async (opts: { withToken?: boolean }, cmd: Command) => {
-      await run({ withToken: Boolean(opts.withToken) }, await app.deps(cmd));
-    });
-}
+export const login = defineCommand({
+  name: "login",
+  description: "Store an API key in the active profile (read from stdin, or asked for on a terminal)",
+  flags,
+  examples: [
+    "# asks for the key, without echo",
+    "$ edgectl auth login",
+    "$ printenv NGROK_API_KEY | edgectl auth login --with-token",
+    "$ edgectl auth login --profile staging < key.txt",
+  ],
+  run,
+});
 
 export async function run(options: LoginOptions, deps: Deps): Promise<void> {
   let raw: string;

@@ -1,14 +1,13 @@
-import type { Command } from "commander";
 import { readConfig, writeProfileKey } from "../../settings/config-file.js";
-import type { AppContext, Deps } from "../deps.js";
+import { defineCommand } from "../define.js";
+import type { Deps } from "../deps.js";
 
-export function register(parent: Command, app: AppContext): void {
-  parent
-    .command("logout")
-    .description("Remove the stored API key from the active profile")
-    .addHelpText("after", `\nExamples:\n  $ edgectl auth logout\n  $ edgectl auth logout --profile staging`)
-    .action(async (_opts: unknown, cmd: Command) => run(await app.deps(cmd)));
-}
+export const logout = defineCommand({
+  name: "logout",
+  description: "Remove the stored API key from the active profile",
+  examples: ["$ edgectl auth logout", "$ edgectl auth logout --profile staging"],
+  run: (_options, deps) => run(deps),
+});
 
 export async function run(deps: Deps): Promise<void> {
   const profile = deps.profile;

@@ -1,24 +1,17 @@
-import type { Command } from "commander";
 import { AuthError } from "../../errors.js";
 import { printResult } from "../../output/print.js";
 import { renderRecord } from "../../output/table.js";
 import { configPath } from "../../settings/config-file.js";
-import type { AppContext, Deps } from "../deps.js";
+import { defineCommand } from "../define.js";
+import type { Deps } from "../deps.js";
 import { maskKey } from "./mask.js";
 
-export function register(parent: Command, app: AppContext): void {
-  parent
-    .command("status")
-    .description("Show the active profile, base URL and API key (masked) and where the key came from")
-    .addHelpText(
-      "after",
-      `
-Examples:
-  $ edgectl auth status
-  $ edgectl auth status -o json | jq -r .api_key_source`,
-    )
-    .action(async (_opts: unknown, cmd: Command) => run(await app.deps(cmd)));
-}
+export const status = defineCommand({
+  name: "status",
+  description: "Show the active profile, base URL and API key (masked) and where the key came from",
+  examples: ["$ edgectl auth status", "$ edgectl auth status -o json | jq -r .api_key_source"],
+  run: (_options, deps) => run(deps),
+});
 
 export async function run(deps: Deps): Promise<void> {
   const { settings } = deps;

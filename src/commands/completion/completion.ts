@@ -1,7 +1,8 @@
 import type { Command, Option } from "commander";
 import { PROVIDERS } from "../../api/providers.js";
-import { UsageError } from "../../errors.js";
-import type { AppContext, Deps } from "../deps.js";
+import * as z from "zod/mini";
+import { defineCommand } from "../define.js";
+import type { Deps } from "../deps.js";
 
 // Completion scripts are generated from the command tree itself, so a new command or flag
 // completes without touching this file. All three scripts find "where am I" the same way:
@@ -37,32 +38,36 @@ export interface Node {
 
 const HELP: Flag = { long: "--help", takesValue: false, description: "display help for command" };
 
-export function register(program: Command, app: AppContext): void {
-  program
-    .command("completion")
-    .description("Print a shell completion script (bash, zsh or fish)")
-    .argument("<shell>", "bash, zsh or fish")
-    .addHelpText(
-      "after",
-      `
-Examples:
-  # bash: this shell only, or every new shell (needs the bash-completion package)
-  $ source <(edgectl completion bash)
-  $ edgectl completion bash > ~/.local/share/bash-completion/completions/edgectl
-  # zsh: in ~/.zshrc after compinit; or as _edgectl in a directory of $fpath, here
-  # ~/.zfunc with fpath=(~/.zfunc $fpath) in ~/.zshrc before compinit
-  $ source <(edgectl completion zsh)
-  $ mkdir -p ~/.zfunc && edgectl completion zsh > ~/.zfunc/_edgectl
-  # fish
-  $ edgectl completion fish > ~/.config/fish/completions/edgectl.fish`,
-    )
-    .action(async (shell: string, _opts: unknown, cmd: Command) => {
-      if (shell !== "bash" && shell !== "zsh" && shell !== "fish") {
-        throw new UsageError(`<shell>: "${shell}" is not supported; use bash, zsh or fish`);
-      }
-      await run({ shell }, await app.deps(cmd), program);
-    });
-}
+const SHELLS: readonly Shell[] = ["bash", "zsh", "fish"];
+
+export const completion = defineCommand({
+  name: "completion",
+  description: "Print a shell completion script (bash, zsh or fish)",
+  args: {
+    shell: {
+      arg: "<shell>",
+      help: "bash, zsh or fish",
+      schema: () => z.pipe(z.string().check(z.refine((v) => (SHELLS as readonly string[]).includes(v), "is not supported; use bash, zsh or fish")), z.transform((v) => v as Shell)),
+    },
+  },
+  examples: [
+    "# bash: this shell only, or every new shell (needs the bash-completion package)",
+    "$ source <(edgectl completion bash)",
+    "$ edgectl completion bash > ~/.local/share/bash-completion/completions/edgectl",
+    "# zsh: in ~/.zshrc after compinit; or as _edgectl in a directory of $fpath, here",
+    "# ~/.zfunc with fpath=(~/.zfunc $fpath) in ~/.zshrc before compinit",
+    "$ source <(edgectl completion zsh)",
+    "$ mkdir -p ~/.zfunc && edgectl completion zsh > ~/.zfunc/_edgectl",
+    "# fish",
+    "$ edgectl completion fish > ~/.config/fish/completions/edgectl.fish",
+  ],
+  // The script is made from the whole command tree, from the root down.
+  run: (options, deps, command) => {
+    let root = command;
+    while (root.parent) root = root.parent;
+    return run(options, deps, root);
+  },
+});
 
 export async function run(options: { shell: Shell }, deps: Pick<Deps, "io">, program: Command): Promise<void> {
   deps.io.stdout.write(script(options.shell, program));

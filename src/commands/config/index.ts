@@ -1,13 +1,56 @@
 import type { Command } from "commander";
+import * as z from "zod/mini";
 import { printResult } from "../../output/print.js";
 import { renderRows } from "../../output/table.js";
 import { configPath, profileOf, readConfig, writeProfileKey, type ConfigKey } from "../../settings/config-file.js";
-import type { AppContext, Deps } from "../deps.js";
-import { checkValue, parseKey, shownValue } from "./keys.js";
+import { defineCommand } from "../define.js";
+import type { Deps } from "../deps.js";
+import { checkValue, keySchema, shownValue } from "./keys.js";
 
 // The five config verbs are one-liners over the config file, so they share this file.
 
-export function registerConfig(program: Command, app: AppContext): void {
+const keyArg = { arg: "<key>", help: "api_key, base_url, output, timeout or retries", schema: keySchema };
+
+export const getVerb = defineCommand({
+  name: "get",
+  description: "Print the value of a key in the active profile (api_key is masked)",
+  args: { key: keyArg },
+  examples: ["$ edgectl config get base_url", "$ edgectl config get output --profile ci"],
+  run: ({ key }, deps) => get(key, deps),
+});
+
+export const setVerb = defineCommand({
+  name: "set",
+  description: "Set a key in the active profile",
+  args: { key: keyArg, value: { arg: "<value>", help: "the value", schema: () => z.string() } },
+  examples: ["$ edgectl config set base_url http://127.0.0.1:8040", "$ edgectl config set timeout 10 --profile ci"],
+  // Checked as a flag or an environment value would be, named `<value> for <key>`.
+  run: ({ key, value }, deps) => set(key, checkValue(key, value), deps),
+});
+
+export const unsetVerb = defineCommand({
+  name: "unset",
+  description: "Remove a key from the active profile",
+  args: { key: keyArg },
+  examples: ["$ edgectl config unset base_url", "$ edgectl config unset retries --profile ci"],
+  run: ({ key }, deps) => unset(key, deps),
+});
+
+export const listVerb = defineCommand({
+  name: "list",
+  description: "List the keys set in the active profile",
+  examples: ["$ edgectl config list", "$ edgectl config list -o json | jq -r .base_url"],
+  run: (_options, deps) => list(deps),
+});
+
+export const pathVerb = defineCommand({
+  name: "path",
+  description: "Print the path of the config file",
+  examples: ["$ edgectl config path", `$ cat "$(edgectl config path)" | jq .profiles`],
+  run: async (_options, deps) => void deps.io.stdout.write(`${configPath(deps.env)}\n`),
+});
+
+export function registerConfig(program: Command, f: Deps): void {
   const noun = program
     .command("config")
     .description("Read and change settings of the active profile (api_key, base_url, output, timeout, retries)")
@@ -20,41 +63,7 @@ Examples:
   $ edgectl config list
   $ cat "$(edgectl config path)"`,
     );
-  noun
-    .command("get")
-    .description("Print the value of a key in the active profile (api_key is masked)")
-    .argument("<key>", "api_key, base_url, output, timeout or retries")
-    .addHelpText("after", "\nExamples:\n  $ edgectl config get base_url\n  $ edgectl config get output --profile ci")
-    .action(async (key: string, _o: unknown, cmd: Command) => get(parseKey(key), await app.deps(cmd)));
-  noun
-    .command("set")
-    .description("Set a key in the active profile")
-    .argument("<key>", "api_key, base_url, output, timeout or retries")
-    .argument("<value>", "the value")
-    .addHelpText("after", "\nExamples:\n  $ edgectl config set base_url http://127.0.0.1:8040\n  $ edgectl config set timeout 10 --profile ci")
-    .action(async (key: string, value: string, _o: unknown, cmd: Command) => {
-      const k = parseKey(key);
-      await set(k, checkValue(k, value), await app.deps(cmd));
-    });
-  noun
-    .command("unset")
-    .description("Remove a key from the active profile")
-    .argument("<key>", "api_key, base_url, output, timeout or retries")
-    .addHelpText("after", "\nExamples:\n  $ edgectl config unset base_url\n  $ edgectl config unset retries --profile ci")
-    .action(async (key: string, _o: unknown, cmd: Command) => unset(parseKey(key), await app.deps(cmd)));
-  noun
-    .command("list")
-    .description("List the keys set in the active profile")
-    .addHelpText("after", "\nExamples:\n  $ edgectl config list\n  $ edgectl config list -o json | jq -r .base_url")
-    .action(async (_o: unknown, cmd: Command) => list(await app.deps(cmd)));
-  noun
-    .command("path")
-    .description("Print the path of the config file")
-    .addHelpText("after", `\nExamples:\n  $ edgectl config path\n  $ cat "$(edgectl config path)" | jq .profiles`)
-    .action(async (_o: unknown, cmd: Command) => {
-      const deps = await app.deps(cmd);
-      deps.io.stdout.write(`${configPath(deps.env)}\n`);
-    });
+  for (const verb of [getVerb, setVerb, unsetVerb, listVerb, pathVerb]) verb.register(noun, f);
 }
 
 /** The active profile's stored values (each refused value names its key and the file). */

@@ -1,13 +1,15 @@
 // Which keys `config set` accepts, and the same checks a flag or env value gets.
+import * as z from "zod/mini";
 import { UsageError } from "../../errors.js";
 import { CONFIG_KEYS, type ConfigKey } from "../../settings/config-file.js";
 import { parseApiKey, parseBaseUrl, parseOutput, parseRetries, parseTimeout } from "../../settings/resolve.js";
 import { maskKey } from "../auth/mask.js";
 
-export function parseKey(key: string): ConfigKey {
-  if ((CONFIG_KEYS as readonly string[]).includes(key)) return key as ConfigKey;
-  throw new UsageError(`<key>: "${key}" is not a setting; use one of ${CONFIG_KEYS.join(", ")}`);
-}
+export const keySchema = () =>
+  z.pipe(
+  z.string().check(z.refine((key) => (CONFIG_KEYS as readonly string[]).includes(key), `is not a setting; use one of ${CONFIG_KEYS.join(", ")}`)),
+  z.transform((key) => key as ConfigKey),
+);
 
 /** Validates a value and returns what to store. */
 export function checkValue(key: ConfigKey, value: string): string {

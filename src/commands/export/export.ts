@@ -1,36 +1,27 @@
-import type { Command } from "commander";
 import * as z from "zod/mini";
 import { BACKEND_KINDS, listAllBackends, type BackendKind } from "../../api/backends.js";
 import { listAllHttpsEdges, type HttpsEdge } from "../../api/edges.js";
 import { maskSecret } from "../../output/mask.js";
 import { renderJson } from "../../output/json.js";
-import type { AppContext, Deps } from "../deps.js";
-import { parseInput } from "../input.js";
+import { defineCommand, type OptionsOf } from "../define.js";
+import type { Deps } from "../deps.js";
 
-const ExportOptions = z.object({ showSecret: z.boolean() });
-export type ExportOptions = z.infer<typeof ExportOptions>;
+const flags = { showSecret: { flag: "--show-secret", help: "print webhook secrets instead of ********", schema: () => z.boolean() } };
+export type ExportOptions = OptionsOf<object, typeof flags>;
 
-export function register(program: Command, app: AppContext): void {
-  program
-    .command("export")
-    .description("Print every HTTPS edge (routes and modules included) and every backend as one JSON document")
-    .option("--show-secret", "print webhook secrets instead of ********")
-    .addHelpText(
-      "after",
-      `
-The backup to take before leaving Edges: every list is read to its last page (GETs only, so
-it works on a read-only account). The output is JSON whatever --output says.
-
-Examples:
-  $ edgectl export > edges-backup.json
-  $ edgectl export | jq -r '.https_edges[].id'
-  $ edgectl export --show-secret > edges-with-secrets.json && chmod 600 edges-with-secrets.json`,
-    )
-    .action(async (opts: { showSecret?: boolean }, cmd: Command) => {
-      const options = parseInput(ExportOptions, { showSecret: Boolean(opts.showSecret) }, { showSecret: "--show-secret" });
-      await run(options, await app.deps(cmd));
-    });
-}
+export const exportCommand = defineCommand({
+  name: "export",
+  description: "Print every HTTPS edge (routes and modules included) and every backend as one JSON document",
+  flags,
+  about: `The backup to take before leaving Edges: every list is read to its last page (GETs only, so
+it works on a read-only account). The output is JSON whatever --output says.`,
+  examples: [
+    "$ edgectl export > edges-backup.json",
+    "$ edgectl export | jq -r '.https_edges[].id'",
+    "$ edgectl export --show-secret > edges-with-secrets.json && chmod 600 edges-with-secrets.json",
+  ],
+  run,
+});
 
 export async function run(options: ExportOptions, deps: Deps): Promise<void> {
   const client = deps.client();

@@ -1,52 +1,37 @@
-import type { Command } from "commander";
 import * as z from "zod/mini";
 import { deleteFailover, failoverPath } from "../../api/failover.js";
 import { printResult } from "../../output/print.js";
 import { renderRows } from "../../output/table.js";
 import { confirmDeletion } from "../confirm.js";
-import { collectIds, parseConcurrency, progressLine, rateLimitWaits, reportFailures, runBatch, succeeded } from "../batch.js";
-import type { AppContext, Deps } from "../deps.js";
+import { progressLine, rateLimitWaits, reportFailures, runBatch, succeeded } from "../batch.js";
+import { defineCommand } from "../define.js";
+import type { Deps } from "../deps.js";
 import { printDryRun, printDryRuns } from "../dry-run.js";
-import { idSchema, parseInput } from "../input.js";
+import { concurrencyFlag, dryRunFlag, idsArg, resolveIds, type IdsOptions } from "./fields.js";
 
-const DeleteOptions = z.object({
-  ids: z.array(idSchema("failover")),
-  many: z.boolean(),
-  yes: z.boolean(),
-  dryRun: z.boolean(),
-  concurrency: z.number(),
-});
-export type DeleteOptions = z.infer<typeof DeleteOptions>;
-
-export function register(parent: Command, app: AppContext): void {
-  parent
-    .command("delete")
-    .description("Delete one or more Failover backends")
-    .argument("<id...>", "Failover backend id(s) (bkdfo_…), or - to read ids from stdin, one per line")
-    .option("-y, --yes", "do not ask for confirmation (required without a terminal)")
-    .option("--concurrency <n>", "requests in flight for several ids (default 8)")
-    .option("--dry-run", "print the request(s) instead of sending them")
-    .addHelpText(
-      "after",
-      `
-Examples:
-  # asks first on a terminal
-  $ edgectl failover delete bkdfo_2abc
-  # in CI scripts
-  $ edgectl failover delete bkdfo_2abc --yes
-  $ edgectl failover list -o json | jq -r '.[].id' | edgectl failover delete - --yes`,
-    )
-    .action(async (args: string[], opts: { yes?: boolean; dryRun?: boolean; concurrency?: string }, cmd: Command) => {
-      const deps = await app.deps(cmd);
-      const { ids, many } = await collectIds(args, deps);
-      const options = parseInput(
-        DeleteOptions,
-        { ids, many, yes: Boolean(opts.yes), dryRun: Boolean(opts.dryRun), concurrency: parseConcurrency(opts.concurrency) },
-        { ids: "<id>" },
-      );
-      await run(options, deps);
-    });
+export interface DeleteOptions extends IdsOptions {
+  yes: boolean;
+  dryRun: boolean;
 }
+
+export const del = defineCommand({
+  name: "delete",
+  description: "Delete one or more Failover backends",
+  args: { ids: idsArg },
+  flags: {
+    yes: { flag: "-y, --yes", help: "do not ask for confirmation (required without a terminal)", schema: () => z.boolean() },
+    concurrency: concurrencyFlag,
+    dryRun: { ...dryRunFlag, help: "print the request(s) instead of sending them" },
+  },
+  examples: [
+    "# asks first on a terminal",
+    "$ edgectl failover delete bkdfo_2abc",
+    "# in CI scripts",
+    "$ edgectl failover delete bkdfo_2abc --yes",
+    "$ edgectl failover list -o json | jq -r '.[].id' | edgectl failover delete - --yes",
+  ],
+  run: async ({ ids, ...flags }, deps) => run({ ...(await resolveIds(ids, deps)), ...flags }, deps),
+});
 
 export async function run(options: DeleteOptions, deps: Deps): Promise<void> {
   // An id given twice is deleted once: the second DELETE could only fail with a 404.

@@ -1,15 +1,46 @@
-// The fields create and update share, validated the same way in both.
+// What the failover verbs share: flags declared and validated the same way in each, and the
+// ids of get and delete.
 import * as z from "zod/mini";
 import { DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES } from "../../api/ids.js";
-import { idSchema, maxBytes } from "../input.js";
+import { collectIds } from "../batch.js";
+import type { Deps } from "../deps.js";
+import { idSchema, maxBytes, parseInput, wholeNumber } from "../input.js";
 
-export const backendsSchema = z.array(idSchema("backend")).check(z.minLength(1, "needs at least one child backend id"));
-export const descriptionSchema = maxBytes(DESCRIPTION_MAX_BYTES);
-export const metadataSchema = maxBytes(METADATA_MAX_BYTES);
-
-export const FIELD_LABELS = { backends: "--backends", description: "--description", metadata: "--metadata", id: "<id>" };
+export const backendsSchema = () => z.array(idSchema("backend")).check(z.minLength(1, "needs at least one child backend id"));
+export const descriptionSchema = () => maxBytes(DESCRIPTION_MAX_BYTES);
+export const metadataSchema = () => maxBytes(METADATA_MAX_BYTES);
 
 /** Commander collector: `--backends a,b --backends c` → [a, b, c], in order. */
 export function collectBackends(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), ...value.split(",").map((s) => s.trim())];
+}
+
+/** The flags create and update share, optional as update takes them; each verb words the help. */
+export const backendsFlag = (help: string) => ({ flag: "--backends <ids>", help, schema: () => z.optional(backendsSchema()), repeat: collectBackends });
+export const descriptionFlag = (help: string) => ({ flag: "--description <text>", help, schema: () => z.optional(descriptionSchema()) });
+export const metadataFlag = (help: string) => ({ flag: "--metadata <text>", help, schema: () => z.optional(metadataSchema()) });
+
+export const dryRunFlag = { flag: "--dry-run", help: "print the request instead of sending it", schema: () => z.boolean() };
+
+/** `<id...>` as typed: ids, or `-` alone to read them from stdin (checked once they are read). */
+export const idsArg = { arg: "<id...>", help: "Failover backend id(s) (bkdfo_…), or - to read ids from stdin, one per line", schema: () => z.array(z.string()) };
+
+export const concurrencyFlag = {
+  flag: "--concurrency <n>",
+  help: "requests in flight for several ids (default 8)",
+  schema: () => z._default(wholeNumber(1, 64), 8),
+};
+
+/** The ids get and delete act on, once read and checked. */
+export interface IdsOptions {
+  ids: string[];
+  /** Several ids (or `-`): print a list even if one id came. */
+  many: boolean;
+  concurrency: number;
+}
+
+/** The ids to act on: from the arguments or stdin, each checked; `many` when a list is wanted. */
+export async function resolveIds(args: string[], deps: Pick<Deps, "io" | "readStdin">): Promise<{ ids: string[]; many: boolean }> {
+  const { ids, many } = await collectIds(args, deps);
+  return { ids: parseInput(z.object({ ids: z.array(idSchema("failover")) }), { ids }, { ids: idsArg.arg.replace("...", "") }).ids, many };
 }

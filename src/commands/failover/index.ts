@@ -1,12 +1,12 @@
 import type { Command } from "commander";
-import type { AppContext } from "../deps.js";
-import { register as create } from "./create.js";
-import { register as del } from "./delete.js";
-import { register as get } from "./get.js";
-import { register as list } from "./list.js";
-import { register as update } from "./update.js";
+import type { Deps } from "../deps.js";
+import { create } from "./create.js";
+import { del } from "./delete.js";
+import { get } from "./get.js";
+import { list } from "./list.js";
+import { update } from "./update.js";
 
-export function registerFailover(program: Command, app: AppContext): void {
+export function registerFailover(program: Command, f: Deps): void {
   const noun = program
     .command("failover")
     .description("Manage Failover backends (an ordered list of child backends)")
@@ -18,5 +18,5 @@ Examples:
   $ edgectl failover list --all -o json | jq -r '.[].id'
   $ edgectl failover delete bkdfo_2abc --yes`,
     );
-  for (const verb of [create, get, list, update, del]) verb(noun, app);
+  for (const verb of [create, get, list, update, del]) verb.register(noun, f);
 }

@@ -1,42 +1,35 @@
-import type { Command } from "commander";
 import * as z from "zod/mini";
 import { listFailoverPage, type FailoverBackend } from "../../api/failover.js";
-import { NetworkError, UsageError } from "../../errors.js";
+import { NetworkError } from "../../errors.js";
 import { escapeControl } from "../../output/escape.js";
 import { printResult } from "../../output/print.js";
-import type { AppContext, Deps } from "../deps.js";
-import { parseInput } from "../input.js";
+import { defineCommand, type OptionsOf } from "../define.js";
+import type { Deps } from "../deps.js";
 import { failoverRows } from "./render.js";
 
-const ListOptions = z.object({
-  limit: z.optional(z.int().check(z.gte(1, "must be from 1 to 100"), z.lte(100, "must be from 1 to 100"))),
-  all: z.boolean(),
-});
-export type ListOptions = z.infer<typeof ListOptions>;
+const flags = {
+  limit: {
+    flag: "--limit <n>",
+    help: "how many per page, 1–100 (the API's default is 100)",
+    // Text that is not a number is quoted back; a number out of range is not.
+    schema: () => z.optional(
+      z.pipe(
+        z.pipe(z.string().check(z.refine((v) => /^\d+$/.test(v), "must be a whole number from 1 to 100")), z.transform(Number)),
+        z.int().check(z.gte(1, "must be from 1 to 100"), z.lte(100, "must be from 1 to 100")),
+      ),
+    ),
+  },
+  all: { flag: "--all", help: "follow next_page_uri to fetch every page", schema: () => z.boolean() },
+};
+export type ListOptions = OptionsOf<object, typeof flags>;
 
-export function register(parent: Command, app: AppContext): void {
-  parent
-    .command("list")
-    .description("List Failover backends, newest first")
-    .option("--limit <n>", "how many per page, 1–100 (the API's default is 100)")
-    .option("--all", "follow next_page_uri to fetch every page")
-    .addHelpText(
-      "after",
-      `
-Examples:
-  $ edgectl failover list --limit 20
-  $ edgectl failover list --all -o json | jq -r '.[] | select(.description == "") | .id'`,
-    )
-    .action(async (opts: { limit?: string; all?: boolean }, cmd: Command) => {
-      if (opts.limit !== undefined && !/^\d+$/.test(opts.limit)) throw new UsageError(`--limit: "${opts.limit}" must be a whole number from 1 to 100`);
-      const options = parseInput(
-        ListOptions,
-        { limit: opts.limit === undefined ? undefined : Number(opts.limit), all: Boolean(opts.all) },
-        { limit: "--limit" },
-      );
-      await run(options, await app.deps(cmd));
-    });
-}
+export const list = defineCommand({
+  name: "list",
+  description: "List Failover backends, newest first",
+  flags,
+  examples: ["$ edgectl failover list --limit 20", "$ edgectl failover list --all -o json | jq -r '.[] | select(.description == \"\") | .id'"],
+  run,
+});
 
 export async function run(options: ListOptions, deps: Deps): Promise<void> {
   const client = deps.client();

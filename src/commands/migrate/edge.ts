@@ -1,4 +1,3 @@
-import type { Command } from "commander";
 import * as z from "zod/mini";
 import { createEndpoint, endpointsPath, type Endpoint, type EndpointCreate } from "../../api/endpoints.js";
 import { redactText } from "../../api/redact.js";
@@ -6,70 +5,51 @@ import { UsageError } from "../../errors.js";
 import { renderJson } from "../../output/json.js";
 import { printResult } from "../../output/print.js";
 import { renderRows } from "../../output/table.js";
-import type { Deps, AppContext } from "../deps.js";
+import { defineCommand, type OptionsOf } from "../define.js";
+import type { Deps } from "../deps.js";
 import { printDryRuns } from "../dry-run.js";
-import { idSchema, parseInput } from "../input.js";
+import { idSchema } from "../input.js";
 import { parseMaps } from "../../migrate/internal-url.js";
 import { planEdge, type NotMigrated, type Plan, type PlannedEndpoint } from "../../migrate/plan.js";
 import { maskPolicy, policyJsonText, policySecrets, policyYaml } from "../../migrate/policy.js";
 import { readEdgeAndBackends } from "../../migrate/read.js";
 
-const EdgeOptions = z.object({
-  edgeId: idSchema("edge"),
-  maps: z.array(z.string()),
-  showSecret: z.boolean(),
-  apply: z.boolean(),
-  allowPartial: z.boolean(),
-  dryRun: z.boolean(),
-});
-export type EdgeOptions = z.infer<typeof EdgeOptions>;
+const args = { edgeId: { arg: "<edge-id>", help: "HTTPS edge id (edghts_…)", schema: () => idSchema("edge") } };
+const flags = {
+  maps: {
+    flag: "--map <backend-id>=<url>",
+    help: "forward this backend to an internal URL (https://….internal); repeatable",
+    schema: () => z.pipe(z.transform((v: unknown) => v ?? []), z.array(z.string())),
+    repeat: (value: string, previous: string[] = []) => [...previous, value],
+  },
+  showSecret: { flag: "--show-secret", help: "print webhook secrets instead of ********", schema: () => z.boolean() },
+  apply: { flag: "--apply", help: "create the endpoints (POST /endpoints) and print them", schema: () => z.boolean() },
+  allowPartial: { flag: "--allow-partial", help: "with --apply: create them even though some items cannot be migrated", schema: () => z.boolean() },
+  dryRun: { flag: "--dry-run", help: "print the POST requests --apply would send, and send only the reads", schema: () => z.boolean() },
+};
+export type EdgeOptions = OptionsOf<typeof args, typeof flags>;
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
-
-export function register(parent: Command, app: AppContext): void {
-  parent
-    .command("edge")
-    .description("Plan (and with --apply create) the Cloud Endpoints with a Traffic Policy that replace an HTTPS edge")
-    .argument("<edge-id>", "HTTPS edge id (edghts_…)")
-    .option("--map <backend-id>=<url>", "forward this backend to an internal URL (https://….internal); repeatable", collect)
-    .option("--show-secret", "print webhook secrets instead of ********")
-    .option("--apply", "create the endpoints (POST /endpoints) and print them")
-    .option("--allow-partial", "with --apply: create them even though some items cannot be migrated")
-    .option("--dry-run", "print the POST requests --apply would send, and send only the reads")
-    .addHelpText(
-      "after",
-      `
-Reads the edge and the backends its routes use (GETs only: works on a read-only account) and
+export const edge = defineCommand({
+  name: "edge",
+  description: "Plan (and with --apply create) the Cloud Endpoints with a Traffic Policy that replace an HTTPS edge",
+  args,
+  flags,
+  rules: [{ ok: (o) => !o.allowPartial || o.apply || o.dryRun, message: "--allow-partial is only for --apply (or --dry-run)" }],
+  about: `Reads the edge and the backends its routes use (GETs only: works on a read-only account) and
 prints, per hostport, the endpoint's Traffic Policy as YAML; -o json prints the whole plan.
-Whatever cannot be carried over is listed as warnings on stderr (with -o json: in the plan).
-
-Examples:
-  $ edgectl migrate edge edghts_2abc
-  $ edgectl migrate edge edghts_2abc --map bkdwd_1=https://api.internal -o json
-  $ edgectl migrate edge edghts_2abc --apply --dry-run
-  $ edgectl migrate edge edghts_2abc --apply`,
-    )
-    .action(async (edgeId: string, opts: Record<string, unknown>, cmd: Command) => {
-      const options = parseInput(
-        EdgeOptions,
-        {
-          edgeId,
-          maps: opts.map ?? [],
-          showSecret: Boolean(opts.showSecret),
-          apply: Boolean(opts.apply),
-          allowPartial: Boolean(opts.allowPartial),
-          dryRun: Boolean(opts.dryRun),
-        },
-        { edgeId: "<edge-id>", maps: "--map" },
-      );
-      await run(options, await app.deps(cmd));
-    });
-}
+Whatever cannot be carried over is listed as warnings on stderr (with -o json: in the plan).`,
+  examples: [
+    "$ edgectl migrate edge edghts_2abc",
+    "$ edgectl migrate edge edghts_2abc --map bkdwd_1=https://api.internal -o json",
+    "$ edgectl migrate edge edghts_2abc --apply --dry-run",
+    "$ edgectl migrate edge edghts_2abc --apply",
+  ],
+  run,
+});
 
 export async function run(options: EdgeOptions, deps: Deps): Promise<void> {
   // Every usage problem is found before anything is sent.
   const maps = parseMaps(options.maps);
-  if (options.allowPartial && !options.apply && !options.dryRun) throw new UsageError("--allow-partial is only for --apply (or --dry-run)");
   const { plan, warnings } = await readAndPlan(options.edgeId, maps, deps);
   for (const w of warnings) deps.warn(w);
   if (!options.apply && !options.dryRun) {

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
-import type { AppContext } from "../deps.js";
-import { register as edge } from "./edge.js";
+import type { Deps } from "../deps.js";
+import { edge } from "./edge.js";
 
-export function registerMigrate(program: Command, app: AppContext): void {
+export function registerMigrate(program: Command, f: Deps): void {
   const noun = program
     .command("migrate")
     .description("Move retired ngrok resources to their replacements (an HTTPS edge to Cloud Endpoints)")
@@ -14,5 +14,5 @@ Examples:
   $ edgectl migrate edge edghts_2abc
   $ edgectl migrate edge edghts_2abc --apply`,
     );
-  edge(noun, app);
+  edge.register(noun, f);
 }

@@ -1,38 +1,27 @@
-import type { Command } from "commander";
 import * as z from "zod/mini";
 import { deleteWebhookVerification, webhookVerificationPath } from "../../api/webhook-verification.js";
 import { printResult } from "../../output/print.js";
 import { renderRows } from "../../output/table.js";
 import { confirmDeletion } from "../confirm.js";
-import type { AppContext, Deps } from "../deps.js";
+import { defineCommand, type OptionsOf } from "../define.js";
+import type { Deps } from "../deps.js";
 import { printDryRun } from "../dry-run.js";
-import { idSchema, parseInput } from "../input.js";
-import { ROUTE_LABELS } from "./render.js";
+import { routeArgs } from "./route.js";
 
-const DeleteOptions = z.object({ edgeId: idSchema("edge"), routeId: idSchema("route"), yes: z.boolean(), dryRun: z.boolean() });
-export type DeleteOptions = z.infer<typeof DeleteOptions>;
+const flags = {
+  yes: { flag: "-y, --yes", help: "do not ask for confirmation (required without a terminal)", schema: () => z.boolean() },
+  dryRun: { flag: "--dry-run", help: "print the request instead of sending it", schema: () => z.boolean() },
+};
+export type DeleteOptions = OptionsOf<typeof routeArgs, typeof flags>;
 
-export function register(parent: Command, app: AppContext): void {
-  parent
-    .command("delete")
-    .description("Remove the webhook verification module of an HTTPS edge route")
-    .argument("<edge-id>", "HTTPS edge id (edghts_…)")
-    .argument("<route-id>", "route id (edghtsrt_…)")
-    .option("-y, --yes", "do not ask for confirmation (required without a terminal)")
-    .option("--dry-run", "print the request instead of sending it")
-    .addHelpText(
-      "after",
-      `
-Examples:
-  # asks first on a terminal
-  $ edgectl webhook-verification delete edghts_1 edghtsrt_1
-  $ edgectl webhook-verification delete "$EDGE" "$ROUTE" --yes -o json`,
-    )
-    .action(async (edgeId: string, routeId: string, flags: { yes?: boolean; dryRun?: boolean }, cmd: Command) => {
-      const options = parseInput(DeleteOptions, { edgeId, routeId, yes: Boolean(flags.yes), dryRun: Boolean(flags.dryRun) }, ROUTE_LABELS);
-      await run(options, await app.deps(cmd));
-    });
-}
+export const del = defineCommand({
+  name: "delete",
+  description: "Remove the webhook verification module of an HTTPS edge route",
+  args: routeArgs,
+  flags,
+  examples: ["# asks first on a terminal", "$ edgectl webhook-verification delete edghts_1 edghtsrt_1", `$ edgectl webhook-verification delete "$EDGE" "$ROUTE" --yes -o json`],
+  run,
+});
 
 export async function run(options: DeleteOptions, deps: Deps): Promise<void> {
   const path = webhookVerificationPath(options.edgeId, options.routeId);

@@ -1,10 +1,10 @@
 import type { Command } from "commander";
-import type { AppContext } from "../deps.js";
-import { register as del } from "./delete.js";
-import { register as get } from "./get.js";
-import { register as replace } from "./replace.js";
+import type { Deps } from "../deps.js";
+import { del } from "./delete.js";
+import { get } from "./get.js";
+import { replace } from "./replace.js";
 
-export function registerWebhookVerification(program: Command, app: AppContext): void {
+export function registerWebhookVerification(program: Command, f: Deps): void {
   const noun = program
     .command("webhook-verification")
     .description("Manage the webhook verification module of HTTPS edge routes")
@@ -16,5 +16,5 @@ Examples:
   $ edgectl webhook-verification get edghts_1 edghtsrt_1 -o json | jq -r .provider
   $ edgectl webhook-verification delete edghts_1 edghtsrt_1 --yes`,
     );
-  for (const verb of [replace, get, del]) verb(noun, app);
+  for (const verb of [replace, get, del]) verb.register(noun, f);
 }

@@ -12,5 +12,3 @@ export function moduleRecord(module: WebhookVerification, color: boolean): strin
     color,
   );
 }
-
-export const ROUTE_LABELS = { edgeId: "<edge-id>", routeId: "<route-id>" };

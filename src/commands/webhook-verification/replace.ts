@@ -1,4 +1,3 @@
-import type { Command } from "commander";
 import * as z from "zod/mini";
 import { providerNeedsSecret, isProvider, suggestProvider, type Provider } from "../../api/providers.js";
 import {
@@ -10,88 +9,77 @@ import { UsageError } from "../../errors.js";
 import { escapeControl } from "../../output/escape.js";
 import { maskSecret } from "../../output/mask.js";
 import { printResult } from "../../output/print.js";
-import type { AppContext, Deps } from "../deps.js";
+import { defineCommand } from "../define.js";
+import type { Deps } from "../deps.js";
 import { printDryRun } from "../dry-run.js";
-import { idSchema, parseInput } from "../input.js";
-import { ROUTE_LABELS, moduleRecord } from "./render.js";
+import { moduleRecord } from "./render.js";
+import { routeArgs, showSecretFlag } from "./route.js";
 
-const ReplaceOptions = z.object({
-  edgeId: idSchema("edge"),
-  routeId: idSchema("route"),
-  provider: z.string(),
-  secret: z.optional(z.string()),
-  enabled: z.boolean(),
-  showSecret: z.boolean(),
-  dryRun: z.boolean(),
+const required = "required (e.g. github, stripe, slack, sns)";
+
+/** Any letter case, sent in lower case; a near miss gets a "did you mean". */
+const providerSchema = () =>
+  z.pipe(
+  z.transform((v: unknown) => (v === "" ? undefined : v)),
+  z.pipe(
+    z.string({ error: required }).check(
+      z.refine((v) => isProvider(v.toLowerCase()), {
+        error: (issue) => {
+          const hint = suggestProvider(String(issue.input).toLowerCase());
+          return `is not a supported provider${hint ? `; did you mean "${hint}"?` : ""} (see \`edgectl webhook-verification replace --help\`)`;
+        },
+      }),
+    ),
+    z.transform((v) => v.toLowerCase() as Provider),
+  ),
+);
+
+const flags = {
+  provider: { flag: "--provider <name>", help: "webhook provider, e.g. github, stripe, slack, sns (any case)", schema: providerSchema },
+  secretStdin: { flag: "--secret-stdin", help: "read the secret from stdin (one trailing newline dropped)", schema: () => z.boolean() },
+  secretFile: { flag: "--secret-file <path>", help: "read the secret from a file (one trailing newline dropped)", schema: () => z.optional(z.string()) },
+  secret: { flag: "--secret <value>", help: "the secret itself (visible in process lists: prefer the others)", schema: () => z.optional(z.string()) },
+  disabled: { flag: "--disabled", help: "store the module but leave verification off", schema: () => z.boolean() },
+  showSecret: showSecretFlag,
+  dryRun: { flag: "--dry-run", help: "print the request (secret redacted) instead of sending it", schema: () => z.boolean() },
+};
+
+export const replace = defineCommand({
+  name: "replace",
+  description: "Set the webhook verification module of an HTTPS edge route (provider + secret)",
+  args: routeArgs,
+  flags,
+  about: `The secret comes from exactly one of --secret-stdin, --secret-file, --secret, or else
+the EDGECTL_WEBHOOK_SECRET environment variable. sns (AWS SNS) takes no secret.`,
+  examples: [
+    "$ edgectl webhook-verification replace edghts_1 edghtsrt_1 --provider github --secret-file ./gh.secret",
+    `$ printf %s "$STRIPE_SECRET" | edgectl webhook-verification replace "$EDGE" "$ROUTE" --provider stripe --secret-stdin`,
+    "$ edgectl webhook-verification replace edghts_1 edghtsrt_1 --provider sns -o json | jq .enabled",
+  ],
+  run: async ({ edgeId, routeId, provider, disabled, showSecret, dryRun, ...sources }, deps) =>
+    run({ edgeId, routeId, provider, enabled: !disabled, showSecret, dryRun, secret: await readSecret(sources, provider, deps) }, deps),
 });
-export type ReplaceOptions = z.infer<typeof ReplaceOptions> & { provider: Provider };
 
-interface RawFlags {
-  provider?: string;
+export interface ReplaceOptions {
+  edgeId: string;
+  routeId: string;
+  provider: Provider;
+  /** Undefined for sns. */
+  secret?: string;
+  enabled: boolean;
+  showSecret: boolean;
+  dryRun: boolean;
+}
+
+/** Where the secret may come from, as typed. */
+interface SecretSources {
   secretStdin?: boolean;
   secretFile?: string;
   secret?: string;
-  disabled?: boolean;
-  showSecret?: boolean;
-  dryRun?: boolean;
-}
-
-export function register(parent: Command, app: AppContext): void {
-  parent
-    .command("replace")
-    .description("Set the webhook verification module of an HTTPS edge route (provider + secret)")
-    .argument("<edge-id>", "HTTPS edge id (edghts_…)")
-    .argument("<route-id>", "route id (edghtsrt_…)")
-    .option("--provider <name>", "webhook provider, e.g. github, stripe, slack, sns (any case)")
-    .option("--secret-stdin", "read the secret from stdin (one trailing newline dropped)")
-    .option("--secret-file <path>", "read the secret from a file (one trailing newline dropped)")
-    .option("--secret <value>", "the secret itself (visible in process lists: prefer the others)")
-    .option("--disabled", "store the module but leave verification off")
-    .option("--show-secret", "print the secret instead of ********")
-    .option("--dry-run", "print the request (secret redacted) instead of sending it")
-    .addHelpText(
-      "after",
-      `
-The secret comes from exactly one of --secret-stdin, --secret-file, --secret, or else
-the EDGECTL_WEBHOOK_SECRET environment variable. sns (AWS SNS) takes no secret.
-
-Examples:
-  $ edgectl webhook-verification replace edghts_1 edghtsrt_1 --provider github --secret-file ./gh.secret
-  $ printf %s "$STRIPE_SECRET" | edgectl webhook-verification replace "$EDGE" "$ROUTE" --provider stripe --secret-stdin
-  $ edgectl webhook-verification replace edghts_1 edghtsrt_1 --provider sns -o json | jq .enabled`,
-    )
-    .action(async (edgeId: string, routeId: string, flags: RawFlags, cmd: Command) => {
-      const deps = await app.deps(cmd);
-      const base = parseInput(
-        ReplaceOptions,
-        {
-          edgeId,
-          routeId,
-          provider: flags.provider ?? "",
-          enabled: !flags.disabled,
-          showSecret: Boolean(flags.showSecret),
-          dryRun: Boolean(flags.dryRun),
-        },
-        ROUTE_LABELS,
-      );
-      const provider = parseProvider(flags.provider);
-      const secret = await readSecret(flags, provider, deps);
-      await run({ ...base, provider, secret }, deps);
-    });
-}
-
-export function parseProvider(value: string | undefined): Provider {
-  if (value === undefined || value === "") throw new UsageError("--provider: required (e.g. github, stripe, slack, sns)");
-  const lower = value.toLowerCase();
-  if (isProvider(lower)) return lower;
-  const hint = suggestProvider(lower);
-  throw new UsageError(
-    `--provider: "${escapeControl(value)}" is not a supported provider${hint ? `; did you mean "${hint}"?` : ""} (see \`edgectl webhook-verification replace --help\`)`,
-  );
 }
 
 /** Exactly one source; sns takes none. A trailing newline (from echo or an editor) is dropped. */
-export async function readSecret(flags: RawFlags, provider: Provider, deps: Pick<Deps, "env" | "readStdin" | "warn" | "io">): Promise<string | undefined> {
+export async function readSecret(flags: SecretSources, provider: Provider, deps: Pick<Deps, "env" | "readStdin" | "warn" | "io">): Promise<string | undefined> {
   const given = [
     flags.secretStdin ? "--secret-stdin" : undefined,
     flags.secretFile !== undefined ? "--secret-file" : undefined,

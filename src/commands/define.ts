@@ -1,0 +1,126 @@
+// Each command is declared once: its arguments and flags (as commander writes them, with help,
+// a zod schema and a default) and what it runs. The commander wiring, the labels that error
+// messages name (`--limit`, `<id>`) and the typed options (z.output of the schemas) all come
+// from that one declaration, as with wrangler's createCommand. `register` takes the function
+// to run, so a test can turn argv into options without a process, as with gh's NewCmd(f, runF).
+import { Command, Option } from "commander";
+import * as z from "zod/mini";
+import type { Deps } from "./deps.js";
+import { parseInput } from "./input.js";
+
+type Schema = z.ZodMiniType;
+
+export interface ArgDecl {
+  /** As commander writes it: `<id>`, `<id...>` (several). Named in messages without the dots. */
+  arg: string;
+  help: string;
+  /** Made when the command runs, not at start-up: only one command's schemas are ever needed. */
+  schema: () => Schema;
+}
+
+export interface FlagDecl {
+  /**
+   * As commander writes it: `--limit <n>`, `-y, --yes`. A flag without a value is a switch:
+   * absent reads as false. Named in messages by its long form.
+   */
+  flag: string;
+  help: string;
+  /**
+   * Checks what was typed (a string; a list for a repeatable flag; undefined when absent).
+   * Made when the command runs, not at start-up: only one command's schemas are ever needed.
+   */
+  schema: () => Schema;
+  /** Used when the flag is absent, and shown in help (commander's "(default: …)"). */
+  default?: string;
+  /** Repeatable: how one more occurrence adds to the values so far. */
+  repeat?: (value: string, previous: string[] | undefined) => string[];
+}
+
+type Shape<T> = { [K in keyof T]: T[K] extends { schema: () => infer S extends Schema } ? S : never };
+/** The typed options: what z.object of every declared schema outputs (optional ones optional). */
+export type OptionsOf<A, F> = z.output<z.ZodMiniObject<Shape<A> & Shape<F>>>;
+
+/** A rule across fields (checked once each field is valid); the message names the flags. */
+export interface Rule<O> {
+  ok(options: O): boolean;
+  message: string | ((options: O) => string);
+}
+
+export type RunFn<O> = (options: O, f: Deps, command: Command) => Promise<void>;
+
+export interface CommandDecl<A, F> {
+  name: string;
+  description: string;
+  /** Help text shown before the examples. */
+  about?: string;
+  /** Example lines, `$ edgectl …` or `# a comment`. */
+  examples: string[];
+  args?: A;
+  flags?: F;
+  // NoInfer: the options are worked out from args and flags, never guessed from run.
+  rules?: Rule<NoInfer<OptionsOf<A, F>>>[];
+  run: RunFn<NoInfer<OptionsOf<A, F>>>;
+}
+
+export interface CommandDef<O> {
+  readonly name: string;
+  /** Checks values as commander gives them (absent switches false): typed options, or a UsageError naming the flag. */
+  parse(input: Record<string, unknown>): O;
+  /** Adds the command under `parent`; `run` replaces the declared one (tests pass a spy). */
+  register(parent: Command, f: Deps, run?: RunFn<O>): Command;
+}
+
+/** No arguments or no flags declared. */
+type NoDecls = Record<never, never>;
+
+export function defineCommand<A extends Record<string, ArgDecl> = NoDecls, F extends Record<string, FlagDecl> = NoDecls>(
+  decl: CommandDecl<A, F>,
+): CommandDef<OptionsOf<A, F>> {
+  type O = OptionsOf<A, F>;
+  const args = Object.entries(decl.args ?? {}) as [string, ArgDecl][];
+  const flags = Object.entries(decl.flags ?? {}) as [string, FlagDecl][];
+  let schema: Schema | undefined;
+  const labels: Record<string, string> = {};
+  for (const [key, a] of args) labels[key] = a.arg.replace("...", "");
+  for (const [key, fl] of flags) labels[key] = /--[\w-]+/.exec(fl.flag)![0];
+  const build = (): Schema => {
+    const shape: Record<string, Schema> = {};
+    for (const [key, entry] of [...args, ...flags]) shape[key] = entry.schema();
+    const object = z.object(shape);
+    const rules = (decl.rules ?? []).map((rule) =>
+      z.refine((options: unknown) => rule.ok(options as O), typeof rule.message === "string" ? rule.message : { error: (issue) => (rule.message as (o: O) => string)(issue.input as O) }),
+    );
+    return rules.length > 0 ? object.check(...(rules as z.core.$ZodCheck<unknown>[])) : object;
+  };
+
+  const parse = (input: Record<string, unknown>) => parseInput((schema ??= build()), input, labels) as O;
+
+  return {
+    name: decl.name,
+    parse,
+    register(parent, f, run = decl.run) {
+      const cmd = parent.command(decl.name).description(decl.description);
+      for (const [, a] of args) cmd.argument(a.arg, a.help);
+      const options = flags.map(([key, fl]) => {
+        const option = new Option(fl.flag, fl.help);
+        if (fl.repeat) option.argParser(fl.repeat);
+        if (fl.default !== undefined) option.default(fl.default);
+        cmd.addOption(option);
+        return [key, option] as const;
+      });
+      const examples = decl.examples.map((line) => `  ${line}`).join("\n");
+      cmd.addHelpText("after", `\n${decl.about ? `${decl.about}\n\n` : ""}Examples:\n${examples}`);
+      cmd.action(async () => {
+        const input: Record<string, unknown> = {};
+        args.forEach(([key], i) => (input[key] = cmd.processedArgs[i]));
+        const given = cmd.opts();
+        for (const [key, option] of options) {
+          const value = given[option.attributeName()];
+          input[key] = value === undefined && option.isBoolean() ? false : value;
+        }
+        await run(parse(input), f, cmd);
+      });
+      return cmd;
+    },
+  };
+}
