@@ -17,7 +17,10 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     env: process.env,
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    // A getter: process.stdin is made only by a command that reads it or asks a question.
+    get stdin() {
+      return process.stdin;
+    },
     flags: () => ({ ...(program.opts() as GlobalFlags), ...format }),
     onInterrupt: (handler) => void (interruptHandler = handler),
   });

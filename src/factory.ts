@@ -32,7 +32,8 @@ export interface Factory extends Deps {
 }
 
 export function createFactory(options: FactoryOptions): Factory {
-  const { env, stderr, stdin } = options;
+  // options.stdin is read only when used: making process.stdin costs a command that reads nothing.
+  const { env, stderr } = options;
   // Warnings wait until the outcome is known, so that on failure stderr still starts with
   // `error:` (or, with -o json, is one JSON object that carries them).
   const warnings: string[] = [];
@@ -56,12 +57,24 @@ export function createFactory(options: FactoryOptions): Factory {
   let profile: string | undefined;
   let settings: Settings | undefined;
   let io: IOStreams | undefined;
-  const terminal = { input: stdin, output: stderr as NodeJS.WritableStream };
+  const terminal = {
+    get input() {
+      return options.stdin;
+    },
+    output: stderr as NodeJS.WritableStream,
+  };
 
   const f: Factory = {
     env,
     get io() {
-      return (io ??= new IOStreams({ stdout: options.stdout, stderr, stdin, colorAllowed: colorAllowed(env, options.flags().color === false) }));
+      return (io ??= new IOStreams({
+        stdout: options.stdout,
+        stderr,
+        get stdin() {
+          return options.stdin;
+        },
+        colorAllowed: colorAllowed(env, options.flags().color === false),
+      }));
     },
     get profile() {
       return (profile ??= resolveProfileName(options.flags(), env));
@@ -91,7 +104,7 @@ export function createFactory(options: FactoryOptions): Factory {
     promptHidden: (question) => (flushWarnings(), ask(question, true, terminal)),
     async readStdin() {
       const chunks: Buffer[] = [];
-      for await (const chunk of stdin) chunks.push(chunk as Buffer);
+      for await (const chunk of options.stdin) chunks.push(chunk as Buffer);
       return Buffer.concat(chunks).toString("utf8");
     },
     onInterrupt(handler) {

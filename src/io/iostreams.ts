@@ -21,14 +21,19 @@ export interface Streams {
 export class IOStreams {
   readonly stdout: OutStream;
   readonly stderr: OutStream;
-  readonly stdin: InStream;
+  private readonly streams: Streams;
   private readonly colorAllowed: boolean;
 
   constructor(streams: Streams) {
     this.stdout = streams.stdout;
     this.stderr = streams.stderr;
-    this.stdin = streams.stdin;
+    this.streams = streams;
     this.colorAllowed = streams.colorAllowed;
+  }
+
+  /** Taken from `streams` when first used: process.stdin costs a command that reads nothing. */
+  get stdin(): InStream {
+    return this.streams.stdin;
   }
 
   /**
