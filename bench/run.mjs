@@ -26,7 +26,11 @@ const TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
 const CA = ["/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt"].find((p) => existsSync(p));
 const ROUNDS = Number(process.env.EDGECTL_BENCH_ROUNDS ?? 30); // start-up rounds per Node and CA setting
 const BATCH = 1000;
-const BATCH_ROUNDS = 5;
+const BATCH_ROUNDS = Number(process.env.EDGECTL_BENCH_BATCH_ROUNDS ?? 5);
+// EDGECTL_BENCH_ONLY=batch: the batch rows alone (with the linearity rows), for a change to batches.
+const ONLY_BATCH = process.env.EDGECTL_BENCH_ONLY === "batch";
+/** Batch sizes for the linearity rows: the time per id should not grow with N. */
+const SIZES = [10, 100, BATCH];
 const LOAD = { seconds: 3, connections: 8 };
 const RATE = { requests: 30, seconds: 5, ids: 90 };
 const started = Date.now();
@@ -197,7 +201,7 @@ try {
 
   for (const node of nodes) {
     const cacheDir = join(work, `cache-${node.version}`);
-    for (const caSetting of CA ? ["unset", "set"] : ["unset"]) {
+    for (const caSetting of ONLY_BATCH ? [] : CA ? ["unset", "set"] : ["unset"]) {
       log(`Node ${node.version}, NODE_EXTRA_CA_CERTS ${caSetting}: start-up rows…`);
       const env = baseEnv({ EDGECTL_BASE_URL: emu.url, EDGECTL_CACHE_DIR: cacheDir, ...(caSetting === "set" ? { NODE_EXTRA_CA_CERTS: CA } : {}) });
       const opts = { env };
@@ -264,6 +268,31 @@ try {
     sections.push({ title: `Node ${node.version}: ${BATCH} GETs (emulator on the machine's Node)`, rows: Object.values(batch), perSecond: true });
     goal(1 / batch.batch.ratio >= 0.9, `Node ${node.major}: ${BATCH} ids ≥ 90% of the keep-alive client's throughput: ${Math.round(100 / batch.batch.ratio)}% (wall; CPU ${batch.batch.cpuRatio.toFixed(2)}× the client's)`);
 
+    // Linearity: N = 10, 100, 1000 in turn each round; the cost of 10→100 and 100→1000 per
+    // id added (start-up cancels out), which should stay about the same.
+    const sized = paired(
+      SIZES.map((n) => ({
+        key: `n${n}`,
+        name: `edgectl failover get - -o json (${n} ids)`,
+        cmd: node.bin,
+        args: [BIN, "failover", "get", "-", "-o", "json"],
+        opts: { env, input: `${ids.slice(0, n).join("\n")}\n` },
+        check: (res) => {
+          if (JSON.parse(res.stdout).length !== n) throw new Error(`got ${JSON.parse(res.stdout).length} of ${n}`);
+        },
+      })),
+      BATCH_ROUNDS,
+    );
+    const perId = (a, b) => (sized[`n${b}`].median - sized[`n${a}`].median) / (b - a);
+    const [small, large] = [perId(SIZES[0], SIZES[1]), perId(SIZES[1], SIZES[2])];
+    sections.push({
+      title: `Node ${node.version}: linearity`,
+      rows: Object.values(sized),
+      note: `time per id added: ${(small * 1000).toFixed(0)} µs from ${SIZES[0]} to ${SIZES[1]} ids, ${(large * 1000).toFixed(0)} µs from ${SIZES[1]} to ${SIZES[2]} (${(large / small).toFixed(2)}×)`,
+    });
+    goal(large <= small * 1.25, `Node ${node.major}: linear in N: ${(large * 1000).toFixed(0)} µs per id from ${SIZES[1]} to ${SIZES[2]} ids vs ${(small * 1000).toFixed(0)} µs from ${SIZES[0]} to ${SIZES[1]}`);
+    if (ONLY_BATCH) continue;
+
     log(`Node ${node.version}: autocannon against the emulator and a bare server…`);
     const servers = [];
     for (const [name, args] of [
@@ -290,7 +319,7 @@ try {
   }
 
   // curl does not depend on Node: once, against the same emulator.
-  if (CURL) {
+  if (CURL && !ONLY_BATCH) {
     log(`curl: -Z --parallel-max 8 and one process per id (${BATCH} GETs)…`);
     const config = ids.map((id) => `url = "${emu.url}/backends/failover/${id}"\noutput = "/dev/null"\n`).join("");
     writeFileSync(join(work, "curl.conf"), config);
@@ -314,7 +343,7 @@ try {
 }
 
 // Rate limits (issue 12 item 5): 90 deletes against --rate-limit 30/5, on the machine's Node.
-{
+if (!ONLY_BATCH) {
   const stateFile = join(work, "rate-state.json");
   const maker = await startServer(process.execPath, [BIN, "emulator", "--port", "0", "--state", stateFile], baseEnv({}));
   const rateIds = await createIds(maker.url, RATE.ids);
