@@ -172,6 +172,7 @@ function paired(plan, rounds) {
       runs: rounds,
       median: median(times[p.key]),
       ratio: ratios && median(ratios),
+      ratios,
       cpu,
       cpuRatio: p.vs ? ticks[p.key] / ticks[p.vs] : undefined,
       vs: p.vsName,
@@ -242,6 +243,16 @@ try {
       [
         { key: "keepalive", name: `minimal keep-alive client, ${BATCH} GETs, 8 in flight`, cmd: node.bin, args: [join(ROOT, "bench", "keepalive-gets.cjs"), emu.url, idsFile], opts: { env }, check: count },
         {
+          key: "keepaliveJson",
+          name: `the same client, parsing and printing the answers`,
+          cmd: node.bin,
+          args: [join(ROOT, "bench", "keepalive-gets.cjs"), emu.url, idsFile, "--json"],
+          opts: { env },
+          check: (res) => count({ stdout: String(JSON.parse(res.stdout).length) }),
+          vs: "keepalive",
+          vsName: "keep-alive client",
+        },
+        {
           key: "batch",
           name: `edgectl failover get - -o json (${BATCH} ids)`,
           cmd: node.bin,
@@ -266,6 +277,7 @@ try {
       BATCH_ROUNDS,
     );
     sections.push({ title: `Node ${node.version}: ${BATCH} GETs (emulator on the machine's Node)`, rows: Object.values(batch), perSecond: true });
+    sections.at(-1).note = `edgectl / the parsing client: wall ${median(batch.batch.ratios.map((r, i) => r / batch.keepaliveJson.ratios[i])).toFixed(2)}×, CPU ${(batch.batch.cpu / batch.keepaliveJson.cpu).toFixed(2)}×`;
     goal(1 / batch.batch.ratio >= 0.9, `Node ${node.major}: ${BATCH} ids ≥ 90% of the keep-alive client's throughput: ${Math.round(100 / batch.batch.ratio)}% (wall; CPU ${batch.batch.cpuRatio.toFixed(2)}× the client's)`);
 
     // Linearity: N = 10, 100, 1000 in turn each round; the cost of 10→100 and 100→1000 per
