@@ -39,6 +39,10 @@ const writeApart = {
     b.onResolve({ filter: /\/config-write\.js$/ }, () => ({ path: "./config-write.cjs", external: true }));
     // The yaml library likewise, required only by `migrate edge` to print a policy.
     b.onResolve({ filter: /\/yaml-text\.js$/ }, () => ({ path: "./yaml-text.cjs", external: true }));
+    // The emulator's server (with zod classic, its locales and yaml) to dist/emulator.cjs:
+    // sharing zod with the command tree, it made esbuild wrap all of zod in lazy module
+    // initialisers, so every command evaluated zod's every locale and its JSON Schema code.
+    b.onResolve({ filter: /\/emulator\/server\.js$/ }, () => ({ path: "./emulator.cjs", external: true }));
   },
 };
 // commander requires node:child_process (and with it net, dgram…) at load, for executable
@@ -55,7 +59,7 @@ const lazyChildProcess = {
   },
 };
 await build({ ...common, entryPoints: { main: "src/cli.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs", supported: { "dynamic-import": false }, plugins: [writeApart, lazyChildProcess] });
-await build({ ...common, entryPoints: { "config-write": "src/settings/config-write.ts", "yaml-text": "src/output/yaml-text.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
+await build({ ...common, entryPoints: { "config-write": "src/settings/config-write.ts", "yaml-text": "src/output/yaml-text.ts", emulator: "src/emulator/server.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
 // CommonJS, like bin/edgectl.js: Node 20's ES module loader costs ~10 ms at every start.
 const buildHash = createHash("sha256").update(readFileSync(dist("main.cjs"))).digest("hex").slice(0, 16);
 await build({ ...common, define: { ...common.define, __EDGECTL_BUILD__: JSON.stringify(buildHash) }, entryPoints: { cli: "src/start.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
