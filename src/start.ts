@@ -55,12 +55,13 @@ export async function main(argv: string[] = process.argv, env: Env = process.env
 /**
  * Where this build's cache for this Node lives: $EDGECTL_CACHE_DIR, else edgectl/ in
  * $XDG_CACHE_HOME or ~/.cache (never the config folder: read-only commands write nothing
- * there); none when there is no home folder to put it in.
+ * there); none when there is no home folder to put it in. $HOME is what os.homedir() gives
+ * where it is set, without loading node:os.
  */
 export function cacheFile(env: Env): string | undefined {
   let dir = env.EDGECTL_CACHE_DIR;
   try {
-    dir ||= join(env.XDG_CACHE_HOME || join(process.getBuiltinModule("node:os").homedir(), ".cache"), "edgectl");
+    dir ||= join(env.XDG_CACHE_HOME || join(env.HOME || process.getBuiltinModule("node:os").homedir(), ".cache"), "edgectl");
   } catch {
     return undefined;
   }
