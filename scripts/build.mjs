@@ -1,10 +1,11 @@
 // Bundles src/ into dist/ with esbuild, in two files:
 // - dist/cli.cjs (CommonJS, from src/start.ts): answers --version and --help itself and
 //   otherwise runs
-// - dist/main.cjs (CommonJS, from src/cli.ts): the command tree and all it may need (the
-//   emulator), in one file whose modules esbuild evaluates only when first imported; and
-//   dist/config-write.cjs (proper-lockfile, write-file-atomic), required only by commands that
-//   write the config; and dist/yaml-text.cjs (yaml), required only to print or mask a Traffic Policy in YAML.
+// - dist/main.cjs (CommonJS, from src/cli.ts): the command tree, in one file whose command
+//   modules esbuild evaluates only when first imported (src/commands/root.ts imports the one
+//   argv names); and dist/config-write.cjs (proper-lockfile, write-file-atomic), required only
+//   by commands that write the config; dist/yaml-text.cjs (yaml), required only to print or
+//   mask a Traffic Policy in YAML; dist/emulator.cjs, required only by `edgectl emulator`.
 // Then it saves commander's root help (dist/help.txt). No V8 code cache is made here: V8
 // takes one only from the Node version that made it, so src/start.ts makes it on first run
 // in the user's cache folder, keyed by Node version and by the hash of main.cjs defined below.
