@@ -1,10 +1,11 @@
 // Bundles src/ into dist/ with esbuild, in two files:
 // - dist/cli.cjs (CommonJS, from src/start.ts): answers --version and --help itself and
 //   otherwise runs
-// - dist/main.cjs (CommonJS, from src/cli.ts): the command tree and all it may need (the
-//   emulator), in one file whose modules esbuild evaluates only when first imported; and
-//   dist/config-write.cjs (proper-lockfile, write-file-atomic), required only by commands that
-//   write the config; and dist/yaml-text.cjs (yaml), required only to print or mask a Traffic Policy in YAML.
+// - dist/main.cjs (CommonJS, from src/cli.ts): the command tree, in one file whose command
+//   modules esbuild evaluates only when first imported (src/commands/root.ts imports the one
+//   argv names); and dist/config-write.cjs (proper-lockfile, write-file-atomic), required only
+//   by commands that write the config; dist/yaml-text.cjs (yaml), required only to print or
+//   mask a Traffic Policy in YAML; dist/emulator.cjs, required only by `edgectl emulator`.
 // Then it saves commander's root help (dist/help.txt). No V8 code cache is made here: V8
 // takes one only from the Node version that made it, so src/start.ts makes it on first run
 // in the user's cache folder, keyed by Node version and by the hash of main.cjs defined below.
@@ -39,6 +40,10 @@ const writeApart = {
     b.onResolve({ filter: /\/config-write\.js$/ }, () => ({ path: "./config-write.cjs", external: true }));
     // The yaml library likewise, required only by `migrate edge` to print a policy.
     b.onResolve({ filter: /\/yaml-text\.js$/ }, () => ({ path: "./yaml-text.cjs", external: true }));
+    // The emulator's server (with zod classic, its locales and yaml) to dist/emulator.cjs:
+    // sharing zod with the command tree, it made esbuild wrap all of zod in lazy module
+    // initialisers, so every command evaluated zod's every locale and its JSON Schema code.
+    b.onResolve({ filter: /\/emulator\/server\.js$/ }, () => ({ path: "./emulator.cjs", external: true }));
   },
 };
 // commander requires node:child_process (and with it net, dgram…) at load, for executable
@@ -55,7 +60,7 @@ const lazyChildProcess = {
   },
 };
 await build({ ...common, entryPoints: { main: "src/cli.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs", supported: { "dynamic-import": false }, plugins: [writeApart, lazyChildProcess] });
-await build({ ...common, entryPoints: { "config-write": "src/settings/config-write.ts", "yaml-text": "src/output/yaml-text.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
+await build({ ...common, entryPoints: { "config-write": "src/settings/config-write.ts", "yaml-text": "src/output/yaml-text.ts", emulator: "src/emulator/server.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
 // CommonJS, like bin/edgectl.js: Node 20's ES module loader costs ~10 ms at every start.
 const buildHash = createHash("sha256").update(readFileSync(dist("main.cjs"))).digest("hex").slice(0, 16);
 await build({ ...common, define: { ...common.define, __EDGECTL_BUILD__: JSON.stringify(buildHash) }, entryPoints: { cli: "src/start.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });

@@ -8,7 +8,8 @@
 // (BENCHMARKS.md). V8 accepts a cache only from the same V8 and the same source, so it cannot
 // ship in the package: the first run on a Node version makes it (at exit, so that the
 // functions the command ran are in it), keyed by Node version and build, written atomically;
-// a cache V8 rejects is replaced; failing to write one changes nothing but speed.
+// a cache V8 rejects is replaced; failing to write one changes nothing but speed. It is taken
+// again, once, by each command that has not run with it (the first line of the file lists them).
 //
 // It is built as CommonJS, and bin/edgectl.js is CommonJS too (bin/package.json): Node 20's
 // ES module loader costs ~10 ms at every start, a quarter of what a command adds to `node -e 0`.
@@ -41,26 +42,63 @@ export async function main(argv: string[] = process.argv, env: Env = process.env
     }
   }
   const file = cacheFile(env);
-  const cached = file === undefined ? undefined : read(file);
-  const script = compileMain(cached);
+  const cached = file === undefined ? undefined : parseCache(read(file));
+  const script = compileMain(cached?.data);
   const state = cached === undefined ? "miss" : script.cachedDataRejected ? "rejected" : "hit";
   if (argv.includes("--debug") || isTruthy(env.EDGECTL_DEBUG)) {
     process.stderr.write(`debug: code cache ${state}${file === undefined ? "" : ` (${file})`}\n`);
   }
-  // The CLI ends with process.exit(): the cache is taken as the process goes.
-  if (file !== undefined && state !== "hit") process.once("exit", () => saveCache(script, file));
+  // The CLI ends with process.exit(): the cache is taken as the process goes. A cache holds
+  // the functions of the commands that made it: one that has not run this command yet is
+  // taken again (with what it held), once per command, up to MAX_COMMANDS.
+  const command = commandKey(argv);
+  const commands = state === "hit" ? cached!.commands : [];
+  if (file !== undefined && !commands.includes(command) && commands.length < MAX_COMMANDS) {
+    process.once("exit", () => saveCache(script, file, [...commands, command]));
+  }
   await runMain(script).main(argv);
+}
+
+/** Commands a cache is re-taken for; past them it stays as it is. */
+const MAX_COMMANDS = 24;
+const HEADER = "edgectl-code-cache ";
+
+/**
+ * The words that name a command (`failover get`): the first two that are not flags. A flag's
+ * value taken for one (`--profile work failover`) only costs one more save of the cache.
+ */
+function commandKey(argv: string[]): string {
+  return argv
+    .slice(2)
+    .filter((a) => !a.startsWith("-"))
+    .slice(0, 2)
+    .join(" ");
+}
+
+/** A cache file: a line naming the commands it has run (JSON), then V8's data. */
+function parseCache(file: Buffer | undefined): { data: Buffer; commands: string[] } | undefined {
+  if (file === undefined) return undefined;
+  const end = file.indexOf(10);
+  try {
+    if (file.subarray(0, HEADER.length).toString("latin1") !== HEADER || end < 0) throw new Error("no header");
+    const commands: unknown = JSON.parse(file.subarray(HEADER.length, end).toString("utf8"));
+    if (!Array.isArray(commands) || !commands.every((c) => typeof c === "string")) throw new Error("bad header");
+    return { data: file.subarray(end + 1), commands };
+  } catch {
+    return { data: file, commands: [] }; // V8 rejects it, and it is replaced
+  }
 }
 
 /**
  * Where this build's cache for this Node lives: $EDGECTL_CACHE_DIR, else edgectl/ in
  * $XDG_CACHE_HOME or ~/.cache (never the config folder: read-only commands write nothing
- * there); none when there is no home folder to put it in.
+ * there); none when there is no home folder to put it in. $HOME is what os.homedir() gives
+ * where it is set, without loading node:os.
  */
 export function cacheFile(env: Env): string | undefined {
   let dir = env.EDGECTL_CACHE_DIR;
   try {
-    dir ||= join(env.XDG_CACHE_HOME || join(process.getBuiltinModule("node:os").homedir(), ".cache"), "edgectl");
+    dir ||= join(env.XDG_CACHE_HOME || join(env.HOME || process.getBuiltinModule("node:os").homedir(), ".cache"), "edgectl");
   } catch {
     return undefined;
   }
@@ -77,12 +115,12 @@ function maybeTerminal(): boolean {
 }
 
 /** Writes the cache beside a temp name, then renames it in place; on any failure, nothing. */
-export function saveCache(script: Script, file: string): void {
+export function saveCache(script: Script, file: string, commands: string[]): void {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     const dir = join(file, "..");
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+    writeFileSync(tmp, Buffer.concat([Buffer.from(`${HEADER}${JSON.stringify(commands)}\n`), script.createCachedData()]), { mode: 0o600 });
     renameSync(tmp, file);
     // Caches of other builds are dead weight once this one exists (other Node versions' stay).
     for (const name of readdirSync(dir)) {

@@ -1,6 +1,6 @@
 // The V8 code cache of dist/main.cjs (src/start.ts): made by the first run into the cache
 // folder, used by the next, replaced when V8 rejects it, never a reason to fail.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -33,6 +33,21 @@ describe("the code cache", () => {
     expect(second.exitCode).toBe(0);
     expect(cacheLine(second.stderr)).toBe(`debug: code cache hit (${join(cacheDir, files[0]!)})`);
     expect(second.stdout).toBe(first.stdout);
+  });
+
+  it("is taken again, once, by a command that has not run with it (so that it holds that command's functions too)", async () => {
+    const path = await suite.run(["config", "path"], { env: { EDGECTL_CACHE_DIR: cacheDir } });
+    expect(path.exitCode).toBe(0);
+    const [file] = readdirSync(cacheDir);
+    const cache = () => readFileSync(join(cacheDir, file!));
+    const madeByPath = cache();
+    const first = await get({});
+    expect(cacheLine(first.stderr)).toMatch(/^debug: code cache hit \(/);
+    const withGet = cache();
+    expect(withGet.equals(madeByPath)).toBe(false);
+    await get({});
+    expect(cache().equals(withGet)).toBe(true);
+    expect(readdirSync(cacheDir)).toEqual([file]);
   });
 
   it("replaces a cache V8 rejects", async () => {

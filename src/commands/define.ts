@@ -70,6 +70,33 @@ export interface CommandDef<O> {
   register(parent: Command, f: Deps, run?: RunFn<O>): Command;
 }
 
+/** Any command's definition, as the tree holds it. */
+export type AnyCommandDef = Pick<CommandDef<unknown>, "name" | "register">;
+
+/**
+ * A noun: a group of verbs (`failover get`). Each verb is a module of its own, loaded only when
+ * the command line names it, or when the noun's help or a suggestion needs them all
+ * (src/commands/root.ts).
+ */
+export interface NounDecl {
+  name: string;
+  description: string;
+  /** Example lines, `$ edgectl …`. */
+  examples: string[];
+  /** The verbs by name, in help order: each loads its module and gives its definition. */
+  verbs: Record<string, () => Promise<AnyCommandDef>>;
+}
+
+/** Adds the noun under `parent`, with the verbs given (all of them, or the one the command line names). */
+export function registerNoun(parent: Command, noun: NounDecl, verbs: readonly AnyCommandDef[], f: Deps): Command {
+  const cmd = parent
+    .command(noun.name)
+    .description(noun.description)
+    .addHelpText("after", `\nExamples:\n${noun.examples.map((line) => `  ${line}`).join("\n")}`);
+  for (const verb of verbs) verb.register(cmd, f);
+  return cmd;
+}
+
 /** No arguments or no flags declared. */
 type NoDecls = Record<never, never>;
 

@@ -1,19 +1,41 @@
-// The command tree. Each noun registers its verbs; each verb lives in its own file.
-import { Command, Option } from "commander";
+// The command tree. Each noun declares its verbs (src/commands/<noun>/index.ts); each verb, and
+// each command at the root, is a module of its own, loaded only when the command line names
+// it: `failover get` evaluates its own modules (and their zod schemas), not the whole tree's.
+// The whole tree is loaded when something needs it: the root's help, completion, a word that
+// names no command (for "did you mean"), or a command line this cannot read for sure.
+import { Command, Option, type ParseOptions } from "commander";
 import { VERSION } from "../version.js";
+import { registerNoun, type AnyCommandDef, type NounDecl } from "./define.js";
 import type { Deps } from "./deps.js";
-import { api } from "./api/api.js";
-import { registerAuth } from "./auth/index.js";
-import { completion } from "./completion/completion.js";
-import { registerConfig } from "./config/index.js";
-import { emulator } from "./emulator/index.js";
-import { exportCommand } from "./export/export.js";
-import { registerFailover } from "./failover/index.js";
-import { registerMigrate } from "./migrate/index.js";
-import { registerWebhookVerification } from "./webhook-verification/index.js";
+import { auth } from "./auth/index.js";
+import { config } from "./config/index.js";
+import { failover } from "./failover/index.js";
+import { migrate } from "./migrate/index.js";
+import { webhookVerification } from "./webhook-verification/index.js";
 
-export function buildProgram(f: Deps): Command {
-  const program = new Command("edgectl")
+/** A command at the root that is not a noun. */
+interface RootCommand {
+  name: string;
+  load: () => Promise<AnyCommandDef>;
+  /** It reads the whole tree (completion scripts are made from it). */
+  wholeTree?: boolean;
+}
+
+/** In help order. */
+const COMMANDS: readonly (NounDecl | RootCommand)[] = [
+  failover,
+  webhookVerification,
+  { name: "export", load: async () => (await import("./export/export.js")).exportCommand },
+  migrate,
+  auth,
+  config,
+  { name: "api", load: async () => (await import("./api/api.js")).api },
+  { name: "emulator", load: async () => (await import("./emulator/index.js")).emulator },
+  { name: "completion", load: async () => (await import("./completion/completion.js")).completion, wholeTree: true },
+];
+
+export function buildProgram(f: Deps): Program {
+  const program = new Program(f)
     .description("Manage ngrok Failover backends and HTTPS edge webhook verification")
     .version(VERSION, "-v, --version", "print the version")
     .addOption(new Option("--api-key <key>", "API key (visible in process lists: prefer EDGECTL_API_KEY or `auth login`)"))
@@ -44,14 +66,75 @@ Examples:
 Settings: flag > environment (EDGECTL_*) > profile in the config file > default.
 Exit codes: 0 ok, 1 API error, 2 usage, 3 no usable answer, 4 auth, 130 interrupted.`,
     );
-  registerFailover(program, f);
-  registerWebhookVerification(program, f);
-  exportCommand.register(program, f);
-  registerMigrate(program, f);
-  registerAuth(program, f);
-  registerConfig(program, f);
-  api.register(program, f);
-  emulator.register(program, f);
-  completion.register(program, f);
   return program;
+}
+
+/**
+ * The root command. Its commands are added by `load`, which `parseAsync` calls with the
+ * command line first (so use parseAsync, not parse). Commands added after src/cli.ts has
+ * configured the root inherit its settings (exit override, output) as commander copies them
+ * to every command made with `.command()`.
+ */
+export class Program extends Command {
+  private loaded = false;
+
+  constructor(private readonly deps: Deps) {
+    super("edgectl");
+  }
+
+  override async parseAsync(argv?: readonly string[], options?: ParseOptions): Promise<this> {
+    // As commander reads argv: from "node" (the default) skips the runtime and the script.
+    const from = options?.from ?? "node";
+    await this.load(argv === undefined ? undefined : from === "user" ? argv : from === "node" ? argv.slice(2) : undefined);
+    return super.parseAsync(argv, options);
+  }
+
+  /** Adds the command that `args` (the user's words) names, or every command; once. */
+  async load(args?: readonly string[]): Promise<void> {
+    if (this.loaded) return;
+    this.loaded = true;
+    const [name, verb] = args === undefined ? [] : this.commandWords(args);
+    const named = COMMANDS.find((c) => c.name === name);
+    const only = named && !("wholeTree" in named && named.wholeTree) ? named : undefined;
+    const loaded = await Promise.all((only ? [only] : COMMANDS).map((c) => loadCommand(c, verb)));
+    for (const add of loaded) add(this, this.deps);
+  }
+
+  /**
+   * The first two operands, as commander finds them: the root's options (anywhere) skipped with
+   * their values. Reading stops at `--`, at an option the root does not know (commander then
+   * hands the rest to the subcommand or fails) and at --help, where what follows cannot be told.
+   */
+  private commandWords(args: readonly string[]): string[] {
+    const words: string[] = [];
+    for (let i = 0; i < args.length && words.length < 2; i++) {
+      const arg = args[i]!;
+      if (arg === "--") break;
+      if (arg.length < 2 || !arg.startsWith("-")) {
+        words.push(arg);
+        continue;
+      }
+      const long = arg.startsWith("--");
+      const option = this.options.find((o) => (long ? o.long === arg.split("=")[0] : o.short === arg.slice(0, 2)));
+      if (!option) break;
+      const attached = long ? arg.includes("=") : arg.length > 2;
+      // A short switch with more letters after it (`-vo`): commander splits those; not worth it here.
+      if (attached && !long && !option.required && !option.optional) break;
+      if (!attached && (option.required || (option.optional && i + 1 < args.length && !args[i + 1]!.startsWith("-")))) i++;
+    }
+    return words;
+  }
+}
+
+type AddFn = (program: Command, f: Deps) => void;
+
+/** Loads a command's modules: a noun's one verb when `verb` names one of them, else all its verbs. */
+async function loadCommand(command: NounDecl | RootCommand, verb: string | undefined): Promise<AddFn> {
+  if ("load" in command) {
+    const def = await command.load();
+    return (program, f) => void def.register(program, f);
+  }
+  const names = verb !== undefined && Object.hasOwn(command.verbs, verb) ? [verb] : Object.keys(command.verbs);
+  const verbs = await Promise.all(names.map((name) => command.verbs[name]!()));
+  return (program, f) => void registerNoun(program, command, verbs, f);
 }

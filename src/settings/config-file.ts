@@ -4,7 +4,6 @@
 // processes around read-modify-write and replaces the file atomically, with libraries loaded
 // only by the commands that write.
 import { mkdirSync, readFileSync, statSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { InternalError, UsageError } from "../errors.js";
 
@@ -22,7 +21,7 @@ export interface ConfigData {
 /** The folder env-paths (what `conf` uses) picks for "edgectl", or EDGECTL_CONFIG_DIR. */
 export function configDir(env: Env): string {
   if (env.EDGECTL_CONFIG_DIR) return env.EDGECTL_CONFIG_DIR;
-  const home = env.HOME ?? homedir();
+  const home = env.HOME ?? process.getBuiltinModule("node:os").homedir(); // os loaded only without HOME
   if (process.platform === "darwin") return join(home, "Library", "Preferences", "edgectl");
   if (process.platform === "win32") return join(env.APPDATA ?? join(home, "AppData", "Roaming"), "edgectl", "Config");
   return join(env.XDG_CONFIG_HOME || join(home, ".config"), "edgectl");

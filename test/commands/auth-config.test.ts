@@ -7,7 +7,7 @@ import { run as loginRun } from "../../src/commands/auth/login.js";
 import { run as logoutRun } from "../../src/commands/auth/logout.js";
 import { run as statusRun } from "../../src/commands/auth/status.js";
 import { checkValue, shownValue } from "../../src/commands/config/keys.js";
-import { getVerb, get as configGet, list as configList, set as configSet, unset as configUnset } from "../../src/commands/config/index.js";
+import { getVerb, get as configGet, list as configList, set as configSet, unset as configUnset } from "../../src/commands/config/verbs.js";
 import { fakeDeps } from "./fake-deps.js";
 
 const KEY = "2xYzAbCdEfGhIjKlMnOp_1234";

@@ -9,6 +9,7 @@ import { buildProgram } from "../../src/commands/root.js";
 import { fakeDeps } from "./fake-deps.js";
 
 const program = buildProgram(fakeDeps());
+await program.load(); // the whole tree
 const fish = script("fish", program);
 const zsh = script("zsh", program);
 const bash = script("bash", program);

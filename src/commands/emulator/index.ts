@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import * as z from "zod/mini";
 import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
+import { UsageError } from "../../errors.js";
 import { unquoted, wholeNumber } from "../input.js";
 
 export const DEFAULT_PORT = 8040;
@@ -85,7 +86,9 @@ async function run(options: OptionsOf<object, typeof flags>, deps: Deps, command
   // API must not silently lock the emulator.
   const apiKey = (command.optsWithGlobals() as { apiKey?: string }).apiKey;
   const { startEmulator } = await import("../../emulator/server.js");
-  const emu = await startEmulator({ ...options, apiKey });
+  const emu = await startEmulator({ ...options, apiKey }).catch((err: unknown) => {
+    throw ownUsageError(err);
+  });
   const stopped = new Promise<void>((resolve) => {
     deps.onInterrupt(async () => {
       await emu.close();
@@ -97,6 +100,16 @@ async function run(options: OptionsOf<object, typeof flags>, deps: Deps, command
   deps.io.stderr.write(`emulator: listening on ${emu.url} (${where}${apiKey === undefined ? ", any API key" : ""}); Ctrl-C to stop\n`);
   if (!isLoopback(options.host)) deps.warn(`listening on ${options.host}: plain http, reachable beyond this machine`);
   await stopped;
+}
+
+/**
+ * The server is bundled apart (dist/emulator.cjs, see scripts/build.mjs), with its own copy of
+ * src/errors.ts: its UsageError (a bad port or state file) becomes this bundle's, so that the
+ * exit code is still 2.
+ */
+function ownUsageError(err: unknown): unknown {
+  if (err instanceof UsageError || !(err instanceof Error) || (err as { kind?: unknown }).kind !== "usage") return err;
+  return new UsageError(err.message, { cause: err });
 }
 
 function isLoopback(host: string): boolean {
