@@ -25,8 +25,13 @@ export interface TextResult {
   stderr: string;
 }
 
+/** What runs the CLI: a spawned bin (helpers/cli.ts) or the app in-process (helpers/app.ts). */
+export interface Runner {
+  run(args: string[], opts?: RunOptions): Promise<{ exitCode?: number; stdout?: unknown; stderr?: unknown }>;
+}
+
 /** Runs the CLI in the sandbox and returns its streams as plain strings. */
-export async function runCli(cli: CliSandbox, args: string[], opts?: RunOptions): Promise<TextResult> {
+export async function runCli(cli: Runner, args: string[], opts?: RunOptions): Promise<TextResult> {
   const r = await cli.run(args, opts);
   return { exitCode: r.exitCode, stdout: String(r.stdout ?? ""), stderr: String(r.stderr ?? "") };
 }
