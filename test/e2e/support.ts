@@ -1,7 +1,7 @@
 // Small shared pieces of the end-to-end suites (not a test file itself).
 import { readFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
-import { sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
+import { sandbox, type RunOptions } from "../helpers/cli.js";
 import { apiError, startFaultServer, type FaultServer, type Reply } from "../helpers/fault-server.js";
 
 export const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
@@ -43,9 +43,15 @@ export function parseJsonError(stderr: string): { error: Record<string, unknown>
   return JSON.parse(lines[0]!) as { error: Record<string, unknown> };
 }
 
+/** A runner with its own config folder: `sandbox` (spawned) or `appSandbox` (in-process). */
+export interface Sandbox extends Runner {
+  configDir: string;
+  cleanup(): void;
+}
+
 export interface FaultSuite {
   readonly server: FaultServer;
-  readonly cli: CliSandbox;
+  readonly cli: Sandbox;
   /** Runs the CLI pointed at the server with the suite's key (opts.env may override either). */
   run(args: string[], opts?: RunOptions): Promise<TextResult>;
 }
@@ -54,12 +60,12 @@ export interface FaultSuite {
  * One fault server and one CLI sandbox for a test file: started before, closed after; before
  * each test the recorded requests are cleared and unscripted requests answer 404.
  */
-export function useFaultServer(key: string): FaultSuite {
+export function useFaultServer(key: string, makeSandbox: () => Sandbox = sandbox): FaultSuite {
   let server: FaultServer | undefined;
-  let cli: CliSandbox | undefined;
+  let cli: Sandbox | undefined;
   beforeAll(async () => {
     server = await startFaultServer();
-    cli = sandbox();
+    cli = makeSandbox();
   });
   afterAll(async () => {
     await server?.close();
@@ -83,15 +89,15 @@ export function useFaultServer(key: string): FaultSuite {
 export interface FreshSandboxSuite {
   readonly server: FaultServer;
   /** A new CLI sandbox (its own config folder) for each test. */
-  readonly cli: CliSandbox;
+  readonly cli: Sandbox;
   /** Runs the CLI pointed at the server (no key unless opts.env gives one). */
   run(args: string[], opts?: RunOptions): Promise<TextResult>;
 }
 
 /** One fault server for a test file answering `fallback`, and a fresh CLI sandbox per test. */
-export function useFreshSandboxes(fallback: () => Reply): FreshSandboxSuite {
+export function useFreshSandboxes(fallback: () => Reply, makeSandbox: () => Sandbox = sandbox): FreshSandboxSuite {
   let server: FaultServer | undefined;
-  let cli: CliSandbox | undefined;
+  let cli: Sandbox | undefined;
   beforeAll(async () => {
     server = await startFaultServer();
     server.fallback = fallback;
@@ -100,7 +106,7 @@ export function useFreshSandboxes(fallback: () => Reply): FreshSandboxSuite {
     await server?.close();
   });
   beforeEach(() => {
-    cli = sandbox();
+    cli = makeSandbox();
     server!.requests.length = 0;
   });
   afterEach(() => {
