@@ -5,7 +5,6 @@
 // e2e/config-file.test.ts.
 import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { lock } from "proper-lockfile";
 import { describe, expect, it } from "vitest";
 import { appSandbox } from "../helpers/app.js";
 import { json } from "../helpers/fault-server.js";

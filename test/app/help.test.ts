@@ -3,7 +3,7 @@
 // e2e/help.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appSandbox, type AppSandbox } from "../helpers/app.js";
-import { runCli, VERSION } from "../e2e/support.js";
+import { runCli } from "../e2e/support.js";
 
 let cli: AppSandbox;
 beforeAll(() => {

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parse, parseAllDocuments } from "yaml";
+import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appSandbox, type AppSandbox } from "../helpers/app.js";
 import { call, spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";

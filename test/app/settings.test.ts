@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { appSandbox, type AppSandbox } from "../helpers/app.js";
 import type { RunOptions } from "../helpers/cli.js";
 import { json, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
-import { FB, parseJsonError, runCli, type TextResult } from "../e2e/support.js";
+import { FB, runCli, type TextResult } from "../e2e/support.js";
 
 const KEYS = {
   flag: "key_from_flag_AAAA1111",

@@ -2,8 +2,7 @@
 // when read from the flag, the environment or the profile, exit 2 naming the source, and
 // nothing is sent or stored.
 // Here the real bin runs one case of each kind; the rest run in-process in app/api-key-input.test.ts.
-import { existsSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
 import { json } from "../helpers/fault-server.js";
 import { FB, useFreshSandboxes } from "./support.js";

@@ -1,7 +1,7 @@
 // The config file end to end (issue 9 items 2, 4 and 7): concurrent writers never lose each
 // other, edgectl changes no folder it did not create and read-only commands change nothing,
 // and settings that cannot be used are named without breaking the commands that need none.
-import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { lock } from "proper-lockfile";
 import { describe, expect, it } from "vitest";

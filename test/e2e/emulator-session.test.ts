@@ -1,11 +1,11 @@
 // Every command against the real emulator (`edgectl emulator --port 0`), in JSON and table
 // output, as an operator's session would run them.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
-import { makeRoute, spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";
+import { spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";
 import { parseJsonError, runCli, type Failover } from "./support.js";
 
 const KEY = "key_emulator_session_12345";

@@ -1,8 +1,9 @@
 // `edgectl export`: every edge and backend, all pages, as one JSON document.
+// Here the real bin runs one case of each kind; the rest run in-process in app/export.test.ts.
 import { describe, expect, it } from "vitest";
 import { apiError, json, type Reply } from "../helpers/fault-server.js";
 import { edge, failover, httpResponse, route, staticBackend, tunnelGroup, weighted } from "../migrate/fixtures.js";
-import { parseJsonError, useFaultServer } from "./support.js";
+import { useFaultServer } from "./support.js";
 
 const suite = useFaultServer("key_export_1234567890");
 
@@ -55,47 +56,5 @@ describe("edgectl export", () => {
     // Everything else exactly as the API returned it, key order included.
     expect(JSON.stringify(doc.https_edges[1])).toBe(JSON.stringify(E2));
     expect(JSON.stringify(doc.backends.static[0])).toBe(JSON.stringify(staticBackend("bkdsc_1", "10.0.0.1:443")));
-  });
-
-  it("shows the secrets with --show-secret, and prints JSON even when -o table is asked for", async () => {
-    scriptAccount();
-    const r = await suite.run(["export", "--show-secret", "-o", "table"]);
-    expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout).https_edges[0].routes[0].webhook_verification.secret).toBe("whsec_one");
-  });
-
-  it("follows more than 100 edges across pages", async () => {
-    const url = suite.server.url;
-    const many = Array.from({ length: 150 }, (_, i) => edge([], { id: `edghts_${i}` }));
-    routeGets({
-      "/edges/https?limit=100": json(200, { https_edges: many.slice(0, 100), next_page_uri: `${url}/edges/https?before_id=edghts_99&limit=100` }),
-      "/edges/https?before_id=edghts_99&limit=100": json(200, { https_edges: many.slice(100), next_page_uri: null }),
-      ...Object.fromEntries(["failover", "tunnel_group", "http_response", "weighted", "static"].map((k) => [`/backends/${k}?limit=100`, json(200, { backends: [], next_page_uri: null })])),
-    });
-    const r = await suite.run(["export"]);
-    expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout).https_edges).toHaveLength(150);
-  });
-
-  it("does not follow a next_page_uri to another origin with the key", async () => {
-    routeGets({ "/edges/https?limit=100": json(200, { https_edges: [E1], next_page_uri: "https://elsewhere.example/edges/https?before_id=x" }) });
-    const r = await suite.run(["export"]);
-    expect(r.exitCode).toBe(3);
-    expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(/not following it with the key/);
-    expect(suite.server.requests).toHaveLength(1);
-  });
-
-  it.each([
-    ["ERR_NGROK_7008", 400, /no longer has access/],
-    ["ERR_NGROK_7196", 403, /can still be read but not created/],
-  ] as const)("explains %s in plain words and exits 1", async (code, status, words) => {
-    suite.server.script(apiError(status, "Edges are deprecated.", code));
-    const r = await suite.run(["export", "-o", "json"]);
-    expect(r.exitCode).toBe(1);
-    expect(r.stdout).toBe("");
-    const { error } = parseJsonError(r.stderr);
-    expect(error).toMatchObject({ kind: "api", error_code: code, status_code: status });
-    expect(error.message).toMatch(words);
   });
 });

@@ -1,9 +1,8 @@
 // Leaving Edges end to end: an edge built through the REAL emulator's API, then `export` and
 // `migrate edge` (plan, refusal, --dry-run, --map --apply) as an operator would run them, and
 // the same against accounts after the sunset (`--edges read-only`, `--edges retired`).
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+
+
 import { parse, parseAllDocuments } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandbox, type CliSandbox } from "../helpers/cli.js";

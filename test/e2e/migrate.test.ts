@@ -5,7 +5,7 @@ import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { apiError, json, type Reply } from "../helpers/fault-server.js";
 import { edge, failover, httpResponse, route, tunnelGroup, weighted } from "../migrate/fixtures.js";
-import { parseJsonError, useFaultServer } from "./support.js";
+import { useFaultServer } from "./support.js";
 
 const suite = useFaultServer("key_migrate_1234567890");
 const SECRET = "whsec_real_1234";

@@ -1,11 +1,11 @@
 // What the server receives: method, path, headers and the exact body of each command.
 // Here the real bin runs one case of each kind; the rest run in-process in app/requests.test.ts.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sandbox, type CliSandbox } from "../helpers/cli.js";
-import { apiError, json, startFaultServer, type FaultServer, type RecordedRequest, type Reply } from "../helpers/fault-server.js";
+import { json, startFaultServer, type FaultServer, type RecordedRequest, type Reply } from "../helpers/fault-server.js";
 import { FB, runCli, VERSION } from "./support.js";
 
 const KEY = "key_e2e_1234567890";

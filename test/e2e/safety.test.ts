@@ -3,7 +3,7 @@
 // Here the real bin runs one case of each kind; the rest run in-process in app/safety.test.ts.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
-import { apiError, json, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
+import { json, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
 import { FB, runCli } from "./support.js";
 
 const KEY = "key_safety_SUPERSECRET_987654";

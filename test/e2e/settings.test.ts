@@ -1,6 +1,6 @@
 // Settings precedence end to end (flag > environment > profile > default), seen through
 // what the server received (profiles and the auth/config commands are in app/settings, in-process).
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseJsonError } from "../e2e/support.js";
 import { json } from "../helpers/fault-server.js";
-import { FB, KEY, envFor, expectCleanError, expectNoRawControl, out, sandbox, withServer, type CliSandbox } from "./support.js";
+import { FB, envFor, out, sandbox, withServer, type CliSandbox } from "./support.js";
 
 let cli: CliSandbox;
 beforeAll(() => {
