@@ -8,110 +8,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appSandbox, type AppSandbox } from "../helpers/app.js";
-import { call, spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";
-import { runCli, type TextResult } from "../e2e/support.js";
-
-const GITHUB_SECRET = 'whsec-"gh"\\1234';
-const MASK = "********";
-
-interface Built {
-  edgeId: string;
-  routes: { hook: string; sns: string; api: string; lb: string; admin: string };
-  backends: { app: string; eu: string; us: string; down: string; failover: string; weighted: string };
-}
-
-async function post(base: string, path: string, body: unknown): Promise<{ id: string }> {
-  const r = await call(base, "POST", path, { body });
-  if (r.status !== 201) throw new Error(`POST ${path} answered ${r.status}: ${r.text}`);
-  return r.json as { id: string };
-}
-
-async function put(base: string, path: string, body: unknown): Promise<void> {
-  const r = await call(base, "PUT", path, { body });
-  if (r.status !== 200) throw new Error(`PUT ${path} answered ${r.status}: ${r.text}`);
-}
-
-/**
- * An edge on two hostports with: a GitHub-verified exact route and an SNS-verified one (both to
- * the tunnel group service=app), an /api prefix to a failover (eu, us, then a 503), an /lb
- * prefix to a weighted backend, and an /admin prefix guarded by oauth.
- */
-async function buildEdge(base: string): Promise<Built> {
-  const app = await post(base, "/backends/tunnel_group", { description: "app", labels: { service: "app" } });
-  const eu = await post(base, "/backends/tunnel_group", { description: "eu", labels: { service: "api", dc: "eu" } });
-  const us = await post(base, "/backends/tunnel_group", { description: "us", labels: { service: "api", dc: "us" } });
-  const down = await post(base, "/backends/http_response", { status_code: 503, body: "down for maintenance", headers: { "Retry-After": "60" } });
-  const failover = await post(base, "/backends/failover", { description: "api failover", backends: [eu.id, us.id, down.id] });
-  const weighted = await post(base, "/backends/weighted", { backends: { [eu.id]: 1, [us.id]: 3 } });
-  const edge = await post(base, "/edges/https", { description: "shop", metadata: '{"team":"web"}', hostports: ["shop.example.com:443", "shop.example.com:8443"] });
-  const route = (match_type: string, match: string, backendId: string, extra: object = {}) =>
-    post(base, `/edges/https/${edge.id}/routes`, { match_type, match, backend: { enabled: true, backend_id: backendId }, ...extra });
-  const hook = await route("exact_path", "/hooks/github", app.id);
-  const sns = await route("exact_path", "/hooks/sns", app.id);
-  const api = await route("path_prefix", "/api", failover.id);
-  const lb = await route("path_prefix", "/lb", weighted.id);
-  const admin = await route("path_prefix", "/admin", app.id, { oauth: { enabled: true, provider: { google: { email_domains: ["example.com"] } } } });
-  await put(base, `/edges/https/${edge.id}/routes/${hook.id}/webhook_verification`, { enabled: true, provider: "github", secret: GITHUB_SECRET });
-  await put(base, `/edges/https/${edge.id}/routes/${sns.id}/webhook_verification`, { enabled: true, provider: "sns" });
-  return {
-    edgeId: edge.id,
-    routes: { hook: hook.id, sns: sns.id, api: api.id, lb: lb.id, admin: admin.id },
-    backends: { app: app.id, eu: eu.id, us: us.id, down: down.id, failover: failover.id, weighted: weighted.id },
-  };
-}
-
-/** The policy every endpoint of the edge gets (the weighted route only once it is mapped). */
-function expectedPolicy(b: Built, secret: string, lbUrl?: string) {
-  const app = { type: "forward-internal", config: { url: "https://service-app.internal" } };
-  return {
-    on_http_request: [
-      { name: b.routes.hook, expressions: ['req.url.path == "/hooks/github"'], actions: [{ type: "verify-webhook", config: { provider: "github", secret } }, app] },
-      { name: b.routes.sns, expressions: ['req.url.path == "/hooks/sns"'], actions: [{ type: "verify-webhook", config: { provider: "sns" } }, app] },
-      {
-        name: b.routes.api,
-        expressions: ['req.url.path.startsWith("/api")'],
-        actions: [
-          { type: "forward-internal", config: { url: "https://dc-eu-service-api.internal", on_error: "continue" } },
-          { type: "forward-internal", config: { url: "https://dc-us-service-api.internal", on_error: "continue" } },
-          { type: "custom-response", config: { status_code: 503, body: "down for maintenance", headers: { "Retry-After": "60" } } },
-        ],
-      },
-      ...(lbUrl ? [{ name: b.routes.lb, expressions: ['req.url.path.startsWith("/lb")'], actions: [{ type: "forward-internal", config: { url: lbUrl } }] }] : []),
-      { name: "no route matched", actions: [{ type: "custom-response", config: { status_code: 404 } }] },
-    ],
-  };
-}
-
-const URLS = ["https://shop.example.com", "https://shop.example.com:8443"];
-
-/** One emulator (started with `args`) and one CLI sandbox pointed at it, for a describe block. */
-function useEmulator(args: () => string[] = () => []) {
-  const ctx = {} as { emulator: SpawnedEmulator; cli: AppSandbox };
-  beforeAll(async () => {
-    ctx.emulator = await spawnEmulator(args());
-    ctx.cli = appSandbox();
-  });
-  afterAll(async () => {
-    await ctx.emulator?.stop();
-    ctx.cli?.cleanup();
-  });
-  return {
-    get url() {
-      return ctx.emulator.url;
-    },
-    run: (argv: string[], input?: string): Promise<TextResult> =>
-      runCli(ctx.cli, argv, { input, env: { EDGECTL_BASE_URL: ctx.emulator.url, EDGECTL_API_KEY: "key_leaving_edges_1" } }),
-    endpoints: async (): Promise<{ id: string; url: string; description: string; metadata: string; traffic_policy: string }[]> => {
-      const r = await call(ctx.emulator.url, "GET", "/endpoints");
-      expect(r.status).toBe(200);
-      return r.json.endpoints;
-    },
-  };
-}
+import { appSandbox } from "../helpers/app.js";
+import { spawnEmulator } from "../helpers/emulator.js";
+import { GITHUB_SECRET, MASK, URLS, buildEdge, expectedPolicy, post, useEmulator, type Built } from "../e2e/leaving-edges.support.js";
 
 describe("an edge on a live account: --map, --dry-run, --apply", () => {
-  const emu = useEmulator();
+  const emu = useEmulator(undefined, appSandbox);
   let b: Built;
   const LB = "https://lb.internal";
   beforeAll(async () => {
@@ -196,7 +98,7 @@ describe("accounts after the sunset", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   describe("read-only (ERR_NGROK_7196)", () => {
-    const emu = useEmulator(() => ["--state", state, "--edges", "read-only"]);
+    const emu = useEmulator(() => ["--state", state, "--edges", "read-only"], appSandbox);
 
     it("still exports and plans (GETs only), and writes to edges are explained", async () => {
       const exported = await emu.run(["export"]);
@@ -222,7 +124,7 @@ describe("accounts after the sunset", () => {
   });
 
   describe("retired (ERR_NGROK_7008)", () => {
-    const emu = useEmulator(() => ["--state", state, "--edges", "retired"]);
+    const emu = useEmulator(() => ["--state", state, "--edges", "retired"], appSandbox);
 
     it.each([["export"], ["migrate", "edge", "<edge>"]])("%s exits 1 with the plain-words explanation and nothing on stdout", async (...argv) => {
       const r = await emu.run(argv.map((a) => (a === "<edge>" ? b.edgeId : a)));
@@ -236,7 +138,7 @@ describe("accounts after the sunset", () => {
 });
 
 describe("export on an account with more than a page of everything", () => {
-  const emu = useEmulator();
+  const emu = useEmulator(undefined, appSandbox);
 
   it("follows the emulator's pages past 100 edges and 100 backends of a kind", async () => {
     const edges: string[] = [];
@@ -259,7 +161,7 @@ describe("export on an account with more than a page of everything", () => {
 });
 
 describe("host-qualified matches and paths with quotes and backslashes", () => {
-  const emu = useEmulator();
+  const emu = useEmulator(undefined, appSandbox);
 
   it("puts a host:port match on that endpoint only, its path a CEL literal that survives the API round trip", async () => {
     const app = await post(emu.url, "/backends/tunnel_group", { labels: { service: "app" } });
@@ -286,7 +188,7 @@ describe("host-qualified matches and paths with quotes and backslashes", () => {
 });
 
 describe("a route whose backend is gone", () => {
-  const emu = useEmulator();
+  const emu = useEmulator(undefined, appSandbox);
 
   it("is listed as not migrated, naming the backend, and the rest is planned", async () => {
     const app = await post(emu.url, "/backends/tunnel_group", { labels: { service: "app" } });
