@@ -8,18 +8,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { json } from "../helpers/fault-server.js";
 import { appSandbox } from "../helpers/app.js";
-import { FB, useFreshSandboxes } from "../e2e/support.js";
+import { useKeyInputSuite } from "../e2e/api-key-input.support.js";
 
-const suite = useFreshSandboxes(() => json(200, FB), appSandbox);
-const run = suite.run;
-const MUST = "the API key must be printable ASCII without spaces";
-
-const BAD: [string, string, string][] = [
-  ["a line break", "key_one\nkey_two", "spaces or line breaks"],
-  ["a NUL", "key_one\0two", "control characters"],
-  ["a non-ASCII letter", "key_caf\u00e9_1234", "characters outside printable ASCII"],
-  ["a space", "key one", "spaces or line breaks"],
-];
+const { suite, run, MUST, BAD } = useKeyInputSuite(appSandbox);
 
 describe("auth login", () => {
   it.each(BAD)("refuses a key with %s from stdin and stores nothing", async (_what, key, why) => {

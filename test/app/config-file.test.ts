@@ -3,23 +3,15 @@
 // and settings that cannot be used are named without breaking the commands that need none.
 // Run in-process (test/helpers/app.ts); concurrent writers, which need processes, are in
 // e2e/config-file.test.ts.
-import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { appSandbox } from "../helpers/app.js";
 import { json } from "../helpers/fault-server.js";
-import { FB, useFreshSandboxes } from "../e2e/support.js";
+import { FB } from "../e2e/support.js";
+import { useConfigFileSuite } from "../e2e/config-file.support.js";
 
-const KEY = "key_config_file_Qw12Er34";
-const suite = useFreshSandboxes(() => json(200, { backends: [FB], uri: "x", next_page_uri: null }), appSandbox);
-const run = suite.run;
-const file = () => join(suite.cli.configDir, "config.json");
-const writeConfig = (data: unknown, mode = 0o600) => {
-  writeFileSync(file(), typeof data === "string" ? data : JSON.stringify(data));
-  chmodSync(file(), mode);
-};
-const stored = () => JSON.parse(readFileSync(file(), "utf8")) as { profiles: Record<string, Record<string, unknown>> };
-const modeOf = (path: string) => statSync(path).mode & 0o7777;
+const { KEY, suite, run, file, writeConfig, stored, modeOf } = useConfigFileSuite(appSandbox);
 
 describe("files that are not edgectl's", () => {
   it("creates its own folder 0700 and file 0600", async () => {

@@ -2,21 +2,11 @@
 // when read from the flag, the environment or the profile, exit 2 naming the source, and
 // nothing is sent or stored.
 // Here the real bin runs one case of each kind; the rest run in-process in app/api-key-input.test.ts.
-
 import { describe, expect, it } from "vitest";
-import { json } from "../helpers/fault-server.js";
-import { FB, useFreshSandboxes } from "./support.js";
 
-const suite = useFreshSandboxes(() => json(200, FB));
-const run = suite.run;
-const MUST = "the API key must be printable ASCII without spaces";
+import { useKeyInputSuite } from "./api-key-input.support.js";
 
-const BAD: [string, string, string][] = [
-  ["a line break", "key_one\nkey_two", "spaces or line breaks"],
-  ["a NUL", "key_one\0two", "control characters"],
-  ["a non-ASCII letter", "key_caf\u00e9_1234", "characters outside printable ASCII"],
-  ["a space", "key one", "spaces or line breaks"],
-];
+const { run, MUST, BAD } = useKeyInputSuite();
 
 describe("auth login", () => {
   it("still takes a key with blanks around it", async () => {

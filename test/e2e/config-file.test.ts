@@ -1,23 +1,13 @@
 // The config file end to end (issue 9 items 2, 4 and 7): concurrent writers never lose each
 // other, edgectl changes no folder it did not create and read-only commands change nothing,
 // and settings that cannot be used are named without breaking the commands that need none.
-import { chmodSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync } from "node:fs";
 import { lock } from "proper-lockfile";
 import { describe, expect, it } from "vitest";
 import { json } from "../helpers/fault-server.js";
-import { FB, useFreshSandboxes } from "./support.js";
+import { useConfigFileSuite } from "./config-file.support.js";
 
-const KEY = "key_config_file_Qw12Er34";
-const suite = useFreshSandboxes(() => json(200, { backends: [FB], uri: "x", next_page_uri: null }));
-const run = suite.run;
-const file = () => join(suite.cli.configDir, "config.json");
-const writeConfig = (data: unknown, mode = 0o600) => {
-  writeFileSync(file(), typeof data === "string" ? data : JSON.stringify(data));
-  chmodSync(file(), mode);
-};
-const stored = () => JSON.parse(readFileSync(file(), "utf8")) as { profiles: Record<string, Record<string, unknown>> };
-const modeOf = (path: string) => statSync(path).mode & 0o7777;
+const { suite, run, file, writeConfig, stored } = useConfigFileSuite();
 
 describe("concurrent writes", () => {
   it("keeps all twenty profiles when twenty `auth login --with-token` run at once", async () => {
