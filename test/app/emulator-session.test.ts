@@ -2,51 +2,16 @@
 // output, as an operator's session would run them.
 // The CLI runs in-process (test/helpers/app.ts); one whole session runs the real bin in
 // e2e/emulator-session.test.ts.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appSandbox, type AppSandbox } from "../helpers/app.js";
-import type { RunOptions } from "../helpers/cli.js";
+import { appSandbox } from "../helpers/app.js";
 import { makeRoute, spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";
-import { parseJsonError, runCli, type Failover } from "../e2e/support.js";
+import { parseJsonError, type Failover } from "../e2e/support.js";
+import { useEmulatorSessionSuite } from "../e2e/emulator-session.support.js";
 
-const KEY = "key_emulator_session_12345";
-let emu: SpawnedEmulator;
-let cli: AppSandbox;
-let scratch: string;
-const env = (extra: Record<string, string> = {}) => ({ EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: emu.url, ...extra });
-const run = (args: string[], opts: RunOptions = {}) => runCli(cli, args, { ...opts, env: { ...env(), ...opts.env } });
-const runJson = async <T = unknown>(args: string[], opts: RunOptions = {}): Promise<T> => {
-  const r = await run([...args, "-o", "json"], opts);
-  expect(r.stderr).toBe("");
-  expect(r.exitCode).toBe(0);
-  return JSON.parse(r.stdout) as T;
-};
-const create = (...args: string[]) => runJson<Failover>(["failover", "create", ...args]);
-
-/** FIELD/VALUE table → map of field to value. */
-function record(stdout: string): Record<string, string> {
-  const lines = stdout.split("\n").filter((l) => l.trim() !== "");
-  expect(lines[0]).toMatch(/^FIELD\s+VALUE$/);
-  return Object.fromEntries(
-    lines.slice(1).map((l) => {
-      const m = /^(\S+(?: \S+)*?)(?:\s{2,}(.*))?$/.exec(l)!;
-      return [m[1]!, m[2] ?? ""];
-    }),
-  );
-}
-
-beforeAll(async () => {
-  emu = await spawnEmulator();
-  cli = appSandbox();
-  scratch = mkdtempSync(join(tmpdir(), "edgectl-emu-session-"));
-});
-afterAll(async () => {
-  await emu?.stop();
-  cli?.cleanup();
-  rmSync(scratch, { recursive: true, force: true });
-});
+const ctx = useEmulatorSessionSuite(appSandbox);
+const { env, run, runJson, create, record } = ctx;
 
 describe("failover in table output", () => {
   it("create, get and update print a FIELD/VALUE table holding the values", async () => {
@@ -56,7 +21,7 @@ describe("failover in table output", () => {
     const rec = record(c.stdout);
     expect(rec.ID).toMatch(/^bkdfo_/);
     expect(rec).toMatchObject({ DESCRIPTION: "table test", METADATA: "m=1", BACKENDS: "bkdhr_t1, bkdtg_t2" });
-    expect(rec.URI).toBe(`${emu.url}/backends/failover/${rec.ID}`);
+    expect(rec.URI).toBe(`${ctx.emu.url}/backends/failover/${rec.ID}`);
 
     const g = await run(["failover", "get", rec.ID!]);
     expect(g.exitCode).toBe(0);
@@ -149,7 +114,7 @@ describe("failover get/delete with several ids and - from stdin", () => {
 describe("webhook verification against the emulator", () => {
   /** A fresh route for each test, made through the API, so modules never leak between tests. */
   const route = async () => {
-    const made = await makeRoute(emu.url);
+    const made = await makeRoute(ctx.emu.url);
     return [made.edgeId, made.routeId] as const;
   };
   const wv = (verb: string, r: readonly [string, string], ...args: string[]) => ["webhook-verification", verb, r[0], r[1], ...args];
@@ -169,7 +134,7 @@ describe("webhook verification against the emulator", () => {
 
   it("--secret-file is stored without its trailing newline", async () => {
     const r = await route();
-    const file = join(scratch, "stripe.secret");
+    const file = join(ctx.scratch, "stripe.secret");
     writeFileSync(file, "whsec_file_secret\n", { mode: 0o600 });
     await runJson(wv("replace", r, "--provider", "stripe", "--secret-file", file));
     expect(await runJson(wv("get", r, "--show-secret"))).toEqual({ enabled: true, provider: "stripe", secret: "whsec_file_secret" });

@@ -1,50 +1,17 @@
 // Every exit code of the contract, with what goes to stdout and stderr in each case, run
 // in-process; one case per code (and the signals) runs the real bin in e2e/exit-codes.test.ts.
-import net from "node:net";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { appSandbox, type AppSandbox } from "../helpers/app.js";
-import type { RunOptions } from "../helpers/cli.js";
-import { apiError, json, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
-import { FB, parseJsonError, runCli } from "../e2e/support.js";
+import { describe, expect, it } from "vitest";
+import { appSandbox } from "../helpers/app.js";
+import { apiError, json } from "../helpers/fault-server.js";
+import { FB, parseJsonError } from "../e2e/support.js";
+import { useExitCodesSuite } from "../e2e/exit-codes.support.js";
 
-const KEY = "key_exit_codes_1234567890";
-
-let server: FaultServer;
-let cli: AppSandbox;
-let closedPort: number;
-let defaultFallback: FaultServer["fallback"];
-const run = (args: string[], opts?: RunOptions) => runCli(cli, args, opts);
-const env = (extra: Record<string, string> = {}) => ({ EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: server.url, ...extra });
-
-/** A loopback port that was open a moment ago and is now closed: connecting is refused. */
-async function freshClosedPort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", () => resolve()));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
-
-beforeAll(async () => {
-  server = await startFaultServer();
-  defaultFallback = server.fallback;
-  cli = appSandbox();
-  closedPort = await freshClosedPort();
-});
-afterAll(async () => {
-  await server.close();
-  cli.cleanup();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-});
-afterEach(() => {
-  server.fallback = defaultFallback;
-});
+const ctx = useExitCodesSuite(appSandbox);
+const { run, env } = ctx;
 
 describe("exit 1: the API answered with an error", () => {
   it("control characters in the API's message are shown escaped on stderr", async () => {
-    server.script(apiError(409, "bad\x1b]0;pwned\x07 name\nsecond line", "ERR_NGROK_409"));
+    ctx.server.script(apiError(409, "bad\x1b]0;pwned\x07 name\nsecond line", "ERR_NGROK_409"));
     const r = await run(["failover", "get", "bkdfo_abc"], { env: env() });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).not.toContain("\x1b");
@@ -54,7 +21,7 @@ describe("exit 1: the API answered with an error", () => {
   });
 
   it("404 with -o json: stderr is exactly one JSON object of kind api", async () => {
-    server.script(apiError(404, "not found", "ERR_NGROK_404"));
+    ctx.server.script(apiError(404, "not found", "ERR_NGROK_404"));
     const r = await run(["failover", "get", "bkdfo_missing", "-o", "json"], { env: env() });
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe("");
@@ -63,7 +30,7 @@ describe("exit 1: the API answered with an error", () => {
   });
 
   it("an error body without error_code still reports status and operation_id", async () => {
-    server.script(apiError(400, "bad things", undefined));
+    ctx.server.script(apiError(400, "bad things", undefined));
     const r = await run(["failover", "create", "--backends", "bkdhr_a", "--json"], { env: env() });
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe("");
@@ -73,19 +40,19 @@ describe("exit 1: the API answered with an error", () => {
   });
 
   it("a 500 on a POST is not retried and exits 1", async () => {
-    server.script(apiError(500, "boom", "ERR_NGROK_500"));
+    ctx.server.script(apiError(500, "boom", "ERR_NGROK_500"));
     const r = await run(["failover", "create", "--backends", "bkdhr_a"], { env: env() });
     expect(r.exitCode).toBe(1);
-    expect(server.requests).toHaveLength(1);
+    expect(ctx.server.requests).toHaveLength(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/^error: boom/);
   });
 
   it("a 503 on a GET is retried (Retry-After honoured) and the retry's answer counts", async () => {
-    server.script(json(503, { msg: "busy", status_code: 503 }, { "Retry-After": "0" }), json(200, FB));
+    ctx.server.script(json(503, { msg: "busy", status_code: 503 }, { "Retry-After": "0" }), json(200, FB));
     const r = await run(["failover", "get", "bkdfo_abc", "-o", "json", "--retries", "1"], { env: env() });
     expect(r.exitCode).toBe(0);
-    expect(server.requests).toHaveLength(2);
+    expect(ctx.server.requests).toHaveLength(2);
     expect(JSON.parse(r.stdout)).toEqual(FB);
   });
 });
@@ -121,7 +88,7 @@ describe("exit 2: usage errors send nothing", () => {
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/^error: /);
     expect(r.stderr).toMatch(message);
-    expect(server.requests).toHaveLength(0);
+    expect(ctx.server.requests).toHaveLength(0);
   });
 
   it("the limits themselves are accepted: a 64-character id tail, 255 bytes of description, 4096 of metadata", async () => {
@@ -130,8 +97,8 @@ describe("exit 2: usage errors send nothing", () => {
       { env: env() },
     );
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain(`PATCH ${server.url}/backends/failover/bkdfo_${"Z9".repeat(32)}`);
-    expect(server.requests).toHaveLength(0);
+    expect(r.stdout).toContain(`PATCH ${ctx.server.url}/backends/failover/bkdfo_${"Z9".repeat(32)}`);
+    expect(ctx.server.requests).toHaveLength(0);
   });
 
   it("with -o json a usage error is one JSON object of kind usage", async () => {
@@ -139,34 +106,34 @@ describe("exit 2: usage errors send nothing", () => {
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe("");
     expect(parseJsonError(r.stderr).error).toMatchObject({ kind: "usage" });
-    expect(server.requests).toHaveLength(0);
+    expect(ctx.server.requests).toHaveLength(0);
   });
 
   it("one invalid id among several: nothing is sent at all", async () => {
     const r = await run(["failover", "get", "bkdfo_ok", "bad_id", "bkdfo_ok2"], { env: env() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('"bad_id"');
-    expect(server.requests).toHaveLength(0);
+    expect(ctx.server.requests).toHaveLength(0);
   });
 });
 
 describe("exit 3: no usable answer", () => {
   it("connection refused with -o json is one JSON object of kind network", async () => {
-    const r = await run(["failover", "list", "--retries", "0", "-o", "json"], { env: env({ EDGECTL_BASE_URL: `http://127.0.0.1:${closedPort}` }) });
+    const r = await run(["failover", "list", "--retries", "0", "-o", "json"], { env: env({ EDGECTL_BASE_URL: `http://127.0.0.1:${ctx.closedPort}` }) });
     expect(r.exitCode).toBe(3);
     expect(r.stdout).toBe("");
     expect(parseJsonError(r.stderr).error).toMatchObject({ kind: "network" });
   });
 
   it("a success answer whose body is not JSON", async () => {
-    server.script({ status: 200, body: "<html>proxy page</html>", headers: { "Content-Type": "text/html" } });
+    ctx.server.script({ status: 200, body: "<html>proxy page</html>", headers: { "Content-Type": "text/html" } });
     const r = await run(["failover", "get", "bkdfo_abc"], { env: env() });
     expect(r.exitCode).toBe(3);
     expect(r.stdout).toBe("");
   });
 
   it("a connection cut in the middle of the body", async () => {
-    server.script({ truncate: '{"id":"bkdfo_abc","ur' });
+    ctx.server.script({ truncate: '{"id":"bkdfo_abc","ur' });
     const r = await run(["failover", "get", "bkdfo_abc", "--retries", "0"], { env: env() });
     expect(r.exitCode).toBe(3);
     expect(r.stdout).toBe("");
@@ -175,10 +142,10 @@ describe("exit 3: no usable answer", () => {
 
 describe("exit 4: authentication", () => {
   it("no API key with -o json: kind auth", async () => {
-    const r = await run(["failover", "list", "-o", "json"], { env: { EDGECTL_BASE_URL: server.url } });
+    const r = await run(["failover", "list", "-o", "json"], { env: { EDGECTL_BASE_URL: ctx.server.url } });
     expect(r.exitCode).toBe(4);
     expect(parseJsonError(r.stderr).error).toMatchObject({ kind: "auth" });
-    expect(server.requests).toHaveLength(0);
+    expect(ctx.server.requests).toHaveLength(0);
   });
 });
 
@@ -192,7 +159,7 @@ describe("many ids: input order, failures on stderr, exit code = worst", () => {
   const fb = (id: string) => ({ ...FB, id });
 
   it("a missing id is reported on stderr while the others are printed in input order (json)", async () => {
-    server.fallback = (req) => {
+    ctx.server.fallback = (req) => {
       const id = req.path.split("/").pop()!;
       return id === "bkdfo_gone" ? apiError(404, "not found", "ERR_NGROK_404") : json(200, fb(id));
     };
@@ -200,11 +167,11 @@ describe("many ids: input order, failures on stderr, exit code = worst", () => {
     expect(r.exitCode).toBe(1);
     expect((JSON.parse(r.stdout) as { id: string }[]).map((x) => x.id)).toEqual(["bkdfo_one", "bkdfo_two"]);
     expect(failuresOf(r.stderr)).toEqual([expect.objectContaining({ kind: "api", status_code: 404, error_code: "ERR_NGROK_404", id: "bkdfo_gone" })]);
-    expect(server.requests).toHaveLength(3);
+    expect(ctx.server.requests).toHaveLength(3);
   });
 
   it("table output: one row per found id, the failure named on stderr", async () => {
-    server.fallback = (req) => {
+    ctx.server.fallback = (req) => {
       const id = req.path.split("/").pop()!;
       return id === "bkdfo_gone" ? apiError(404, "not found", "ERR_NGROK_404") : json(200, fb(id));
     };
@@ -217,7 +184,7 @@ describe("many ids: input order, failures on stderr, exit code = worst", () => {
   });
 
   it("the exit code is the worst met: a 404 and a 401 give 4", async () => {
-    server.fallback = (req) => {
+    ctx.server.fallback = (req) => {
       const id = req.path.split("/").pop()!;
       if (id === "bkdfo_gone") return apiError(404, "not found");
       if (id === "bkdfo_denied") return apiError(401, "no");
@@ -230,7 +197,7 @@ describe("many ids: input order, failures on stderr, exit code = worst", () => {
   });
 
   it("delete of several ids goes on past a failure; the deleted ones are printed", async () => {
-    server.fallback = (req) => (req.path.endsWith("bkdfo_gone") ? apiError(404, "not found") : { status: 204 });
+    ctx.server.fallback = (req) => (req.path.endsWith("bkdfo_gone") ? apiError(404, "not found") : { status: 204 });
     const r = await run(["failover", "delete", "bkdfo_a", "bkdfo_gone", "bkdfo_b", "--yes", "-o", "json"], { env: env() });
     expect(r.exitCode).toBe(1);
     expect(JSON.parse(r.stdout)).toEqual([

@@ -2,36 +2,15 @@
 // plain http goes only to loopback, and --debug never shows the key or a webhook secret.
 // Run in-process (test/helpers/app.ts); one case of each kind runs the real bin in
 // e2e/safety.test.ts.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { appSandbox, type AppSandbox } from "../helpers/app.js";
+import { describe, expect, it } from "vitest";
+import { appSandbox } from "../helpers/app.js";
 import type { RunOptions } from "../helpers/cli.js";
-import { apiError, json, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
-import { FB, runCli } from "../e2e/support.js";
+import { apiError, json } from "../helpers/fault-server.js";
+import { FB } from "../e2e/support.js";
+import { useSafetySuite } from "../e2e/safety.support.js";
 
-const KEY = "key_safety_SUPERSECRET_987654";
-const SECRET = "whsec_DO_NOT_PRINT_4242";
-
-let server: FaultServer;
-let cli: AppSandbox;
-let defaultFallback: FaultServer["fallback"];
-const env = (extra: Record<string, string> = {}) => ({ EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: server.url, ...extra });
-const run = (args: string[], opts: RunOptions = {}) => runCli(cli, args, { ...opts, env: { ...env(), ...opts.env } });
-
-beforeAll(async () => {
-  server = await startFaultServer();
-  defaultFallback = server.fallback;
-  cli = appSandbox();
-});
-afterAll(async () => {
-  await server.close();
-  cli.cleanup();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-});
-afterEach(() => {
-  server.fallback = defaultFallback;
-});
+const ctx = useSafetySuite(appSandbox);
+const { KEY, SECRET, env, run } = ctx;
 
 describe("--dry-run prints the request and sends nothing", () => {
   const wv = ["webhook-verification"];
@@ -80,18 +59,18 @@ describe("--dry-run prints the request and sends nothing", () => {
   it.each(cases)("%s", async (_name, args, opts, expected) => {
     const r = await run([...args, "--dry-run"], opts);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toBe(expected.replaceAll("{url}", server.url));
+    expect(r.stdout).toBe(expected.replaceAll("{url}", ctx.server.url));
     expect(r.stdout).not.toContain(SECRET);
     expect(r.stderr).not.toContain(SECRET);
     expect(r.stdout + r.stderr).not.toContain(KEY);
-    expect(server.requests).toHaveLength(0);
+    expect(ctx.server.requests).toHaveLength(0);
   });
 
   it("invalid input with --dry-run is still exit 2", async () => {
     const r = await run(["failover", "create", "--backends", "bkdhr_a,nope", "--dry-run"]);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe("");
-    expect(server.requests).toHaveLength(0);
+    expect(ctx.server.requests).toHaveLength(0);
   });
 });
 
@@ -124,26 +103,26 @@ describe("plain http only to loopback", () => {
   });
 
   it.each(["localhost", "127.0.0.1", "127.1"])("http://%s is a loopback host and is used", async (host) => {
-    server.script(json(200, FB));
-    const port = new URL(server.url).port;
+    ctx.server.script(json(200, FB));
+    const port = new URL(ctx.server.url).port;
     const r = await run(["failover", "get", "bkdfo_abc", "-o", "json", "--base-url", `http://${host}:${port}`]);
     expect(r.exitCode).toBe(0);
-    expect(server.requests).toHaveLength(1);
+    expect(ctx.server.requests).toHaveLength(1);
   });
 });
 
 describe("--debug logs requests on stderr without the key or secrets", () => {
   it("EDGECTL_DEBUG=1 does the same", async () => {
-    server.script(json(201, FB));
+    ctx.server.script(json(201, FB));
     const r = await run(["failover", "create", "--backends", "bkdhr_a"], { env: { EDGECTL_DEBUG: "1" } });
     expect(r.exitCode).toBe(0);
-    expect(r.stderr).toContain(`POST ${server.url}/backends/failover`);
+    expect(r.stderr).toContain(`POST ${ctx.server.url}/backends/failover`);
     expect(r.stderr).toContain('"backends":["bkdhr_a"]');
     expect(r.stderr).not.toContain(KEY);
   });
 
   it("without --debug nothing is logged", async () => {
-    server.script(json(200, FB));
+    ctx.server.script(json(200, FB));
     const r = await run(["failover", "get", "bkdfo_abc"]);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe("");
@@ -151,7 +130,7 @@ describe("--debug logs requests on stderr without the key or secrets", () => {
 
   it("an error message that quotes the key or the secret is redacted, with and without --debug", async () => {
     for (const debug of [[], ["--debug"]]) {
-      server.script(apiError(400, `rejected secret ${SECRET} for key ${KEY}`, "ERR_NGROK_215"));
+      ctx.server.script(apiError(400, `rejected secret ${SECRET} for key ${KEY}`, "ERR_NGROK_215"));
       const r = await run(["webhook-verification", "replace", "edghts_1", "edghtsrt_1", "--provider", "github", "--secret", SECRET, ...debug]);
       expect(r.exitCode).toBe(1);
       expect(r.stdout).toBe("");

@@ -2,65 +2,17 @@
 // received; run in-process (the precedence of each setting is end to end in e2e/settings).
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { appSandbox, type AppSandbox } from "../helpers/app.js";
-import type { RunOptions } from "../helpers/cli.js";
-import { json, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
-import { FB, runCli, type TextResult } from "../e2e/support.js";
+import { describe, expect, it } from "vitest";
+import { appSandbox } from "../helpers/app.js";
+import { json } from "../helpers/fault-server.js";
+import { useSettingsSuite } from "../e2e/settings.support.js";
 
-const KEYS = {
-  flag: "key_from_flag_AAAA1111",
-  edgectl: "key_from_edgectl_env_BBBB2222",
-  ngrok: "key_from_ngrok_env_CCCC3333",
-  profile: "key_from_profile_DDDD4444",
-  staging: "key_from_staging_EEEE5555",
-};
-const ALL_KEYS = Object.values(KEYS);
-
-let server: FaultServer;
-let cli: AppSandbox;
-/** Outputs of the current test's CLI runs; afterEach checks that no key shows up in them. */
-const outputs: TextResult[] = [];
-async function run(args: string[], opts?: RunOptions): Promise<TextResult> {
-  const r = await runCli(cli, args, opts);
-  outputs.push(r);
-  return r;
-}
-const lastAuth = () => server.requests.at(-1)?.headers.authorization;
-const lastPath = () => server.requests.at(-1)?.path;
-
-beforeAll(async () => {
-  server = await startFaultServer();
-  server.fallback = () => json(200, FB);
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-  cli = appSandbox();
-});
-afterEach(() => {
-  cli.cleanup();
-  // The API key never appears in stdout or stderr of any run of this file.
-  for (const r of outputs.splice(0)) {
-    for (const key of ALL_KEYS) {
-      expect(r.stdout).not.toContain(key);
-      expect(r.stderr).not.toContain(key);
-    }
-  }
-});
-
-const login = async (key: string, extra: string[] = [], env: Record<string, string> = {}) => {
-  const r = await run(["auth", "login", "--with-token", ...extra], { input: `${key}\n`, env });
-  expect(r.exitCode).toBe(0);
-  expect(r.stdout).toBe("");
-  return r;
-};
+const ctx = useSettingsSuite(appSandbox);
+const { KEYS, run, lastAuth, login } = ctx;
 
 describe("profiles", () => {
   const get = (env: Record<string, string> = {}, extra: string[] = []) =>
-    run(["failover", "get", "bkdfo_abc", ...extra], { env: { EDGECTL_BASE_URL: server.url, ...env } });
+    run(["failover", "get", "bkdfo_abc", ...extra], { env: { EDGECTL_BASE_URL: ctx.server.url, ...env } });
 
   it("--profile and EDGECTL_PROFILE choose the profile; the flag wins", async () => {
     await login(KEYS.profile);
@@ -78,11 +30,11 @@ describe("profiles", () => {
 
   it("auth login under EDGECTL_PROFILE writes that profile only", async () => {
     await login(KEYS.staging, [], { EDGECTL_PROFILE: "staging" });
-    const data = JSON.parse(readFileSync(join(cli.configDir, "config.json"), "utf8")) as { profiles: Record<string, unknown> };
+    const data = JSON.parse(readFileSync(join(ctx.cli.configDir, "config.json"), "utf8")) as { profiles: Record<string, unknown> };
     expect(Object.keys(data.profiles)).toEqual(["staging"]);
     const r = await get();
     expect(r.exitCode).toBe(4); // the default profile has no key
-    expect(server.requests).toHaveLength(0);
+    expect(ctx.server.requests).toHaveLength(0);
   });
 
   it("an unknown profile has no key: exit 4, nothing sent", async () => {
@@ -91,7 +43,7 @@ describe("profiles", () => {
     expect(r.exitCode).toBe(4);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain('"nosuch"');
-    expect(server.requests).toHaveLength(0);
+    expect(ctx.server.requests).toHaveLength(0);
   });
 });
 
@@ -111,7 +63,7 @@ describe("auth status / logout", () => {
       base_url: "https://api.ngrok.com",
       api_key: "********3333",
       api_key_source: "NGROK_API_KEY",
-      config_path: join(cli.configDir, "config.json"),
+      config_path: join(ctx.cli.configDir, "config.json"),
     });
     const f = await run(["auth", "status", "-o", "json", "--api-key", KEYS.flag], { env: { EDGECTL_API_KEY: KEYS.edgectl } });
     expect(JSON.parse(f.stdout)).toMatchObject({ api_key: "********1111", api_key_source: "--api-key" });
@@ -126,9 +78,9 @@ describe("auth status / logout", () => {
     expect(status.exitCode).toBe(4);
     expect(status.stdout).toBe("");
     expect(status.stderr).toMatch(/^error: /);
-    const get = await run(["failover", "get", "bkdfo_abc"], { env: { EDGECTL_BASE_URL: server.url } });
+    const get = await run(["failover", "get", "bkdfo_abc"], { env: { EDGECTL_BASE_URL: ctx.server.url } });
     expect(get.exitCode).toBe(4);
-    expect(server.requests).toHaveLength(0);
+    expect(ctx.server.requests).toHaveLength(0);
   });
 
   it("logout keeps the profile's other settings", async () => {
@@ -169,16 +121,16 @@ describe("config get|set|unset|list|path", () => {
 
   it("the profile's retries setting is used for requests", async () => {
     await run(["config", "set", "retries", "0"]);
-    server.script(json(503, { msg: "busy", status_code: 503 }, { "Retry-After": "0" }));
-    const r = await run(["failover", "get", "bkdfo_abc"], { env: { EDGECTL_API_KEY: KEYS.edgectl, EDGECTL_BASE_URL: server.url } });
+    ctx.server.script(json(503, { msg: "busy", status_code: 503 }, { "Retry-After": "0" }));
+    const r = await run(["failover", "get", "bkdfo_abc"], { env: { EDGECTL_API_KEY: KEYS.edgectl, EDGECTL_BASE_URL: ctx.server.url } });
     expect(r.exitCode).toBe(1);
-    expect(server.requests).toHaveLength(1);
+    expect(ctx.server.requests).toHaveLength(1);
   });
 
   it("path prints the config file's path", async () => {
     const r = await run(["config", "path"]);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toBe(join(cli.configDir, "config.json")) // execa drops the final newline;
+    expect(r.stdout).toBe(join(ctx.cli.configDir, "config.json")) // execa drops the final newline;
   });
 
   it.each([
@@ -192,13 +144,13 @@ describe("config get|set|unset|list|path", () => {
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/^error: /);
-    expect(existsSync(join(cli.configDir, "config.json"))).toBe(false);
+    expect(existsSync(join(ctx.cli.configDir, "config.json"))).toBe(false);
   });
 });
 
 describe("the config file on disk", () => {
   it("auth login creates the folder 0700 and the file 0600, holding the key", async () => {
-    const dir = join(cli.configDir, "nested", "edgectl");
+    const dir = join(ctx.cli.configDir, "nested", "edgectl");
     await login(KEYS.profile, [], { EDGECTL_CONFIG_DIR: dir });
     const file = join(dir, "config.json");
     expect(statSync(dir).mode & 0o777).toBe(0o700);
@@ -207,7 +159,7 @@ describe("the config file on disk", () => {
   });
 
   it("config set keeps the modes", async () => {
-    const dir = join(cli.configDir, "other");
+    const dir = join(ctx.cli.configDir, "other");
     await run(["config", "set", "timeout", "5"], { env: { EDGECTL_CONFIG_DIR: dir } });
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir, "config.json")).mode & 0o777).toBe(0o600);

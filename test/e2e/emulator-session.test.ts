@@ -1,56 +1,21 @@
 // Every command against the real emulator (`edgectl emulator --port 0`), in JSON and table
 // output, as an operator's session would run them.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
-import { spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";
-import { parseJsonError, runCli, type Failover } from "./support.js";
 
-const KEY = "key_emulator_session_12345";
-let emu: SpawnedEmulator;
-let cli: CliSandbox;
-let scratch: string;
-const env = (extra: Record<string, string> = {}) => ({ EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: emu.url, ...extra });
-const run = (args: string[], opts: RunOptions = {}) => runCli(cli, args, { ...opts, env: { ...env(), ...opts.env } });
-const runJson = async <T = unknown>(args: string[], opts: RunOptions = {}): Promise<T> => {
-  const r = await run([...args, "-o", "json"], opts);
-  expect(r.stderr).toBe("");
-  expect(r.exitCode).toBe(0);
-  return JSON.parse(r.stdout) as T;
-};
-const create = (...args: string[]) => runJson<Failover>(["failover", "create", ...args]);
 
-/** FIELD/VALUE table → map of field to value. */
-function record(stdout: string): Record<string, string> {
-  const lines = stdout.split("\n").filter((l) => l.trim() !== "");
-  expect(lines[0]).toMatch(/^FIELD\s+VALUE$/);
-  return Object.fromEntries(
-    lines.slice(1).map((l) => {
-      const m = /^(\S+(?: \S+)*?)(?:\s{2,}(.*))?$/.exec(l)!;
-      return [m[1]!, m[2] ?? ""];
-    }),
-  );
-}
+import { describe, expect, it } from "vitest";
 
-beforeAll(async () => {
-  emu = await spawnEmulator();
-  cli = sandbox();
-  scratch = mkdtempSync(join(tmpdir(), "edgectl-emu-session-"));
-});
-afterAll(async () => {
-  await emu?.stop();
-  cli?.cleanup();
-  rmSync(scratch, { recursive: true, force: true });
-});
+import { parseJsonError, type Failover } from "./support.js";
+import { useEmulatorSessionSuite } from "./emulator-session.support.js";
+
+const ctx = useEmulatorSessionSuite();
+const { run, runJson, create } = ctx;
 
 describe("a realistic failover session (JSON)", () => {
   it("create → get → update → list → delete → get gives 404", async () => {
     const created = await create("--backends", "bkdhr_primary,bkdtg_standby", "--backends", "bkdwd_last", "--description", "eu pair", "--metadata", '{"team":"edge"}');
     expect(created).toMatchObject({ description: "eu pair", metadata: '{"team":"edge"}', backends: ["bkdhr_primary", "bkdtg_standby", "bkdwd_last"] });
     expect(created.id).toMatch(/^bkdfo_[A-Za-z0-9]+$/);
-    expect(created.uri).toBe(`${emu.url}/backends/failover/${created.id}`);
+    expect(created.uri).toBe(`${ctx.emu.url}/backends/failover/${created.id}`);
     expect(Number.isNaN(Date.parse(created.created_at))).toBe(false);
 
     expect(await runJson(["failover", "get", created.id])).toEqual(created);

@@ -1,49 +1,17 @@
 // Every exit code of the contract, with what goes to stdout and stderr, from the real bin: one
 // case per code here, the rest of each code's cases in-process in app/exit-codes.test.ts.
-import net from "node:net";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
-import { apiError, json, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
-import { FB, parseJsonError, runCli } from "./support.js";
+import { describe, expect, it } from "vitest";
+import { type CliSandbox } from "../helpers/cli.js";
+import { apiError, json } from "../helpers/fault-server.js";
+import { FB, parseJsonError } from "./support.js";
+import { useExitCodesSuite } from "./exit-codes.support.js";
 
-const KEY = "key_exit_codes_1234567890";
-
-let server: FaultServer;
-let cli: CliSandbox;
-let closedPort: number;
-let defaultFallback: FaultServer["fallback"];
-const run = (args: string[], opts?: RunOptions) => runCli(cli, args, opts);
-const env = (extra: Record<string, string> = {}) => ({ EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: server.url, ...extra });
-
-/** A loopback port that was open a moment ago and is now closed: connecting is refused. */
-async function freshClosedPort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", () => resolve()));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
-
-beforeAll(async () => {
-  server = await startFaultServer();
-  defaultFallback = server.fallback;
-  cli = sandbox();
-  closedPort = await freshClosedPort();
-});
-afterAll(async () => {
-  await server.close();
-  cli.cleanup();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-});
-afterEach(() => {
-  server.fallback = defaultFallback;
-});
+const ctx = useExitCodesSuite();
+const { KEY, run, env } = ctx;
 
 describe("exit 0", () => {
   it("success prints the result on stdout and nothing on stderr", async () => {
-    server.script(json(200, FB));
+    ctx.server.script(json(200, FB));
     const r = await run(["failover", "get", "bkdfo_abc", "-o", "json"], { env: env() });
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(FB);
@@ -53,7 +21,7 @@ describe("exit 0", () => {
 
 describe("exit 1: the API answered with an error", () => {
   it("404: `error:` with status, error_code and operation_id on stderr, nothing on stdout", async () => {
-    server.script(apiError(404, "The failover backend was not found.", "ERR_NGROK_404"));
+    ctx.server.script(apiError(404, "The failover backend was not found.", "ERR_NGROK_404"));
     const r = await run(["failover", "get", "bkdfo_missing"], { env: env() });
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe("");
@@ -71,20 +39,20 @@ describe("exit 2: usage errors send nothing", () => {
     const r = await run(["failover", "delete", "-"], { env: env(), input: "bkdfo_a\nbkdfo_b\n" });
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe("");
-    expect(server.requests).toHaveLength(0);
+    expect(ctx.server.requests).toHaveLength(0);
   });
 });
 
 describe("exit 3: no usable answer", () => {
   it("connection refused with --retries 0", async () => {
-    const r = await run(["failover", "get", "bkdfo_abc", "--retries", "0"], { env: env({ EDGECTL_BASE_URL: `http://127.0.0.1:${closedPort}` }) });
+    const r = await run(["failover", "get", "bkdfo_abc", "--retries", "0"], { env: env({ EDGECTL_BASE_URL: `http://127.0.0.1:${ctx.closedPort}` }) });
     expect(r.exitCode).toBe(3);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/^error: .*connection refused/);
   });
 
   it("no answer within --timeout", async () => {
-    server.script({ hang: true });
+    ctx.server.script({ hang: true });
     const r = await run(["failover", "get", "bkdfo_abc", "--retries", "0", "--timeout", "0.3"], { env: env() });
     expect(r.exitCode).toBe(3);
     expect(r.stdout).toBe("");
@@ -94,15 +62,15 @@ describe("exit 3: no usable answer", () => {
 
 describe("exit 4: authentication", () => {
   it("no API key configured anywhere: nothing is sent", async () => {
-    const r = await run(["failover", "get", "bkdfo_abc"], { env: { EDGECTL_BASE_URL: server.url } });
+    const r = await run(["failover", "get", "bkdfo_abc"], { env: { EDGECTL_BASE_URL: ctx.server.url } });
     expect(r.exitCode).toBe(4);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/^error: .*API key/);
-    expect(server.requests).toHaveLength(0);
+    expect(ctx.server.requests).toHaveLength(0);
   });
 
   it.each([401, 403])("the API refuses the key with %i", async (status) => {
-    server.script(apiError(status, "The API key is not valid.", "ERR_NGROK_" + status));
+    ctx.server.script(apiError(status, "The API key is not valid.", "ERR_NGROK_" + status));
     const r = await run(["failover", "get", "bkdfo_abc", "-o", "json"], { env: env() });
     expect(r.exitCode).toBe(4);
     expect(r.stdout).toBe("");
@@ -113,10 +81,10 @@ describe("exit 4: authentication", () => {
 
 describe("exit 130: interrupted", () => {
   it("SIGINT while a request is in flight: exit 130, `error: interrupted` on stderr, nothing on stdout", async () => {
-    server.script({ hang: true });
-    const child = cli.run(["failover", "get", "bkdfo_abc"], { env: env() }) as ReturnType<CliSandbox["run"]> & { kill(signal: NodeJS.Signals): boolean };
-    for (let i = 0; i < 200 && server.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
-    expect(server.requests).toHaveLength(1);
+    ctx.server.script({ hang: true });
+    const child = ctx.cli.run(["failover", "get", "bkdfo_abc"], { env: env() }) as ReturnType<CliSandbox["run"]> & { kill(signal: NodeJS.Signals): boolean };
+    for (let i = 0; i < 200 && ctx.server.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(ctx.server.requests).toHaveLength(1);
     child.kill("SIGINT");
     const r = await child;
     expect(r.exitCode).toBe(130);
@@ -125,9 +93,9 @@ describe("exit 130: interrupted", () => {
   });
 
   it("with -o json the interruption is one JSON object of kind interrupted", async () => {
-    server.script({ hang: true });
-    const child = cli.run(["failover", "list", "-o", "json"], { env: env() }) as ReturnType<CliSandbox["run"]> & { kill(signal: NodeJS.Signals): boolean };
-    for (let i = 0; i < 200 && server.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    ctx.server.script({ hang: true });
+    const child = ctx.cli.run(["failover", "list", "-o", "json"], { env: env() }) as ReturnType<CliSandbox["run"]> & { kill(signal: NodeJS.Signals): boolean };
+    for (let i = 0; i < 200 && ctx.server.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
     child.kill("SIGTERM");
     const r = await child;
     expect(r.exitCode).toBe(130);

@@ -1,0 +1,56 @@
+// What both halves of the exit-codes tests share (the CLI spawned in e2e/exit-codes.test.ts, in-process in
+// app/exit-codes.test.ts).
+import net from "node:net";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { sandbox, type RunOptions } from "../helpers/cli.js";
+import { startFaultServer, type FaultServer } from "../helpers/fault-server.js";
+import { runCli, type Sandbox } from "./support.js";
+
+export function useExitCodesSuite(makeSandbox: () => Sandbox = sandbox) {
+  const KEY = "key_exit_codes_1234567890";
+
+  let server: FaultServer;
+  let cli: Sandbox;
+  let closedPort: number;
+  let defaultFallback: FaultServer["fallback"];
+  const run = (args: string[], opts?: RunOptions) => runCli(cli, args, opts);
+  const env = (extra: Record<string, string> = {}) => ({ EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: server.url, ...extra });
+
+  /** A loopback port that was open a moment ago and is now closed: connecting is refused. */
+  async function freshClosedPort(): Promise<number> {
+    const s = net.createServer();
+    await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", () => resolve()));
+    const port = (s.address() as net.AddressInfo).port;
+    await new Promise<void>((resolve) => s.close(() => resolve()));
+    return port;
+  }
+
+  beforeAll(async () => {
+    server = await startFaultServer();
+    defaultFallback = server.fallback;
+    cli = makeSandbox();
+    closedPort = await freshClosedPort();
+  });
+  afterAll(async () => {
+    await server.close();
+    cli.cleanup();
+  });
+  beforeEach(() => {
+    server.requests.length = 0;
+  });
+  afterEach(() => {
+    server.fallback = defaultFallback;
+  });
+  return {
+    get closedPort() {
+      return closedPort;
+    },
+    get server() {
+      return server;
+    },
+    get cli() {
+      return cli;
+    },
+    KEY, run, env, freshClosedPort,
+  };
+}
