@@ -26,7 +26,11 @@ const TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
 const CA = ["/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt"].find((p) => existsSync(p));
 const ROUNDS = Number(process.env.EDGECTL_BENCH_ROUNDS ?? 30); // start-up rounds per Node and CA setting
 const BATCH = 1000;
-const BATCH_ROUNDS = 5;
+const BATCH_ROUNDS = Number(process.env.EDGECTL_BENCH_BATCH_ROUNDS ?? 5);
+// EDGECTL_BENCH_ONLY=batch: the batch rows alone (with the linearity rows), for a change to batches.
+const ONLY_BATCH = process.env.EDGECTL_BENCH_ONLY === "batch";
+/** Batch sizes for the linearity rows: the time per id should not grow with N. */
+const SIZES = [10, 100, BATCH];
 const LOAD = { seconds: 3, connections: 8 };
 const RATE = { requests: 30, seconds: 5, ids: 90 };
 const started = Date.now();
@@ -168,6 +172,7 @@ function paired(plan, rounds) {
       runs: rounds,
       median: median(times[p.key]),
       ratio: ratios && median(ratios),
+      ratios,
       cpu,
       cpuRatio: p.vs ? ticks[p.key] / ticks[p.vs] : undefined,
       vs: p.vsName,
@@ -197,7 +202,7 @@ try {
 
   for (const node of nodes) {
     const cacheDir = join(work, `cache-${node.version}`);
-    for (const caSetting of CA ? ["unset", "set"] : ["unset"]) {
+    for (const caSetting of ONLY_BATCH ? [] : CA ? ["unset", "set"] : ["unset"]) {
       log(`Node ${node.version}, NODE_EXTRA_CA_CERTS ${caSetting}: start-up rows…`);
       const env = baseEnv({ EDGECTL_BASE_URL: emu.url, EDGECTL_CACHE_DIR: cacheDir, ...(caSetting === "set" ? { NODE_EXTRA_CA_CERTS: CA } : {}) });
       const opts = { env };
@@ -238,6 +243,16 @@ try {
       [
         { key: "keepalive", name: `minimal keep-alive client, ${BATCH} GETs, 8 in flight`, cmd: node.bin, args: [join(ROOT, "bench", "keepalive-gets.cjs"), emu.url, idsFile], opts: { env }, check: count },
         {
+          key: "keepaliveJson",
+          name: `the same client, parsing and printing the answers`,
+          cmd: node.bin,
+          args: [join(ROOT, "bench", "keepalive-gets.cjs"), emu.url, idsFile, "--json"],
+          opts: { env },
+          check: (res) => count({ stdout: String(JSON.parse(res.stdout).length) }),
+          vs: "keepalive",
+          vsName: "keep-alive client",
+        },
+        {
           key: "batch",
           name: `edgectl failover get - -o json (${BATCH} ids)`,
           cmd: node.bin,
@@ -262,7 +277,34 @@ try {
       BATCH_ROUNDS,
     );
     sections.push({ title: `Node ${node.version}: ${BATCH} GETs (emulator on the machine's Node)`, rows: Object.values(batch), perSecond: true });
+    sections.at(-1).note = `edgectl / the parsing client: wall ${median(batch.batch.ratios.map((r, i) => r / batch.keepaliveJson.ratios[i])).toFixed(2)}×, CPU ${(batch.batch.cpu / batch.keepaliveJson.cpu).toFixed(2)}×`;
     goal(1 / batch.batch.ratio >= 0.9, `Node ${node.major}: ${BATCH} ids ≥ 90% of the keep-alive client's throughput: ${Math.round(100 / batch.batch.ratio)}% (wall; CPU ${batch.batch.cpuRatio.toFixed(2)}× the client's)`);
+
+    // Linearity: N = 10, 100, 1000 in turn each round; the cost of 10→100 and 100→1000 per
+    // id added (start-up cancels out), which should stay about the same.
+    const sized = paired(
+      SIZES.map((n) => ({
+        key: `n${n}`,
+        name: `edgectl failover get - -o json (${n} ids)`,
+        cmd: node.bin,
+        args: [BIN, "failover", "get", "-", "-o", "json"],
+        opts: { env, input: `${ids.slice(0, n).join("\n")}\n` },
+        check: (res) => {
+          if (JSON.parse(res.stdout).length !== n) throw new Error(`got ${JSON.parse(res.stdout).length} of ${n}`);
+        },
+      })),
+      BATCH_ROUNDS,
+    );
+    // CPU time, summed over the rounds, is steadier here than wall time.
+    const perId = (a, b, field) => (sized[`n${b}`][field] - sized[`n${a}`][field]) / (b - a);
+    const told = (field) => {
+      const [small, large] = [perId(SIZES[0], SIZES[1], field), perId(SIZES[1], SIZES[2], field)];
+      return { small, large, text: `${(small * 1000).toFixed(0)} µs from ${SIZES[0]} to ${SIZES[1]} ids, ${(large * 1000).toFixed(0)} µs from ${SIZES[1]} to ${SIZES[2]} (${(large / small).toFixed(2)}×)` };
+    };
+    const cpu = told("cpu");
+    sections.push({ title: `Node ${node.version}: linearity`, rows: Object.values(sized), note: `per id added: CPU ${cpu.text}; wall ${told("median").text}` });
+    goal(cpu.large <= cpu.small * 1.25, `Node ${node.major}: linear in N: CPU per id added ${cpu.text}`);
+    if (ONLY_BATCH) continue;
 
     log(`Node ${node.version}: autocannon against the emulator and a bare server…`);
     const servers = [];
@@ -290,7 +332,7 @@ try {
   }
 
   // curl does not depend on Node: once, against the same emulator.
-  if (CURL) {
+  if (CURL && !ONLY_BATCH) {
     log(`curl: -Z --parallel-max 8 and one process per id (${BATCH} GETs)…`);
     const config = ids.map((id) => `url = "${emu.url}/backends/failover/${id}"\noutput = "/dev/null"\n`).join("");
     writeFileSync(join(work, "curl.conf"), config);
@@ -314,7 +356,7 @@ try {
 }
 
 // Rate limits (issue 12 item 5): 90 deletes against --rate-limit 30/5, on the machine's Node.
-{
+if (!ONLY_BATCH) {
   const stateFile = join(work, "rate-state.json");
   const maker = await startServer(process.execPath, [BIN, "emulator", "--port", "0", "--state", stateFile], baseEnv({}));
   const rateIds = await createIds(maker.url, RATE.ids);

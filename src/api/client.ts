@@ -57,6 +57,10 @@ export class ApiClient {
   readonly pacer: RatePacer;
   /** The limit last told in --debug. */
   private toldLimit = "";
+  /** The base URL without its trailing slashes, which a command's path is appended to. */
+  private readonly prefix: string;
+  /** The headers of every request without a body: the same for all of a client's requests. */
+  private readonly baseHeaders: Readonly<Record<string, string>>;
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl;
@@ -66,11 +70,18 @@ export class ApiClient {
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
     this.pacer = new RatePacer({ now: this.now, sleep: this.sleep });
+    this.prefix = options.baseUrl.replace(/\/+$/, "");
+    this.baseHeaders = {
+      Authorization: `Bearer ${options.apiKey}`,
+      "Ngrok-Version": "2",
+      Accept: "application/json",
+      "User-Agent": USER_AGENT,
+    };
   }
 
   /** A command's API path, appended to the base URL (whose path prefix is kept). */
   private pathUrl(path: string): URL {
-    return new URL(this.baseUrl.replace(/\/+$/, "") + (path.startsWith("/") ? path : `/${path}`));
+    return new URL(this.prefix + (path.startsWith("/") ? path : `/${path}`));
   }
 
   /**
@@ -95,16 +106,10 @@ export class ApiClient {
     const url = typeof target === "string" ? this.pathUrl(target) : target;
     const hasBody = opts.body !== undefined && method !== "GET" && method !== "DELETE";
     const payload = hasBody ? JSON.stringify(opts.body) : undefined;
-    const headers: Record<string, string> = {
-      Authorization: `Bearer ${this.options.apiKey}`,
-      "Ngrok-Version": "2",
-      Accept: "application/json",
-      "User-Agent": USER_AGENT,
-    };
-    if (payload !== undefined) {
-      headers["Content-Type"] = "application/json";
-      headers["Content-Length"] = String(Buffer.byteLength(payload));
-    }
+    const headers =
+      payload === undefined ? this.baseHeaders : { ...this.baseHeaders, "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(payload)) };
+    // Debug lines cost real time per request when built (a batch makes thousands): only for --debug.
+    const debug = this.options.debug !== undefined;
     const maxAttempts = this.options.retries + 1;
     this.transport.agentFor(url); // a bad HTTPS_PROXY is a UsageError here, before anything is sent
     const inBatch = (opts.rateLimitWaits ?? 0) > 0;
@@ -113,15 +118,15 @@ export class ApiClient {
     // batch spends queued behind the API's rate limit does not count: the id is not in flight.
     let deadline: number | undefined;
     for (let attempt = 1; ; ) {
-      const { ticket, waitedMs } = await this.pacer.acquire();
+      // Mostly the pacer lets a request go at once: no promise to wait for then.
+      const { ticket, waitedMs } = this.pacer.tryAcquire() ?? (await this.pacer.acquire());
       if (waitedMs > 0) {
         this.log(`  rate limited: waited ${(waitedMs / 1000).toFixed(2)} s`);
         deadline = undefined;
       }
       deadline ??= this.now() + this.options.timeoutMs;
-      this.log(`→ ${method} ${url.href}${attempt > 1 ? ` (attempt ${attempt}/${maxAttempts})` : ""}`);
-      // Redacting costs real time per request (a batch makes thousands): only for --debug.
-      if (this.options.debug) {
+      if (debug) {
+        this.log(`→ ${method} ${url.href}${attempt > 1 ? ` (attempt ${attempt}/${maxAttempts})` : ""}`);
         this.log(`  headers: ${this.redact(JSON.stringify({ ...headers, Authorization: "Bearer ********" }))}`);
         if (payload !== undefined) this.log(`  body: ${this.redact(payload)}`);
       }
@@ -132,8 +137,8 @@ export class ApiClient {
       try {
         response = await this.transport.send({ method, url, headers, payload, timeLeftMs: deadline - started, timeoutMs: this.options.timeoutMs });
         outcome = { status: response.status, headers: response.headers };
-        this.log(`← ${response.status} ${http.STATUS_CODES[response.status] ?? ""} in ${this.now() - started} ms`);
-        if (response.text && this.options.debug) this.log(`  body: ${this.redact(response.text.length > 4000 ? `${response.text.slice(0, 4000)}…` : response.text)}`);
+        if (debug) this.log(`← ${response.status} ${http.STATUS_CODES[response.status] ?? ""} in ${this.now() - started} ms`);
+        if (response.text && debug) this.log(`  body: ${this.redact(response.text.length > 4000 ? `${response.text.slice(0, 4000)}…` : response.text)}`);
       } catch (err) {
         if (!(err instanceof SendError)) throw err;
         failure = err;
@@ -144,7 +149,7 @@ export class ApiClient {
       // A Retry-After that cannot be read is no hint: the limit is learned as without one.
       const hinted = response !== undefined && retryAfterMs(response.headers["retry-after"]) !== undefined;
       this.pacer.settle(ticket, { rateLimited, hinted, learn: inBatch });
-      this.tellLearnedLimit();
+      if (debug) this.tellLearnedLimit();
       if (rateLimited) opts.onRateLimited?.();
       const now = this.now();
       const decision = decideRetry({

@@ -69,6 +69,12 @@ export class RatePacer {
     return at;
   }
 
+  /** A request that may go now is recorded as sent, without waiting; undefined if it must wait. */
+  tryAcquire(): { ticket: Ticket; waitedMs: number } | undefined {
+    const now = this.clock.now();
+    return this.readyAt(now) <= now ? { ticket: this.take(now), waitedMs: 0 } : undefined;
+  }
+
   /** Waits until a request may go and records it as sent; resolves with the time waited. */
   async acquire(): Promise<{ ticket: Ticket; waitedMs: number }> {
     const start = this.clock.now();

@@ -91,7 +91,9 @@ export class Transport {
           req.destroy();
         });
         res.on("end", () => {
-          finish(() => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
+          // An API answer mostly comes in one chunk: no copy into a new buffer then.
+          const text = chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8");
+          finish(() => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
         });
         // What arrived is told (escaped, redacted by the client), so a cut answer is recognisable.
         const cutOff = (why: string) => {

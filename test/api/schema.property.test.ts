@@ -1,0 +1,80 @@
+// Property-based tests of schemaParser: its quick check of common answers must never let
+// through what zod refuses, and a refused answer gets zod's message, naming the field.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import * as z from "zod/mini";
+import { BACKEND_SCHEMAS } from "../../src/api/backends.js";
+import { HttpsEdge } from "../../src/api/edges.js";
+import { Endpoint } from "../../src/api/endpoints.js";
+import { FailoverBackend, FailoverBackendList } from "../../src/api/failover.js";
+import { schemaParser } from "../../src/api/schema.js";
+import { WebhookVerification } from "../../src/api/webhook-verification.js";
+
+const FB = { id: "bkdfo_abc", uri: "https://api.ngrok.com/backends/failover/bkdfo_abc", created_at: "2026-01-01T00:00:00Z", description: "eu pair", metadata: "", backends: ["bkdhr_a", "bkdtg_b"] };
+const EDGE = {
+  id: "edghts_a",
+  hostports: ["a.example:443"],
+  mutual_tls: null,
+  routes: [{ id: "edghtsrt_b", match_type: "exact_path", match: "/", backend: { enabled: true, backend: { id: "bkdfo_abc" } }, webhook_verification: { enabled: true, provider: "github", secret: null } }],
+};
+
+/** A JSON-like value, including the shapes the schemas expect, so a mutation often nearly fits. */
+const value = fc.oneof(
+  fc.jsonValue({ maxDepth: 2 }),
+  fc.constantFrom<unknown>(undefined, null, "", 0, Number.NaN, Number.POSITIVE_INFINITY, [], {}, ["x"], [1], { id: "x" }, true),
+);
+
+/** The valid answer with one field (at some depth) replaced, removed or added. */
+function mutated(valid: unknown): fc.Arbitrary<unknown> {
+  const paths: string[][] = [];
+  const walk = (v: unknown, path: string[]) => {
+    paths.push(path);
+    if (v && typeof v === "object") for (const [k, c] of Object.entries(v)) walk(c, [...path, k]);
+  };
+  walk(valid, []);
+  return fc.tuple(fc.constantFrom(...paths), fc.constantFrom("replace", "remove", "add"), value).map(([path, how, v]) => {
+    const copy = structuredClone(valid) as Record<string, unknown>;
+    if (path.length === 0) return how === "replace" ? v : copy;
+    let parent = copy as Record<string, unknown>;
+    for (const k of path.slice(0, -1)) parent = parent[k] as Record<string, unknown>;
+    const last = path[path.length - 1]!;
+    if (how === "replace") parent[last] = v;
+    else if (how === "remove") delete parent[last];
+    else parent[`${last}_extra`] = v;
+    return copy;
+  });
+}
+
+const CASES: [string, z.ZodMiniType, unknown][] = [
+  ["a Failover backend", FailoverBackend, FB],
+  ["a page of Failover backends", FailoverBackendList, { backends: [FB, { ...FB, id: "bkdfo_def" }], uri: "u", next_page_uri: null }],
+  ["a webhook verification module", WebhookVerification, { enabled: true, provider: "github", secret: null }],
+  ["an HTTPS edge", HttpsEdge, EDGE],
+  ["an endpoint", Endpoint, { id: "ep_a", url: "https://a.example", traffic_policy: null }],
+  ["an http_response backend", BACKEND_SCHEMAS.http_response, { id: "bkdhr_a", body: "ok", headers: { a: "b" }, status_code: 200 }],
+];
+
+describe("schemaParser", () => {
+  for (const [name, schema, valid] of CASES) {
+    it(`accepts exactly what zod accepts for ${name}, returning it as sent`, () => {
+      const parse = schemaParser(schema);
+      expect(parse(valid)).toBe(valid);
+      fc.assert(
+        fc.property(fc.oneof(mutated(valid), value), (data) => {
+          const zod = schema.safeParse(data);
+          if (zod.success) expect(parse(data)).toBe(data);
+          else {
+            const issue = zod.error.issues[0]!;
+            expect(() => parse(data)).toThrow(`${issue.path.length ? issue.path.join(".") : "body"}: ${issue.message}`);
+          }
+        }),
+        { numRuns: 300 },
+      );
+    });
+  }
+
+  it("refuses a missing field by name", () => {
+    const { backends: _, ...rest } = FB;
+    expect(() => schemaParser(FailoverBackend)(rest)).toThrow(/^backends: /);
+  });
+});
