@@ -1,20 +1,17 @@
 // What both halves of the exit-codes tests share (the CLI spawned in e2e/exit-codes.test.ts, in-process in
 // app/exit-codes.test.ts).
 import net from "node:net";
-import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { beforeAll } from "vitest";
 import { sandbox, type RunOptions } from "../helpers/cli.js";
-import { startFaultServer, type FaultServer } from "../helpers/fault-server.js";
-import { runCli, type Sandbox } from "./support.js";
+import { runCli, useServerAndSandbox, type Sandbox } from "./support.js";
 
 export function useExitCodesSuite(makeSandbox: () => Sandbox = sandbox) {
   const KEY = "key_exit_codes_1234567890";
 
-  let server: FaultServer;
-  let cli: Sandbox;
+  const shared = useServerAndSandbox(makeSandbox);
   let closedPort: number;
-  let defaultFallback: FaultServer["fallback"];
-  const run = (args: string[], opts?: RunOptions) => runCli(cli, args, opts);
-  const env = (extra: Record<string, string> = {}) => ({ EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: server.url, ...extra });
+  const run = (args: string[], opts?: RunOptions) => runCli(shared.cli, args, opts);
+  const env = (extra: Record<string, string> = {}) => ({ EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: shared.server.url, ...extra });
 
   /** A loopback port that was open a moment ago and is now closed: connecting is refused. */
   async function freshClosedPort(): Promise<number> {
@@ -26,31 +23,18 @@ export function useExitCodesSuite(makeSandbox: () => Sandbox = sandbox) {
   }
 
   beforeAll(async () => {
-    server = await startFaultServer();
-    defaultFallback = server.fallback;
-    cli = makeSandbox();
     closedPort = await freshClosedPort();
-  });
-  afterAll(async () => {
-    await server.close();
-    cli.cleanup();
-  });
-  beforeEach(() => {
-    server.requests.length = 0;
-  });
-  afterEach(() => {
-    server.fallback = defaultFallback;
   });
   return {
     get closedPort() {
       return closedPort;
     },
     get server() {
-      return server;
+      return shared.server;
     },
     get cli() {
-      return cli;
+      return shared.cli;
     },
-    KEY, run, env, freshClosedPort,
+    KEY, run, env,
   };
 }

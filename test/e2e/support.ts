@@ -61,28 +61,18 @@ export interface FaultSuite {
  * each test the recorded requests are cleared and unscripted requests answer 404.
  */
 export function useFaultServer(key: string, makeSandbox: () => Sandbox = sandbox): FaultSuite {
-  let server: FaultServer | undefined;
-  let cli: Sandbox | undefined;
-  beforeAll(async () => {
-    server = await startFaultServer();
-    cli = makeSandbox();
-  });
-  afterAll(async () => {
-    await server?.close();
-    cli?.cleanup();
-  });
+  const shared = useServerAndSandbox(makeSandbox);
   beforeEach(() => {
-    server!.requests.length = 0;
-    server!.fallback = () => apiError(404, "Resource not found");
+    shared.server.fallback = () => apiError(404, "Resource not found");
   });
   return {
     get server() {
-      return server!;
+      return shared.server;
     },
     get cli() {
-      return cli!;
+      return shared.cli;
     },
-    run: (args, opts = {}) => runCli(cli!, args, { ...opts, env: { EDGECTL_API_KEY: key, EDGECTL_BASE_URL: server!.url, ...opts.env } }),
+    run: (args, opts = {}) => runCli(shared.cli, args, { ...opts, env: { EDGECTL_API_KEY: key, EDGECTL_BASE_URL: shared.server.url, ...opts.env } }),
   };
 }
 
@@ -120,5 +110,38 @@ export function useFreshSandboxes(fallback: () => Reply, makeSandbox: () => Sand
       return cli!;
     },
     run: (args, opts = {}) => runCli(cli!, args, { ...opts, env: { EDGECTL_BASE_URL: server!.url, ...opts.env } }),
+  };
+}
+
+/**
+ * One fault server and one sandbox for a test file, started before and closed after; before
+ * each test the recorded requests are cleared, after it the server's own fallback is back.
+ */
+export function useServerAndSandbox(makeSandbox: () => Sandbox = sandbox): { readonly server: FaultServer; readonly cli: Sandbox } {
+  let server: FaultServer | undefined;
+  let cli: Sandbox | undefined;
+  let defaultFallback: FaultServer["fallback"];
+  beforeAll(async () => {
+    server = await startFaultServer();
+    defaultFallback = server.fallback;
+    cli = makeSandbox();
+  });
+  afterAll(async () => {
+    await server?.close();
+    cli?.cleanup();
+  });
+  beforeEach(() => {
+    server!.requests.length = 0;
+  });
+  afterEach(() => {
+    server!.fallback = defaultFallback;
+  });
+  return {
+    get server() {
+      return server!;
+    },
+    get cli() {
+      return cli!;
+    },
   };
 }
