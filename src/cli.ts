@@ -1,19 +1,12 @@
-// The entry point: the only place that touches process.argv, process.exit and the real
-// streams, and the only place that turns errors into exit codes.
-import { CommanderError, type Command } from "commander";
-import { buildProgram } from "./commands/root.js";
-import { EXIT_CODES, EdgectlError, InternalError, UsageError } from "./errors.js";
-import { createFactory } from "./factory.js";
+// The entry point: the only place that touches process.argv, process.exit, signals and the
+// real streams. The CLI itself is src/app.ts, which tests run in-process.
+import { createApp } from "./app.js";
+import { EXIT_CODES, InternalError } from "./errors.js";
 import { formatError } from "./output/error.js";
-import { escapeControl } from "./output/escape.js";
-import { helpWidth } from "./output/help-width.js";
-import { isTruthy, type GlobalFlags } from "./settings/resolve.js";
 
 export async function main(argv: string[] = process.argv): Promise<void> {
   let interruptHandler: (() => Promise<void>) | undefined;
-  // The last -o/--json given wins, for results and errors alike.
-  let format: { json?: boolean; output?: string } = {};
-  const f = createFactory({
+  const app = createApp({
     env: process.env,
     stdout: process.stdout,
     stderr: process.stderr,
@@ -21,7 +14,6 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     get stdin() {
       return process.stdin;
     },
-    flags: () => ({ ...(program.opts() as GlobalFlags), ...format }),
     onInterrupt: (handler) => void (interruptHandler = handler),
   });
   let signalled = false;
@@ -45,7 +37,7 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     const message = `interrupted (${signal})`;
     // On a terminal, start a fresh line after the echoed ^C; otherwise stderr starts with `error:`.
     const lead = process.stderr.isTTY ? "\n" : "";
-    process.stderr.write(f.errorsAsJson() ? `${JSON.stringify({ error: { kind: "interrupted", message } })}\n` : `${lead}error: ${message}\n`);
+    process.stderr.write(app.errorsAsJson() ? `${JSON.stringify({ error: { kind: "interrupted", message } })}\n` : `${lead}error: ${message}\n`);
     if (process.stdout.writableLength === 0) process.exit(EXIT_CODES.interrupted);
     void flushed(process.stdout).then(() => process.exit(EXIT_CODES.interrupted));
   };
@@ -61,33 +53,7 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   });
   process.stderr.on("error", () => {});
 
-  const program = buildProgram(f);
-  let captured = "";
-  const configure = (cmd: Command) => {
-    cmd.exitOverride().configureOutput({
-      getOutHelpWidth: helpWidth,
-      writeOut: (s) => process.stdout.write(s),
-      writeErr: (s) => {
-        captured += s;
-      },
-      outputError: (s) => {
-        captured += s;
-      },
-    });
-    for (const sub of cmd.commands) configure(sub);
-  };
-  configure(program);
-  program.on("option:json", () => (format = { json: true, output: undefined }));
-  program.on("option:output", (value: string) => (format = { json: false, output: value }));
-
-  let code = 0;
-  try {
-    await program.parseAsync(argv);
-  } catch (err) {
-    const debug = (program.opts() as GlobalFlags).debug === true || isTruthy(process.env.EDGECTL_DEBUG);
-    code = handleError(err, captured, { json: f.errorsAsJson(), debug, warnings: f.takeWarnings() });
-  }
-  f.flushWarnings();
+  let code = await app.run(argv.slice(2));
   if (interruptHandler) return; // the emulator keeps serving until a signal arrives
   process.exitCode = code;
   // Exit promptly (nothing else is pending, and keep-alive sockets must not hold us), but only
@@ -95,7 +61,7 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   // earlier cuts a big result short.
   await flushed(process.stdout);
   if (outputFailure) {
-    process.stderr.write(formatError(new InternalError(`cannot write output: ${outputFailure.message}`), { json: f.errorsAsJson() }));
+    process.stderr.write(formatError(new InternalError(`cannot write output: ${outputFailure.message}`), { json: app.errorsAsJson() }));
     if (code === 0) code = EXIT_CODES.internal;
   }
   await flushed(process.stderr);
@@ -104,30 +70,4 @@ export async function main(argv: string[] = process.argv): Promise<void> {
 
 function flushed(stream: NodeJS.WritableStream): Promise<void> {
   return new Promise((resolve) => stream.write("", () => resolve()));
-}
-
-function handleError(err: unknown, captured: string, opts: { json: boolean; debug: boolean; warnings: string[] }): number {
-  if (err instanceof CommanderError) {
-    if (err.code === "commander.helpDisplayed" || err.code === "commander.version") return 0;
-    // A noun without a verb: show its help on stdout, like `gh repo`.
-    if (err.code === "commander.help" || err.code === "commander.executeSubCommandAsync") {
-      process.stdout.write(captured);
-      return 0;
-    }
-    const message = (captured.replace(/^error:\s*/i, "").trim() || err.message).replace(/\s*\n\s*/g, " ");
-    process.stderr.write(formatError(new UsageError(message), opts));
-    if (!opts.json) process.stderr.write("Run 'edgectl --help' (or '<command> --help') for usage.\n");
-    writeWarnings(opts);
-    return EXIT_CODES.usage;
-  }
-  process.stderr.write(formatError(err, opts));
-  writeWarnings(opts);
-  // The message in a stack may hold what the server sent: escaped, line by line.
-  if (opts.debug && err instanceof Error && err.stack) process.stderr.write(`${err.stack.split("\n").map(escapeControl).join("\n")}\n`);
-  return err instanceof EdgectlError ? EXIT_CODES[err.kind] : EXIT_CODES.internal;
-}
-
-/** After the error line; with -o json they are inside the error object already. */
-function writeWarnings(opts: { json: boolean; warnings: string[] }): void {
-  if (!opts.json) for (const w of opts.warnings) process.stderr.write(`warning: ${escapeControl(w)}\n`);
 }

@@ -1,67 +1,12 @@
 // `edgectl migrate edge`: the requests it sends, what it prints and how it exits, against
 // the fault server scripted with an edge and its backends.
+// Here the real bin runs one case of each kind; the rest run in-process in app/migrate.test.ts.
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
-import { apiError, json, type Reply } from "../helpers/fault-server.js";
-import { edge, failover, httpResponse, route, tunnelGroup, weighted } from "../migrate/fixtures.js";
-import { parseJsonError, useFaultServer } from "./support.js";
+import { edge } from "../migrate/fixtures.js";
+import { useMigrateSuite } from "./migrate.support.js";
 
-const suite = useFaultServer("key_migrate_1234567890");
-const SECRET = "whsec_real_1234";
-
-const EDGE = edge(
-  [
-    route("edghtsrt_hook", "exact_path", "/hooks/github", "bkdtg_app", { webhook_verification: { enabled: true, provider: "GitHub", secret: SECRET } }),
-    route("edghtsrt_root", "path_prefix", "/", "bkdfo_main"),
-  ],
-  { hostports: ["shop.example.com:443"] },
-);
-const BACKENDS: Record<string, object> = {
-  "/backends/tunnel_group/bkdtg_app": tunnelGroup("bkdtg_app", { service: "app" }),
-  "/backends/failover/bkdfo_main": failover("bkdfo_main", ["bkdtg_app", "bkdhr_down"]),
-  "/backends/http_response/bkdhr_down": httpResponse("bkdhr_down", 503, "down for maintenance"),
-  "/backends/weighted/bkdwd_w": weighted("bkdwd_w", { bkdtg_app: 1 }),
-};
-
-let created = 0;
-/** GETs answered from the edge and BACKENDS; POST /endpoints creates, failing from the `failAt`-th one. */
-function scriptApi(e: object = EDGE, opts: { failAt?: number; failWith?: Reply } = {}): void {
-  created = 0;
-  suite.server.fallback = (req): Reply => {
-    if (req.method === "GET" && req.path === "/edges/https/edghts_1") return json(200, e);
-    if (req.method === "GET" && BACKENDS[req.path]) return json(200, BACKENDS[req.path]!);
-    if (req.method === "POST" && req.path === "/endpoints") {
-      created++;
-      if (opts.failAt !== undefined && created >= opts.failAt) return opts.failWith ?? apiError(400, "The endpoint URL is already in use.", "ERR_NGROK_18008");
-      const body = JSON.parse(req.body) as Record<string, unknown>;
-      return json(201, { id: `ep_${created}`, type: "cloud", url: body.url, traffic_policy: body.traffic_policy, description: body.description, metadata: body.metadata, bindings: ["public"], created_at: "2026-01-02T00:00:00Z", updated_at: "2026-01-02T00:00:00Z", uri: `${suite.server.url}/endpoints/ep_${created}` });
-    }
-    return apiError(404, `nothing at ${req.method} ${req.path}`);
-  };
-}
-
-const requestLines = () => suite.server.requests.map((q) => `${q.method} ${q.path}`);
-const READS = ["GET /edges/https/edghts_1", "GET /backends/tunnel_group/bkdtg_app", "GET /backends/failover/bkdfo_main", "GET /backends/http_response/bkdhr_down"];
-
-const EXPECTED_POLICY = (secret: string) => ({
-  on_http_request: [
-    {
-      name: "edghtsrt_hook",
-      expressions: ['req.url.path == "/hooks/github"'],
-      actions: [
-        { type: "verify-webhook", config: { provider: "github", secret } },
-        { type: "forward-internal", config: { url: "https://service-app.internal" } },
-      ],
-    },
-    {
-      name: "edghtsrt_root",
-      actions: [
-        { type: "forward-internal", config: { url: "https://service-app.internal", on_error: "continue" } },
-        { type: "custom-response", config: { status_code: 503, body: "down for maintenance" } },
-      ],
-    },
-  ],
-});
+const { suite, SECRET, scriptApi, requestLines, READS, EXPECTED_POLICY } = useMigrateSuite();
 
 describe("migrate edge: the plan", () => {
   it("prints the policy as YAML after a # <url> line, reading with GETs only, secrets masked", async () => {
@@ -73,73 +18,6 @@ describe("migrate edge: the plan", () => {
     expect(r.stdout.split("\n")[0]).toBe("# https://shop.example.com");
     expect(parse(r.stdout)).toEqual(EXPECTED_POLICY("********"));
     expect(r.stdout).not.toContain(SECRET);
-  });
-
-  it("prints the whole plan with -o json, and the secret with --show-secret", async () => {
-    scriptApi();
-    const r = await suite.run(["migrate", "edge", "edghts_1", "-o", "json", "--show-secret"]);
-    expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({
-      edge_id: "edghts_1",
-      endpoints: [{ url: "https://shop.example.com", description: "Migrated from edge edghts_1", metadata: '{"team":"web"}', traffic_policy: EXPECTED_POLICY(SECRET) }],
-      not_migrated: [],
-    });
-  });
-
-  it("separates several endpoints' YAML documents, each parsing back", async () => {
-    scriptApi({ ...EDGE, hostports: ["a.example.com:443", "b.example.com:8443"] });
-    const r = await suite.run(["migrate", "edge", "edghts_1"]);
-    expect(r.exitCode).toBe(0);
-    const docs = r.stdout.split(/^---$/m);
-    expect(docs.map((d) => d.trim().split("\n")[0])).toEqual(["# https://a.example.com", "# https://b.example.com:8443"]);
-    for (const d of docs) expect(parse(d)).toEqual(EXPECTED_POLICY("********"));
-  });
-
-  it("lists what cannot be migrated as warnings on stderr, and in the plan with -o json", async () => {
-    const partial = { ...EDGE, routes: [...EDGE.routes!, route("edghtsrt_w", "path_prefix", "/w", "bkdwd_w", { oauth: { enabled: true } })] };
-    scriptApi(partial);
-    const r = await suite.run(["migrate", "edge", "edghts_1"]);
-    expect(r.exitCode).toBe(0);
-    expect(r.stderr).toMatch(/^warning: not migrated: route edghtsrt_w: oauth: /m);
-    expect(r.stderr).toMatch(/^warning: not migrated: route edghtsrt_w: backend: weighted backend bkdwd_w/m);
-    const j = await suite.run(["migrate", "edge", "edghts_1", "-o", "json"]);
-    expect(j.stderr).toBe("");
-    expect(JSON.parse(j.stdout).not_migrated).toEqual([
-      { route_id: "edghtsrt_w", item: "oauth", reason: expect.any(String) },
-      { route_id: "edghtsrt_w", item: "backend", reason: expect.stringMatching(/bkdwd_w/) },
-    ]);
-  });
-
-  it("forwards a --map'd backend without reading it", async () => {
-    scriptApi({ ...EDGE, routes: [route("edghtsrt_w", "path_prefix", "/", "bkdwd_w")] });
-    const r = await suite.run(["migrate", "edge", "edghts_1", "--map", "bkdwd_w=https://api.internal", "-o", "json"]);
-    expect(r.exitCode).toBe(0);
-    expect(requestLines()).toEqual(["GET /edges/https/edghts_1"]);
-    expect(JSON.parse(r.stdout).endpoints[0].traffic_policy.on_http_request[0].actions).toEqual([{ type: "forward-internal", config: { url: "https://api.internal" } }]);
-  });
-
-  it.each([
-    [["--map", "bkdwd_w=https://api.example.com"], /--map: .*\.internal/],
-    [["--map", "nonsense"], /--map: "nonsense" must be <backend-id>=<url>/],
-    [["--allow-partial"], /--allow-partial is only for --apply/],
-  ])("refuses %j with exit 2 before sending anything", async (flags, message) => {
-    scriptApi();
-    const r = await suite.run(["migrate", "edge", "edghts_1", ...flags]);
-    expect(r.exitCode).toBe(2);
-    expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(message);
-    expect(suite.server.requests).toEqual([]);
-  });
-
-  it("on a read-only account (ERR_NGROK_7196 to the POST) plans fine, and --apply explains the refusal (exit 1)", async () => {
-    scriptApi(EDGE, { failAt: 1, failWith: apiError(403, "This operation is not permitted.", "ERR_NGROK_7196") });
-    const plan = await suite.run(["migrate", "edge", "edghts_1"]);
-    expect(plan.exitCode).toBe(0);
-    const r = await suite.run(["migrate", "edge", "edghts_1", "--apply"]);
-    expect(r.exitCode).toBe(1);
-    expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(/^error: This operation is not permitted\. — .*can still be read but not created/m);
-    expect(r.stderr).toContain("ERR_NGROK_7196");
   });
 });
 
@@ -156,99 +34,5 @@ describe("migrate edge --apply", () => {
     expect(JSON.parse(body.traffic_policy as string)).toEqual(EXPECTED_POLICY(SECRET));
     expect(r.stdout).toMatch(/^ID\s+URL\nep_1\s+https:\/\/shop\.example\.com$/);
   });
-
-  it("prints the API's endpoints as JSON, the secret masked inside traffic_policy unless --show-secret", async () => {
-    scriptApi();
-    const r = await suite.run(["migrate", "edge", "edghts_1", "--apply", "-o", "json"]);
-    expect(r.exitCode).toBe(0);
-    const [ep] = JSON.parse(r.stdout) as { id: string; traffic_policy: string; bindings: string[] }[];
-    expect(ep).toMatchObject({ id: "ep_1", bindings: ["public"] });
-    expect(JSON.parse(ep!.traffic_policy)).toEqual(EXPECTED_POLICY("********"));
-    expect(r.stdout).not.toContain(SECRET);
-    scriptApi();
-    const shown = await suite.run(["migrate", "edge", "edghts_1", "--apply", "-o", "json", "--show-secret"]);
-    expect(JSON.parse(JSON.parse(shown.stdout)[0].traffic_policy)).toEqual(EXPECTED_POLICY(SECRET));
-  });
-
-  it("refuses (exit 2, nothing created) while something is not migrated, listing it", async () => {
-    scriptApi({ ...EDGE, mutual_tls: { enabled: true } });
-    const r = await suite.run(["migrate", "edge", "edghts_1", "--apply"]);
-    expect(r.exitCode).toBe(2);
-    expect(r.stdout).toBe("");
-    expect(requestLines()).toEqual(READS);
-    expect(r.stderr).toMatch(/^error: 1 item\(s\) of edge edghts_1 cannot be migrated .*nothing was created.*--allow-partial/m);
-    expect(r.stderr).toMatch(/^warning: not migrated: edge: mutual_tls: /m);
-    const j = await suite.run(["migrate", "edge", "edghts_1", "--apply", "-o", "json"]);
-    expect(j.exitCode).toBe(2);
-    const { error } = parseJsonError(j.stderr);
-    expect(error.kind).toBe("usage");
-    expect(JSON.stringify(error.details)).toMatch(/mutual_tls/);
-  });
-
-  it("creates the endpoints without the unmigrated items with --allow-partial", async () => {
-    scriptApi({ ...EDGE, mutual_tls: { enabled: true } });
-    const r = await suite.run(["migrate", "edge", "edghts_1", "--apply", "--allow-partial"]);
-    expect(r.exitCode).toBe(0);
-    expect(requestLines()).toEqual([...READS, "POST /endpoints"]);
-    expect(r.stderr).toMatch(/^warning: not migrated: edge: mutual_tls/m);
-    expect(r.stdout).toContain("ep_1");
-  });
-
-  it("--dry-run prints the POST requests with secrets redacted and sends only the reads", async () => {
-    scriptApi();
-    const r = await suite.run(["migrate", "edge", "edghts_1", "--apply", "--dry-run", "-o", "json"]);
-    expect(r.exitCode).toBe(0);
-    expect(requestLines()).toEqual(READS);
-    expect(r.stdout).not.toContain(SECRET);
-    const [dry] = JSON.parse(r.stdout) as { dry_run: boolean; request: { method: string; url: string; body: { traffic_policy: string } } }[];
-    expect(dry).toMatchObject({ dry_run: true, request: { method: "POST", url: `${suite.server.url}/endpoints`, body: { type: "cloud", url: "https://shop.example.com" } } });
-    expect(JSON.parse(dry!.request.body.traffic_policy)).toEqual(EXPECTED_POLICY("********"));
-    const text = await suite.run(["migrate", "edge", "edghts_1", "--dry-run"]);
-    expect(text.exitCode).toBe(0);
-    expect(text.stdout).toMatch(/^POST http:\/\/127\.0\.0\.1:\d+\/endpoints\n/);
-    expect(suite.server.requests.filter((q) => q.method !== "GET")).toEqual([]);
-  });
-
-  it("stops at a failed POST without repeating it and lists the endpoints already created", async () => {
-    scriptApi({ ...EDGE, hostports: ["a.example.com:443", "b.example.com:443", "c.example.com:443"] }, { failAt: 2 });
-    const r = await suite.run(["migrate", "edge", "edghts_1", "--apply"]);
-    expect(r.exitCode).toBe(1);
-    expect(r.stdout).toBe("");
-    expect(requestLines()).toEqual([...READS, "POST /endpoints", "POST /endpoints"]);
-    expect(JSON.parse(suite.server.requests.at(-1)!.body).url).toBe("https://b.example.com");
-    expect(r.stderr).toMatch(/^error: The endpoint URL is already in use\./m);
-    expect(r.stderr).toMatch(/^warning: created before the failure: ep_1 https:\/\/a\.example\.com$/m);
-    expect(r.stderr).not.toContain(SECRET);
-    scriptApi({ ...EDGE, hostports: ["a.example.com:443", "b.example.com:443"] }, { failAt: 2 });
-    const j = await suite.run(["migrate", "edge", "edghts_1", "--apply", "-o", "json"]);
-    expect(j.exitCode).toBe(1);
-    const { error } = parseJsonError(j.stderr);
-    expect(error.error_code).toBe("ERR_NGROK_18008");
-    expect((error.details as { warnings: string[] }).warnings).toContain("created before the failure: ep_1 https://a.example.com");
-  });
 });
 
-describe("help and completion", () => {
-  it.each([["export"], ["migrate"], ["migrate", "edge"]])("edgectl %s --help ends with examples of itself", async (...command) => {
-    const r = await suite.run([...command, "--help"]);
-    expect(r.exitCode).toBe(0);
-    const lines = r.stdout.trimEnd().split("\n");
-    const after = lines.slice(lines.lastIndexOf("Examples:") + 1).filter((l) => l.trim() !== "");
-    expect(after.length).toBeGreaterThan(0);
-    for (const l of after) expect(l).toMatch(/^ {2}[$#] /);
-    expect(after.some((l) => l.includes(`edgectl ${command.join(" ")}`))).toBe(true);
-  });
-
-  it("the root help lists export and migrate", async () => {
-    const r = await suite.run(["--help"]);
-    expect(r.stdout).toMatch(/^ {2}export\b/m);
-    expect(r.stdout).toMatch(/^ {2}migrate\b/m);
-  });
-
-  it("bash completion offers migrate edge and its flags", async () => {
-    const r = await suite.run(["completion", "bash"]);
-    expect(r.stdout).toMatch(/"migrate"\) words="edge /);
-    expect(r.stdout).toMatch(/"migrate edge"\) words="--map --show-secret --apply --allow-partial --dry-run /);
-    expect(r.stdout).toMatch(/"export"\) words="--show-secret /);
-  });
-});

@@ -1,66 +1,22 @@
 // What the server receives: method, path, headers and the exact body of each command.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { sandbox, type CliSandbox } from "../helpers/cli.js";
-import { apiError, json, startFaultServer, type FaultServer, type RecordedRequest, type Reply } from "../helpers/fault-server.js";
-import { FB, runCli, VERSION } from "./support.js";
+// Here the real bin runs one case of each kind; the rest run in-process in app/requests.test.ts.
 
-const KEY = "key_e2e_1234567890";
 
-let server: FaultServer;
-let cli: CliSandbox;
-const run = (args: string[], opts?: Parameters<CliSandbox["run"]>[1]) => runCli(cli, args, opts);
-let scratch: string;
-let defaultFallback: FaultServer["fallback"];
-beforeAll(async () => {
-  server = await startFaultServer();
-  defaultFallback = server.fallback;
-  cli = sandbox();
-  scratch = mkdtempSync(join(tmpdir(), "edgectl-req-"));
-});
-afterAll(async () => {
-  await server.close();
-  cli.cleanup();
-  rmSync(scratch, { recursive: true, force: true });
-});
-beforeEach(() => {
-  server.requests.length = 0;
-});
-afterEach(() => {
-  server.fallback = defaultFallback;
-});
+import { describe, expect, it } from "vitest";
+import { json, type Reply } from "../helpers/fault-server.js";
+import { FB } from "./support.js";
+import { useRequestsSuite } from "./requests.support.js";
 
-const env = () => ({ EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: server.url });
-const fb = (id: string, extra: object = {}) => ({ ...FB, id, uri: `${server.url}/backends/failover/${id}`, ...extra });
-
-/** The headers every request carries; a body adds only Content-Type and Content-Length. */
-function expectContractHeaders(req: RecordedRequest, withBody: boolean): void {
-  expect(req.headers.authorization).toBe(`Bearer ${KEY}`);
-  expect(req.headers["ngrok-version"]).toBe("2");
-  expect(req.headers.accept).toBe("application/json");
-  expect(req.headers["user-agent"]).toBe(`edgectl/${VERSION} node/${process.versions.node}`);
-  const allowed = new Set(["authorization", "ngrok-version", "accept", "user-agent", "host", "connection"]);
-  if (withBody) {
-    expect(req.headers["content-type"]).toBe("application/json");
-    expect(req.headers["content-length"]).toBe(String(Buffer.byteLength(req.body)));
-    allowed.add("content-type").add("content-length");
-  } else {
-    expect(req.body).toBe("");
-    expect(req.headers["content-type"]).toBeUndefined();
-    expect(req.headers["transfer-encoding"]).toBeUndefined();
-  }
-  expect(Object.keys(req.headers).filter((h) => !allowed.has(h))).toEqual([]);
-}
+const ctx = useRequestsSuite();
+const { run, env, fb, expectContractHeaders } = ctx;
 
 describe("failover create request", () => {
   it("posts backends from comma lists and repeated flags in order, with only the fields given", async () => {
-    server.script(json(201, FB));
+    ctx.server.script(json(201, FB));
     const r = await run(["failover", "create", "--backends", "bkdhr_a,bkdtg_b", "--backends", "bkdwd_c", "--description", "eu"], { env: env() });
     expect(r.exitCode).toBe(0);
-    expect(server.requests).toHaveLength(1);
-    const req = server.requests[0]!;
+    expect(ctx.server.requests).toHaveLength(1);
+    const req = ctx.server.requests[0]!;
     expect(req.method).toBe("POST");
     expect(req.path).toBe("/backends/failover");
     expect(req.body).toBe('{"backends":["bkdhr_a","bkdtg_b","bkdwd_c"],"description":"eu"}');
@@ -70,127 +26,54 @@ describe("failover create request", () => {
     expect(req.headers["content-type"]).toBe("application/json");
     expect(req.headers["user-agent"]).toMatch(/^edgectl\/\d+\.\d+\.\d+\S* node\/\d+\.\d+\.\d+$/);
   });
-
-  it("sends GET with no body and no content type, keeping a base URL path prefix", async () => {
-    server.script(json(200, FB));
-    const r = await run(["failover", "get", "bkdfo_abc", "-o", "json"], { env: { ...env(), EDGECTL_BASE_URL: `${server.url}/prefix/` } });
-    expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout as string)).toEqual(FB);
-    const req = server.requests[0]!;
-    expect(req.method).toBe("GET");
-    expect(req.path).toBe("/prefix/backends/failover/bkdfo_abc");
-    expect(req.body).toBe("");
-    expect(req.headers["content-type"]).toBeUndefined();
-  });
-
-  it("sends only the backends when nothing else is given, with the contract's headers", async () => {
-    server.script(json(201, FB));
-    const r = await run(["failover", "create", "--backends", "bkdhr_only"], { env: env() });
-    expect(r.exitCode).toBe(0);
-    const req = server.requests[0]!;
-    expect(req.body).toBe('{"backends":["bkdhr_only"]}');
-    expectContractHeaders(req, true);
-  });
-
-  it("sends description and metadata verbatim, including multi-byte text and an empty metadata", async () => {
-    server.script(json(201, FB));
-    const r = await run(
-      ["failover", "create", "--backends", "bkdtg_1", "--backends", "bkdhr_2,bkdsc_3", "--metadata", "", "--description", "zürich ✓ \"q\""],
-      { env: env() },
-    );
-    expect(r.exitCode).toBe(0);
-    expect(JSON.parse(server.requests[0]!.body)).toEqual({ backends: ["bkdtg_1", "bkdhr_2", "bkdsc_3"], description: 'zürich ✓ "q"', metadata: "" });
-    expect(Object.keys(JSON.parse(server.requests[0]!.body))).toEqual(["backends", "description", "metadata"]);
-  });
 });
 
 describe("failover get/list/update/delete requests", () => {
   it("GET carries every contract header and no body", async () => {
-    server.script(json(200, FB));
+    ctx.server.script(json(200, FB));
     const r = await run(["failover", "get", "bkdfo_abc", "--json"], { env: env() });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe(JSON.stringify(FB, null, 2)); // two-space pretty JSON, fields as the API sent them
-    expectContractHeaders(server.requests[0]!, false);
-  });
-
-  it("several ids: one GET each, results printed in input order whatever order the answers come", async () => {
-    // The first id answers last, so a result list in completion order would be wrong.
-    server.fallback = (req) => {
-      const id = req.path.split("/").pop()!;
-      return { status: 200, body: fb(id), delayMs: id === "bkdfo_first" ? 150 : 0 };
-    };
-    const r = await run(["failover", "get", "bkdfo_first", "bkdfo_second", "bkdfo_third", "-o", "json"], { env: env() });
-    expect(r.exitCode).toBe(0);
-    expect((JSON.parse(r.stdout) as { id: string }[]).map((x) => x.id)).toEqual(["bkdfo_first", "bkdfo_second", "bkdfo_third"]);
-    expect(server.requests.map((q) => `${q.method} ${q.path}`).sort()).toEqual([
-      "GET /backends/failover/bkdfo_first",
-      "GET /backends/failover/bkdfo_second",
-      "GET /backends/failover/bkdfo_third",
-    ]);
-    for (const q of server.requests) expectContractHeaders(q, false);
+    expectContractHeaders(ctx.server.requests[0]!, false);
   });
 
   it("list sends GET with ?limit= and --all follows next_page_uri to the end", async () => {
-    server.script(
-      json(200, { backends: [fb("bkdfo_3"), fb("bkdfo_2")], uri: "u", next_page_uri: `${server.url}/backends/failover?limit=2&before_id=bkdfo_2` }),
+    ctx.server.script(
+      json(200, { backends: [fb("bkdfo_3"), fb("bkdfo_2")], uri: "u", next_page_uri: `${ctx.server.url}/backends/failover?limit=2&before_id=bkdfo_2` }),
       json(200, { backends: [fb("bkdfo_1")], uri: "u", next_page_uri: null }),
     );
     const r = await run(["failover", "list", "--limit", "2", "--all", "-o", "json"], { env: env() });
     expect(r.exitCode).toBe(0);
     expect((JSON.parse(r.stdout) as { id: string }[]).map((x) => x.id)).toEqual(["bkdfo_3", "bkdfo_2", "bkdfo_1"]);
-    expect(server.requests.map((q) => `${q.method} ${q.path}`)).toEqual([
+    expect(ctx.server.requests.map((q) => `${q.method} ${q.path}`)).toEqual([
       "GET /backends/failover?limit=2",
       "GET /backends/failover?limit=2&before_id=bkdfo_2",
     ]);
-    for (const q of server.requests) expectContractHeaders(q, false);
-  });
-
-  it("list without --all reads one page only", async () => {
-    server.script(json(200, { backends: [fb("bkdfo_3")], uri: "u", next_page_uri: `${server.url}/backends/failover?before_id=bkdfo_3` }));
-    const r = await run(["failover", "list", "-o", "json"], { env: env() });
-    expect(r.exitCode).toBe(0);
-    expect(server.requests.map((q) => q.path)).toEqual(["/backends/failover"]);
-    expect(JSON.parse(r.stdout)).toHaveLength(1);
+    for (const q of ctx.server.requests) expectContractHeaders(q, false);
   });
 
   it("update sends PATCH with only the fields given", async () => {
-    server.script(json(200, FB), json(200, FB), json(200, FB));
+    ctx.server.script(json(200, FB), json(200, FB), json(200, FB));
     const a = await run(["failover", "update", "bkdfo_abc", "--description", "new"], { env: env() });
     const b = await run(["failover", "update", "bkdfo_abc", "--backends", "bkdhr_b,bkdhr_a", "--backends", "bkdtg_c", "--metadata", ""], { env: env() });
     const c = await run(["failover", "update", "bkdfo_abc", "--description", ""], { env: env() });
     expect([a.exitCode, b.exitCode, c.exitCode]).toEqual([0, 0, 0]);
-    expect(server.requests.map((q) => [q.method, q.path, q.body])).toEqual([
+    expect(ctx.server.requests.map((q) => [q.method, q.path, q.body])).toEqual([
       ["PATCH", "/backends/failover/bkdfo_abc", '{"description":"new"}'],
       ["PATCH", "/backends/failover/bkdfo_abc", '{"backends":["bkdhr_b","bkdhr_a","bkdtg_c"],"metadata":""}'],
       ["PATCH", "/backends/failover/bkdfo_abc", '{"description":""}'],
     ]);
-    for (const q of server.requests) expectContractHeaders(q, true);
+    for (const q of ctx.server.requests) expectContractHeaders(q, true);
   });
 
   it("delete sends DELETE with no body, keeping the base URL's path prefix", async () => {
-    server.script({ status: 204 });
-    const r = await run(["failover", "delete", "bkdfo_abc", "--yes", "-o", "json"], { env: { ...env(), EDGECTL_BASE_URL: `${server.url}/api/v2` } });
+    ctx.server.script({ status: 204 });
+    const r = await run(["failover", "delete", "bkdfo_abc", "--yes", "-o", "json"], { env: { ...env(), EDGECTL_BASE_URL: `${ctx.server.url}/api/v2` } });
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ id: "bkdfo_abc", deleted: true });
-    const req = server.requests[0]!;
+    const req = ctx.server.requests[0]!;
     expect([req.method, req.path]).toEqual(["DELETE", "/api/v2/backends/failover/bkdfo_abc"]);
     expectContractHeaders(req, false);
-  });
-
-  it("delete of ids from stdin sends one DELETE per line, blank lines ignored", async () => {
-    server.fallback = () => ({ status: 204 });
-    const r = await run(["failover", "delete", "-", "--yes", "-o", "json"], { env: env(), input: "bkdfo_x1\n\nbkdfo_x2\r\n  bkdfo_x3  \n" });
-    expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual([
-      { id: "bkdfo_x1", deleted: true },
-      { id: "bkdfo_x2", deleted: true },
-      { id: "bkdfo_x3", deleted: true },
-    ]);
-    expect(server.requests.map((q) => `${q.method} ${q.path}`).sort()).toEqual([
-      "DELETE /backends/failover/bkdfo_x1",
-      "DELETE /backends/failover/bkdfo_x2",
-      "DELETE /backends/failover/bkdfo_x3",
-    ]);
   });
 });
 
@@ -200,103 +83,35 @@ describe("webhook verification requests", () => {
   const moduleReply = (): Reply => json(200, { enabled: true, provider: "github", secret: "whatever" });
 
   it("replace sends PUT {enabled, provider, secret} with the secret from --secret", async () => {
-    server.script(moduleReply());
+    ctx.server.script(moduleReply());
     const r = await run(replace("--provider", "github", "--secret", "s3cret-flag"), { env: env() });
     expect(r.exitCode).toBe(0);
-    const req = server.requests[0]!;
+    const req = ctx.server.requests[0]!;
     expect([req.method, req.path]).toEqual(["PUT", path]);
     expect(req.body).toBe('{"enabled":true,"provider":"github","secret":"s3cret-flag"}');
     expectContractHeaders(req, true);
   });
 
-  it("takes the secret from --secret-stdin (one trailing newline dropped)", async () => {
-    server.script(moduleReply());
-    const r = await run(replace("--provider", "github", "--secret-stdin"), { env: env(), input: "from stdin  \n" });
-    expect(r.exitCode).toBe(0);
-    expect(server.requests[0]!.body).toBe('{"enabled":true,"provider":"github","secret":"from stdin  "}');
-  });
-
-  it("takes the secret from --secret-file (one trailing newline dropped)", async () => {
-    const file = join(scratch, "gh.secret");
-    writeFileSync(file, "file-secret\n\n", { mode: 0o600 });
-    server.script(moduleReply());
-    const r = await run(replace("--provider", "github", "--secret-file", file), { env: env() });
-    expect(r.exitCode).toBe(0);
-    expect(server.requests[0]!.body).toBe('{"enabled":true,"provider":"github","secret":"file-secret\\n"}');
-  });
-
-  it("takes the secret from EDGECTL_WEBHOOK_SECRET when no flag gives one", async () => {
-    server.script(moduleReply());
-    const r = await run(replace("--provider", "stripe"), { env: { ...env(), EDGECTL_WEBHOOK_SECRET: "env-secret" } });
-    expect(r.exitCode).toBe(0);
-    expect(server.requests[0]!.body).toBe('{"enabled":true,"provider":"stripe","secret":"env-secret"}');
-  });
-
-  it("a flag wins over EDGECTL_WEBHOOK_SECRET", async () => {
-    server.script(moduleReply());
-    const r = await run(replace("--provider", "stripe", "--secret", "flag-secret"), { env: { ...env(), EDGECTL_WEBHOOK_SECRET: "env-secret" } });
-    expect(r.exitCode).toBe(0);
-    expect(JSON.parse(server.requests[0]!.body).secret).toBe("flag-secret");
-  });
-
-  it("sends the provider in lower case, whatever case was typed", async () => {
-    server.script(moduleReply(), moduleReply());
-    const a = await run(replace("--provider", "GitHub", "--secret", "abcd1"), { env: env() });
-    const b = await run(replace("--provider", "LAUNCH_DARKLY", "--secret", "abcd2"), { env: env() });
-    expect([a.exitCode, b.exitCode]).toEqual([0, 0]);
-    expect(server.requests.map((q) => JSON.parse(q.body).provider)).toEqual(["github", "launch_darkly"]);
-  });
-
-  it("sns sends no secret key at all", async () => {
-    server.script(json(200, { enabled: true, provider: "sns" }));
-    const r = await run(replace("--provider", "SNS"), { env: env() });
-    expect(r.exitCode).toBe(0);
-    expect(server.requests[0]!.body).toBe('{"enabled":true,"provider":"sns"}');
-  });
-
-  it("--disabled sends enabled false", async () => {
-    server.script(json(200, { enabled: false, provider: "slack", secret: "x" }));
-    const r = await run(replace("--provider", "slack", "--secret", "slack-secret", "--disabled"), { env: env() });
-    expect(r.exitCode).toBe(0);
-    expect(server.requests[0]!.body).toBe('{"enabled":false,"provider":"slack","secret":"slack-secret"}');
-  });
-
   it("get sends GET and delete sends DELETE to …/webhook_verification, with a prefix kept", async () => {
-    server.script(moduleReply(), { status: 204 });
-    const e = { ...env(), EDGECTL_BASE_URL: `${server.url}/p` };
+    ctx.server.script(moduleReply(), { status: 204 });
+    const e = { ...env(), EDGECTL_BASE_URL: `${ctx.server.url}/p` };
     const g = await run(["webhook-verification", "get", "edghts_e1", "edghtsrt_r1"], { env: e });
     const d = await run(["webhook-verification", "delete", "edghts_e1", "edghtsrt_r1", "--yes"], { env: e });
     expect([g.exitCode, d.exitCode]).toEqual([0, 0]);
-    expect(server.requests.map((q) => `${q.method} ${q.path}`)).toEqual([`GET /p${path}`, `DELETE /p${path}`]);
-    for (const q of server.requests) expectContractHeaders(q, false);
+    expect(ctx.server.requests.map((q) => `${q.method} ${q.path}`)).toEqual([`GET /p${path}`, `DELETE /p${path}`]);
+    for (const q of ctx.server.requests) expectContractHeaders(q, false);
   });
 });
 
 describe("edgectl api", () => {
   it("sends a raw authenticated request and prints the JSON body", async () => {
-    server.script(json(200, { backends: [], uri: "u", next_page_uri: null }));
+    ctx.server.script(json(200, { backends: [], uri: "u", next_page_uri: null }));
     const r = await run(["api", "get", "/backends/failover?limit=5"], { env: env() });
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ backends: [], uri: "u", next_page_uri: null });
-    expect(server.requests[0]!.method).toBe("GET");
-    expect(server.requests[0]!.path).toBe("/backends/failover?limit=5");
-    expectContractHeaders(server.requests[0]!, false);
-  });
-
-  it("sends the --input - body as JSON", async () => {
-    server.script(json(200, FB));
-    const r = await run(["api", "PATCH", "/backends/failover/bkdfo_abc", "--input", "-"], { env: env(), input: '{ "description": "eu" }' });
-    expect(r.exitCode).toBe(0);
-    expect(server.requests[0]!.body).toBe('{"description":"eu"}');
-    expectContractHeaders(server.requests[0]!, true);
-  });
-
-  it("prints the API's error body on stdout (like gh api) and exits 1", async () => {
-    server.script(apiError(404, "not found", "ERR_NGROK_404"));
-    const r = await run(["api", "GET", "/backends/failover/bkdfo_nope"], { env: env() });
-    expect(r.exitCode).toBe(1);
-    expect(JSON.parse(r.stdout)).toMatchObject({ status_code: 404, msg: "not found" });
-    expect(r.stderr).toMatch(/^error: /);
+    expect(ctx.server.requests[0]!.method).toBe("GET");
+    expect(ctx.server.requests[0]!.path).toBe("/backends/failover?limit=5");
+    expectContractHeaders(ctx.server.requests[0]!, false);
   });
 });
 

@@ -1,13 +1,12 @@
 // What scripts run into at the edges, end to end against a recording fault server: a reader
 // that closes the pipe early, a batch whose key is refused, an id given twice to delete,
 // a blank EDGECTL_API_KEY, and `edgectl api` paths and bodies that are not what they seem.
+// Here the real bin runs one case of each kind; the rest run in-process in app/script-edges.test.ts.
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BIN, baseEnv } from "../helpers/cli.js";
-import { apiError, json } from "../helpers/fault-server.js";
-import { parseJsonError, useFaultServer } from "./support.js";
+import { json } from "../helpers/fault-server.js";
+import { useFaultServer } from "./support.js";
 
 const KEY = "key_script_edges_7777";
 const suite = useFaultServer(KEY);
@@ -34,91 +33,3 @@ describe("a reader that closes the pipe early (| head, | grep -q)", () => {
   });
 });
 
-describe("a batch whose API key is refused", () => {
-  it("stops sending after the first 401: exit 4, the rest not tried", async () => {
-    suite.server.fallback = () => apiError(401, "The API key you specified is properly formed, but it is invalid.", "ERR_NGROK_203");
-    const ids = Array.from({ length: 50 }, (_, i) => `bkdfo_k${i}`);
-    const r = await run(["failover", "get", "-", "--concurrency", "2"], { input: `${ids.join("\n")}\n` });
-    expect(r.exitCode).toBe(4);
-    expect(r.stdout).toBe("");
-    expect(suite.server.requests.length).toBeLessThanOrEqual(2);
-    expect(r.stderr).toMatch(/^error: .*not tried, since the API refused the key/m);
-  });
-
-  it("with -o json the one error object says so", async () => {
-    suite.server.fallback = () => apiError(403, "forbidden", "ERR_NGROK_218");
-    const r = await run(["failover", "delete", "bkdfo_a1", "bkdfo_a2", "bkdfo_a3", "bkdfo_a4", "--yes", "--concurrency", "1", "-o", "json"]);
-    expect(r.exitCode).toBe(4);
-    expect(suite.server.requests).toHaveLength(1);
-    const { error } = parseJsonError(r.stderr);
-    expect(error).toMatchObject({ kind: "auth" });
-    expect(error.message).toMatch(/3 not tried/);
-  });
-});
-
-describe("an id given twice to delete", () => {
-  it("is deleted once, and the run succeeds", async () => {
-    suite.server.fallback = () => ({ status: 204 });
-    const r = await run(["failover", "delete", "bkdfo_dup", "bkdfo_other", "bkdfo_dup", "--yes", "-o", "json"]);
-    expect(r.stderr).toBe("");
-    expect(r.exitCode).toBe(0);
-    expect(suite.server.requests.map((q) => `${q.method} ${q.path}`)).toEqual(
-      expect.arrayContaining(["DELETE /backends/failover/bkdfo_dup", "DELETE /backends/failover/bkdfo_other"]),
-    );
-    expect(suite.server.requests).toHaveLength(2);
-    expect(JSON.parse(r.stdout)).toEqual([
-      { id: "bkdfo_dup", deleted: true },
-      { id: "bkdfo_other", deleted: true },
-    ]);
-  });
-});
-
-describe("a blank EDGECTL_API_KEY", () => {
-  it("counts as unset: the profile's key is used", async () => {
-    const login = await run(["auth", "login", "--with-token"], { input: "key_from_profile_1234\n", env: { EDGECTL_API_KEY: undefined } });
-    expect(login.exitCode).toBe(0);
-    suite.server.fallback = () => json(200, resource("bkdfo_blank"));
-    const r = await run(["failover", "get", "bkdfo_blank", "-o", "json"], { env: { EDGECTL_API_KEY: "   " } });
-    expect(r.exitCode).toBe(0);
-    expect(suite.server.requests[0]!.headers.authorization).toBe("Bearer key_from_profile_1234");
-    await run(["auth", "logout"], { env: { EDGECTL_API_KEY: undefined } });
-  });
-});
-
-describe("edgectl api: paths that would leave the base URL's prefix", () => {
-  it.each([["/%2e%2e/%2e%2e/admin"], ["/%2E%2E/admin"], ["/..\\..\\admin"], ["/a/%5c../admin"], ["/a/..%2fadmin"], [""]])("%j: exit 2, nothing sent", async (path) => {
-    const r = await run(["api", "GET", path], { env: { EDGECTL_BASE_URL: `${suite.server.url}/api/v2` } });
-    expect(r.exitCode).toBe(2);
-    expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(/^error: <path>: /);
-    expect(suite.server.requests).toEqual([]);
-  });
-
-  it("a dot inside a name is fine", async () => {
-    suite.server.fallback = () => json(200, { ok: true });
-    const r = await run(["api", "GET", "/backends/failover/bkdfo_a.b"]);
-    expect(r.exitCode).toBe(0);
-    expect(suite.server.requests[0]!.path).toBe("/backends/failover/bkdfo_a.b");
-  });
-});
-
-describe("edgectl api --input", () => {
-  it("a body that is not JSON is refused without quoting it (it may hold a secret)", async () => {
-    const r = await run(["api", "PUT", "/edges/https/edghts_1/routes/edghtsrt_1/webhook_verification", "--input", "-"], {
-      input: '{"secret":SuperSecretValue99}',
-    });
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/^error: --input: not valid JSON/);
-    expect(r.stderr).not.toMatch(/SuperSecre/);
-    expect(suite.server.requests).toEqual([]);
-  });
-
-  it("a file that starts with a byte-order mark is read as JSON", async () => {
-    const file = join(suite.cli.configDir, "body.json");
-    writeFileSync(file, '\ufeff{"backends":["bkdhr_a"]}');
-    suite.server.fallback = () => json(201, resource("bkdfo_bom"));
-    const r = await run(["api", "POST", "/backends/failover", "--input", file]);
-    expect(r.exitCode).toBe(0);
-    expect(suite.server.requests[0]!.body).toBe('{"backends":["bkdhr_a"]}');
-  });
-});

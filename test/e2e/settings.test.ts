@@ -1,65 +1,18 @@
 // Settings precedence end to end (flag > environment > profile > default), seen through
-// what the server received, and the auth/config commands that manage the profile.
-import { existsSync, readFileSync, statSync } from "node:fs";
+// what the server received (profiles and the auth/config commands are in app/settings, in-process).
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
-import { json, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
-import { FB, parseJsonError, runCli, type TextResult } from "./support.js";
+import { describe, expect, it } from "vitest";
+import { json } from "../helpers/fault-server.js";
+import { FB, parseJsonError } from "./support.js";
+import { useSettingsSuite } from "./settings.support.js";
 
-const KEYS = {
-  flag: "key_from_flag_AAAA1111",
-  edgectl: "key_from_edgectl_env_BBBB2222",
-  ngrok: "key_from_ngrok_env_CCCC3333",
-  profile: "key_from_profile_DDDD4444",
-  staging: "key_from_staging_EEEE5555",
-};
-const ALL_KEYS = Object.values(KEYS);
-
-let server: FaultServer;
-let cli: CliSandbox;
-/** Outputs of the current test's CLI runs; afterEach checks that no key shows up in them. */
-const outputs: TextResult[] = [];
-async function run(args: string[], opts?: RunOptions): Promise<TextResult> {
-  const r = await runCli(cli, args, opts);
-  outputs.push(r);
-  return r;
-}
-const lastAuth = () => server.requests.at(-1)?.headers.authorization;
-const lastPath = () => server.requests.at(-1)?.path;
-
-beforeAll(async () => {
-  server = await startFaultServer();
-  server.fallback = () => json(200, FB);
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-  cli = sandbox();
-});
-afterEach(() => {
-  cli.cleanup();
-  // The API key never appears in stdout or stderr of any run of this file.
-  for (const r of outputs.splice(0)) {
-    for (const key of ALL_KEYS) {
-      expect(r.stdout).not.toContain(key);
-      expect(r.stderr).not.toContain(key);
-    }
-  }
-});
-
-const login = async (key: string, extra: string[] = [], env: Record<string, string> = {}) => {
-  const r = await run(["auth", "login", "--with-token", ...extra], { input: `${key}\n`, env });
-  expect(r.exitCode).toBe(0);
-  expect(r.stdout).toBe("");
-  return r;
-};
+const ctx = useSettingsSuite();
+const { KEYS, run, lastAuth, lastPath, login } = ctx;
 
 describe("API key precedence, as the Authorization header the server received", () => {
   const get = (env: Record<string, string | undefined>, extra: string[] = []) =>
-    run(["failover", "get", "bkdfo_abc", ...extra], { env: { EDGECTL_BASE_URL: server.url, ...env } });
+    run(["failover", "get", "bkdfo_abc", ...extra], { env: { EDGECTL_BASE_URL: ctx.server.url, ...env } });
 
   it("--api-key > EDGECTL_API_KEY > NGROK_API_KEY > the profile's key from `auth login --with-token`", async () => {
     await login(KEYS.profile);
@@ -76,7 +29,7 @@ describe("API key precedence, as the Authorization header the server received", 
 
     expect((await get({})).exitCode).toBe(0);
     expect(lastAuth()).toBe(`Bearer ${KEYS.profile}`);
-    expect(server.requests).toHaveLength(4);
+    expect(ctx.server.requests).toHaveLength(4);
   });
 
   it("an empty environment variable does not hide the next source", async () => {
@@ -96,64 +49,27 @@ describe("API key precedence, as the Authorization header the server received", 
     const r = await run(["auth", "login", "--with-token"], { input: "\n" });
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe("");
-    expect(existsSync(join(cli.configDir, "config.json"))).toBe(false);
-  });
-});
-
-describe("profiles", () => {
-  const get = (env: Record<string, string> = {}, extra: string[] = []) =>
-    run(["failover", "get", "bkdfo_abc", ...extra], { env: { EDGECTL_BASE_URL: server.url, ...env } });
-
-  it("--profile and EDGECTL_PROFILE choose the profile; the flag wins", async () => {
-    await login(KEYS.profile);
-    await login(KEYS.staging, ["--profile", "staging"]);
-
-    await get();
-    expect(lastAuth()).toBe(`Bearer ${KEYS.profile}`);
-    await get({}, ["--profile", "staging"]);
-    expect(lastAuth()).toBe(`Bearer ${KEYS.staging}`);
-    await get({ EDGECTL_PROFILE: "staging" });
-    expect(lastAuth()).toBe(`Bearer ${KEYS.staging}`);
-    await get({ EDGECTL_PROFILE: "staging" }, ["--profile", "default"]);
-    expect(lastAuth()).toBe(`Bearer ${KEYS.profile}`);
-  });
-
-  it("auth login under EDGECTL_PROFILE writes that profile only", async () => {
-    await login(KEYS.staging, [], { EDGECTL_PROFILE: "staging" });
-    const data = JSON.parse(readFileSync(join(cli.configDir, "config.json"), "utf8")) as { profiles: Record<string, unknown> };
-    expect(Object.keys(data.profiles)).toEqual(["staging"]);
-    const r = await get();
-    expect(r.exitCode).toBe(4); // the default profile has no key
-    expect(server.requests).toHaveLength(0);
-  });
-
-  it("an unknown profile has no key: exit 4, nothing sent", async () => {
-    await login(KEYS.profile);
-    const r = await get({}, ["--profile", "nosuch"]);
-    expect(r.exitCode).toBe(4);
-    expect(r.stdout).toBe("");
-    expect(r.stderr).toContain('"nosuch"');
-    expect(server.requests).toHaveLength(0);
+    expect(existsSync(join(ctx.cli.configDir, "config.json"))).toBe(false);
   });
 });
 
 describe("base URL precedence, as the path prefix the server received", () => {
   it("--base-url > EDGECTL_BASE_URL > `config set base_url` > default", async () => {
-    expect((await run(["config", "set", "base_url", `${server.url}/from-config`])).exitCode).toBe(0);
+    expect((await run(["config", "set", "base_url", `${ctx.server.url}/from-config`])).exitCode).toBe(0);
     const env = { EDGECTL_API_KEY: KEYS.edgectl };
     const get = (extra: string[], e: Record<string, string> = {}) => run(["failover", "get", "bkdfo_abc", ...extra], { env: { ...env, ...e } });
 
-    expect((await get(["--base-url", `${server.url}/from-flag`], { EDGECTL_BASE_URL: `${server.url}/from-env` })).exitCode).toBe(0);
+    expect((await get(["--base-url", `${ctx.server.url}/from-flag`], { EDGECTL_BASE_URL: `${ctx.server.url}/from-env` })).exitCode).toBe(0);
     expect(lastPath()).toBe("/from-flag/backends/failover/bkdfo_abc");
 
-    expect((await get([], { EDGECTL_BASE_URL: `${server.url}/from-env` })).exitCode).toBe(0);
+    expect((await get([], { EDGECTL_BASE_URL: `${ctx.server.url}/from-env` })).exitCode).toBe(0);
     expect(lastPath()).toBe("/from-env/backends/failover/bkdfo_abc");
 
     expect((await get([])).exitCode).toBe(0);
     expect(lastPath()).toBe("/from-config/backends/failover/bkdfo_abc");
 
     const status = await run(["auth", "status", "-o", "json"], { env });
-    expect(JSON.parse(status.stdout)).toMatchObject({ base_url: `${server.url}/from-config` });
+    expect(JSON.parse(status.stdout)).toMatchObject({ base_url: `${ctx.server.url}/from-config` });
 
     expect((await run(["config", "unset", "base_url"])).exitCode).toBe(0);
     const fallback = await run(["auth", "status", "-o", "json"], { env });
@@ -162,7 +78,7 @@ describe("base URL precedence, as the path prefix the server received", () => {
 });
 
 describe("output precedence", () => {
-  const env = () => ({ EDGECTL_API_KEY: KEYS.edgectl, EDGECTL_BASE_URL: server.url });
+  const env = () => ({ EDGECTL_API_KEY: KEYS.edgectl, EDGECTL_BASE_URL: ctx.server.url });
 
   it("EDGECTL_OUTPUT=json prints JSON; -o table overrides it", async () => {
     const j = await run(["failover", "get", "bkdfo_abc"], { env: { ...env(), EDGECTL_OUTPUT: "json" } });
@@ -190,125 +106,7 @@ describe("output precedence", () => {
     const r = await run(["failover", "get", "bkdfo_abc"], { env: { ...env(), EDGECTL_OUTPUT: "yaml" } });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("EDGECTL_OUTPUT");
-    expect(server.requests).toHaveLength(0);
+    expect(ctx.server.requests).toHaveLength(0);
   });
 });
 
-describe("auth status / logout", () => {
-  it("shows the profile, base URL, masked key and its source", async () => {
-    await login(KEYS.profile);
-    const t = await run(["auth", "status"]);
-    expect(t.exitCode).toBe(0);
-    expect(t.stdout).toMatch(/^PROFILE\s+default$/m);
-    expect(t.stdout).toMatch(/^API KEY\s+\*{8}4444$/m);
-    expect(t.stdout).toMatch(/^KEY FROM\s+profile "default"$/m);
-    expect(t.stdout).toContain("https://api.ngrok.com");
-
-    const j = await run(["auth", "status", "-o", "json"], { env: { NGROK_API_KEY: KEYS.ngrok } });
-    expect(JSON.parse(j.stdout)).toEqual({
-      profile: "default",
-      base_url: "https://api.ngrok.com",
-      api_key: "********3333",
-      api_key_source: "NGROK_API_KEY",
-      config_path: join(cli.configDir, "config.json"),
-    });
-    const f = await run(["auth", "status", "-o", "json", "--api-key", KEYS.flag], { env: { EDGECTL_API_KEY: KEYS.edgectl } });
-    expect(JSON.parse(f.stdout)).toMatchObject({ api_key: "********1111", api_key_source: "--api-key" });
-  });
-
-  it("logout removes the key: status then exits 4 and requests fail with 4", async () => {
-    await login(KEYS.profile);
-    const out = await run(["auth", "logout"]);
-    expect(out.exitCode).toBe(0);
-    expect(out.stdout).toBe("");
-    const status = await run(["auth", "status"]);
-    expect(status.exitCode).toBe(4);
-    expect(status.stdout).toBe("");
-    expect(status.stderr).toMatch(/^error: /);
-    const get = await run(["failover", "get", "bkdfo_abc"], { env: { EDGECTL_BASE_URL: server.url } });
-    expect(get.exitCode).toBe(4);
-    expect(server.requests).toHaveLength(0);
-  });
-
-  it("logout keeps the profile's other settings", async () => {
-    await login(KEYS.profile);
-    await run(["config", "set", "retries", "1"]);
-    await run(["auth", "logout"]);
-    const list = await run(["config", "list", "-o", "json"]);
-    expect(JSON.parse(list.stdout)).toEqual({ retries: "1" });
-  });
-});
-
-describe("config get|set|unset|list|path", () => {
-  it("set then get, list (api_key masked), unset", async () => {
-    await login(KEYS.profile);
-    expect((await run(["config", "set", "timeout", "12"])).exitCode).toBe(0);
-    expect((await run(["config", "set", "retries", "0"])).exitCode).toBe(0);
-    expect((await run(["config", "get", "timeout"])).stdout).toBe("12");
-    expect((await run(["config", "get", "api_key"])).stdout).toBe("********4444");
-
-    const list = await run(["config", "list", "-o", "json"]);
-    expect(JSON.parse(list.stdout)).toEqual({ api_key: "********4444", timeout: "12", retries: "0" });
-    const table = await run(["config", "list"]);
-    expect(table.stdout).toMatch(/^KEY\s+VALUE$/m);
-    expect(table.stdout).toMatch(/^timeout\s+12$/m);
-
-    expect((await run(["config", "unset", "timeout"])).exitCode).toBe(0);
-    const after = await run(["config", "get", "timeout"]);
-    expect(after.exitCode).toBe(0);
-    expect(after.stdout).toBe("");
-    expect(JSON.parse((await run(["config", "list", "-o", "json"])).stdout)).toEqual({ api_key: "********4444", retries: "0" });
-  });
-
-  it("config set writes the active profile only", async () => {
-    await run(["config", "set", "output", "json", "--profile", "ci"]);
-    expect((await run(["config", "list", "-o", "json"])).stdout.trim()).toBe("{}");
-    expect(JSON.parse((await run(["config", "list", "-o", "json", "--profile", "ci"])).stdout)).toEqual({ output: "json" });
-  });
-
-  it("the profile's retries setting is used for requests", async () => {
-    await run(["config", "set", "retries", "0"]);
-    server.script(json(503, { msg: "busy", status_code: 503 }, { "Retry-After": "0" }));
-    const r = await run(["failover", "get", "bkdfo_abc"], { env: { EDGECTL_API_KEY: KEYS.edgectl, EDGECTL_BASE_URL: server.url } });
-    expect(r.exitCode).toBe(1);
-    expect(server.requests).toHaveLength(1);
-  });
-
-  it("path prints the config file's path", async () => {
-    const r = await run(["config", "path"]);
-    expect(r.exitCode).toBe(0);
-    expect(r.stdout).toBe(join(cli.configDir, "config.json")) // execa drops the final newline;
-  });
-
-  it.each([
-    ["an unknown key", ["config", "set", "colour", "x"]],
-    ["an invalid output", ["config", "set", "output", "yaml"]],
-    ["an invalid timeout", ["config", "set", "timeout", "-1"]],
-    ["plain http to a remote host", ["config", "set", "base_url", "http://example.com"]],
-    ["get of an unknown key", ["config", "get", "nope"]],
-  ])("refuses %s with exit 2 and writes nothing", async (_name, args) => {
-    const r = await run(args);
-    expect(r.exitCode).toBe(2);
-    expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(/^error: /);
-    expect(existsSync(join(cli.configDir, "config.json"))).toBe(false);
-  });
-});
-
-describe("the config file on disk", () => {
-  it("auth login creates the folder 0700 and the file 0600, holding the key", async () => {
-    const dir = join(cli.configDir, "nested", "edgectl");
-    await login(KEYS.profile, [], { EDGECTL_CONFIG_DIR: dir });
-    const file = join(dir, "config.json");
-    expect(statSync(dir).mode & 0o777).toBe(0o700);
-    expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ profiles: { default: { api_key: KEYS.profile } } });
-  });
-
-  it("config set keeps the modes", async () => {
-    const dir = join(cli.configDir, "other");
-    await run(["config", "set", "timeout", "5"], { env: { EDGECTL_CONFIG_DIR: dir } });
-    expect(statSync(dir).mode & 0o777).toBe(0o700);
-    expect(statSync(join(dir, "config.json")).mode & 0o777).toBe(0o600);
-  });
-});

@@ -1,7 +1,7 @@
 // Small shared pieces of the end-to-end suites (not a test file itself).
 import { readFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
-import { sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
+import { sandbox, type RunOptions } from "../helpers/cli.js";
 import { apiError, startFaultServer, type FaultServer, type Reply } from "../helpers/fault-server.js";
 
 export const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
@@ -25,8 +25,13 @@ export interface TextResult {
   stderr: string;
 }
 
+/** What runs the CLI: a spawned bin (helpers/cli.ts) or the app in-process (helpers/app.ts). */
+export interface Runner {
+  run(args: string[], opts?: RunOptions): Promise<{ exitCode?: number; stdout?: unknown; stderr?: unknown }>;
+}
+
 /** Runs the CLI in the sandbox and returns its streams as plain strings. */
-export async function runCli(cli: CliSandbox, args: string[], opts?: RunOptions): Promise<TextResult> {
+export async function runCli(cli: Runner, args: string[], opts?: RunOptions): Promise<TextResult> {
   const r = await cli.run(args, opts);
   return { exitCode: r.exitCode, stdout: String(r.stdout ?? ""), stderr: String(r.stderr ?? "") };
 }
@@ -38,9 +43,15 @@ export function parseJsonError(stderr: string): { error: Record<string, unknown>
   return JSON.parse(lines[0]!) as { error: Record<string, unknown> };
 }
 
+/** A runner with its own config folder: `sandbox` (spawned) or `appSandbox` (in-process). */
+export interface Sandbox extends Runner {
+  configDir: string;
+  cleanup(): void;
+}
+
 export interface FaultSuite {
   readonly server: FaultServer;
-  readonly cli: CliSandbox;
+  readonly cli: Sandbox;
   /** Runs the CLI pointed at the server with the suite's key (opts.env may override either). */
   run(args: string[], opts?: RunOptions): Promise<TextResult>;
 }
@@ -49,44 +60,34 @@ export interface FaultSuite {
  * One fault server and one CLI sandbox for a test file: started before, closed after; before
  * each test the recorded requests are cleared and unscripted requests answer 404.
  */
-export function useFaultServer(key: string): FaultSuite {
-  let server: FaultServer | undefined;
-  let cli: CliSandbox | undefined;
-  beforeAll(async () => {
-    server = await startFaultServer();
-    cli = sandbox();
-  });
-  afterAll(async () => {
-    await server?.close();
-    cli?.cleanup();
-  });
+export function useFaultServer(key: string, makeSandbox: () => Sandbox = sandbox): FaultSuite {
+  const shared = useServerAndSandbox(makeSandbox);
   beforeEach(() => {
-    server!.requests.length = 0;
-    server!.fallback = () => apiError(404, "Resource not found");
+    shared.server.fallback = () => apiError(404, "Resource not found");
   });
   return {
     get server() {
-      return server!;
+      return shared.server;
     },
     get cli() {
-      return cli!;
+      return shared.cli;
     },
-    run: (args, opts = {}) => runCli(cli!, args, { ...opts, env: { EDGECTL_API_KEY: key, EDGECTL_BASE_URL: server!.url, ...opts.env } }),
+    run: (args, opts = {}) => runCli(shared.cli, args, { ...opts, env: { EDGECTL_API_KEY: key, EDGECTL_BASE_URL: shared.server.url, ...opts.env } }),
   };
 }
 
 export interface FreshSandboxSuite {
   readonly server: FaultServer;
   /** A new CLI sandbox (its own config folder) for each test. */
-  readonly cli: CliSandbox;
+  readonly cli: Sandbox;
   /** Runs the CLI pointed at the server (no key unless opts.env gives one). */
   run(args: string[], opts?: RunOptions): Promise<TextResult>;
 }
 
 /** One fault server for a test file answering `fallback`, and a fresh CLI sandbox per test. */
-export function useFreshSandboxes(fallback: () => Reply): FreshSandboxSuite {
+export function useFreshSandboxes(fallback: () => Reply, makeSandbox: () => Sandbox = sandbox): FreshSandboxSuite {
   let server: FaultServer | undefined;
-  let cli: CliSandbox | undefined;
+  let cli: Sandbox | undefined;
   beforeAll(async () => {
     server = await startFaultServer();
     server.fallback = fallback;
@@ -95,7 +96,7 @@ export function useFreshSandboxes(fallback: () => Reply): FreshSandboxSuite {
     await server?.close();
   });
   beforeEach(() => {
-    cli = sandbox();
+    cli = makeSandbox();
     server!.requests.length = 0;
   });
   afterEach(() => {
@@ -109,5 +110,38 @@ export function useFreshSandboxes(fallback: () => Reply): FreshSandboxSuite {
       return cli!;
     },
     run: (args, opts = {}) => runCli(cli!, args, { ...opts, env: { EDGECTL_BASE_URL: server!.url, ...opts.env } }),
+  };
+}
+
+/**
+ * One fault server and one sandbox for a test file, started before and closed after; before
+ * each test the recorded requests are cleared, after it the server's own fallback is back.
+ */
+export function useServerAndSandbox(makeSandbox: () => Sandbox = sandbox): { readonly server: FaultServer; readonly cli: Sandbox } {
+  let server: FaultServer | undefined;
+  let cli: Sandbox | undefined;
+  let defaultFallback: FaultServer["fallback"];
+  beforeAll(async () => {
+    server = await startFaultServer();
+    defaultFallback = server.fallback;
+    cli = makeSandbox();
+  });
+  afterAll(async () => {
+    await server?.close();
+    cli?.cleanup();
+  });
+  beforeEach(() => {
+    server!.requests.length = 0;
+  });
+  afterEach(() => {
+    server!.fallback = defaultFallback;
+  });
+  return {
+    get server() {
+      return server!;
+    },
+    get cli() {
+      return cli!;
+    },
   };
 }

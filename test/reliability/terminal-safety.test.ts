@@ -1,144 +1,23 @@
 // Terminal safety: control characters in any value from the server or the user are shown
 // escaped in tables, messages and --debug logs, so a description cannot retitle, recolor or
 // reorder the terminal. JSON output escapes them as JSON does.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FB, envFor, expectNoRawControl, out, sandbox, withServer, type CliSandbox } from "./support.js";
+// Here the real bin runs one case; the rest run in-process in app/terminal-safety.test.ts.
+import { describe, expect, it } from "vitest";
+import { envFor, expectNoRawControl, out, withServer } from "./support.js";
+import { useTerminalSafetySuite } from "./terminal-safety.support.js";
 
-let cli: CliSandbox;
-beforeAll(() => {
-  cli = sandbox();
-});
-afterAll(() => cli.cleanup());
-
-const TITLE = "\x1b]0;pwned title\x07";
-const RED = "\x1b[31m";
-const NASTY = `eu ${TITLE}${RED}red\x1b[0m \x9b2J \u202eevil\u202c \r\x08 done`;
-const EVIL_FB = { ...FB, description: NASTY, metadata: `{"x":"${RED}"}`, backends: [`bkdhr_a${RED}`, "bkdtg_b\u2066"], created_at: `2026${TITLE}` };
-
-/** What must show, escaped, where the raw sequence would have been. */
-const ESCAPED = ["\\x1b]0;pwned title\\x07", "\\x1b[31mred\\x1b[0m", "\\x9b2J", "\\u202eevil\\u202c", "\\r\\x08"];
-
-function expectEscaped(text: string): void {
-  expectNoRawControl(text);
-  for (const bidi of ["\u202e", "\u202c", "\u2066"]) expect(text).not.toContain(bidi);
-  for (const shown of ESCAPED) expect(text).toContain(shown);
-}
+const ctx = useTerminalSafetySuite();
+const { TITLE, EVIL_FB, expectEscaped } = ctx;
 
 describe.concurrent("values from the server", () => {
   it("get: the FIELD/VALUE table shows description, metadata, backends and dates escaped", async () => {
     await withServer(async (server) => {
       server.fallback = () => ({ status: 200, body: EVIL_FB });
-      const r = await cli.run(["failover", "get", "bkdfo_abc"], { env: envFor(server) });
+      const r = await ctx.cli.run(["failover", "get", "bkdfo_abc"], { env: envFor(server) });
       expect(r.exitCode).toBe(0);
       expectEscaped(out(r.stdout));
       expect(out(r.stdout)).toContain("bkdhr_a\\x1b[31m");
       expect(out(r.stdout)).toContain("\\u2066");
-    });
-  });
-
-  it("list: every row is escaped, and rows stay one line each", async () => {
-    await withServer(async (server) => {
-      server.fallback = () => ({ status: 200, body: { backends: [EVIL_FB, { ...FB, id: "bkdfo_two", description: "line1\nline2" }], next_page_uri: null } });
-      const r = await cli.run(["failover", "list"], { env: envFor(server) });
-      expect(r.exitCode).toBe(0);
-      const stdout = out(r.stdout);
-      expectEscaped(stdout);
-      expect(stdout).toContain("line1\\nline2");
-      expect(stdout.trimEnd().split("\n")).toHaveLength(3);
-    });
-  });
-
-  it("create and update: the table of the answer is escaped", async () => {
-    await withServer(async (server) => {
-      server.fallback = (req) => ({ status: req.method === "POST" ? 201 : 200, body: EVIL_FB });
-      for (const args of [["failover", "create", "--backends", "bkdhr_a"], ["failover", "update", "bkdfo_abc", "--description", "x"]]) {
-        const r = await cli.run(args, { env: envFor(server) });
-        expect(r.exitCode).toBe(0);
-        expectEscaped(out(r.stdout));
-      }
-    });
-  });
-
-  it("a batch get: rows escaped in the list table", async () => {
-    await withServer(async (server) => {
-      server.fallback = () => ({ status: 200, body: EVIL_FB });
-      const r = await cli.run(["failover", "get", "bkdfo_a", "bkdfo_b"], { env: envFor(server) });
-      expect(r.exitCode).toBe(0);
-      expectNoRawControl(out(r.stdout));
-      expect(out(r.stdout)).toContain("\\x1b]0;pwned title\\x07");
-    });
-  });
-
-  it("webhook verification: provider and a shown secret are escaped", async () => {
-    await withServer(async (server) => {
-      server.fallback = () => ({ status: 200, body: { enabled: true, provider: `github${TITLE}`, secret: `s3${RED}cret` } });
-      const r = await cli.run(["webhook-verification", "get", "edghts_a", "edghtsrt_b", "--show-secret"], { env: envFor(server) });
-      expect(r.exitCode).toBe(0);
-      expectNoRawControl(out(r.stdout));
-      expect(out(r.stdout)).toContain("github\\x1b]0;pwned title\\x07");
-      expect(out(r.stdout)).toContain("s3\\x1b[31mcret");
-    });
-  });
-
-  it("-o json: the resource as returned, with no raw control character", async () => {
-    await withServer(async (server) => {
-      server.fallback = () => ({ status: 200, body: EVIL_FB });
-      const r = await cli.run(["failover", "get", "bkdfo_abc", "-o", "json"], { env: envFor(server) });
-      expect(r.exitCode).toBe(0);
-      expectNoRawControl(out(r.stdout));
-      expect(out(r.stdout)).not.toContain("\u202e");
-      expect(JSON.parse(out(r.stdout))).toEqual(EVIL_FB);
-    });
-  });
-
-  it("error messages: msg, error_code and operation_id are escaped", async () => {
-    await withServer(async (server) => {
-      server.fallback = () => ({ status: 404, body: { error_code: `ERR${RED}`, status_code: 404, msg: `gone ${NASTY}`, details: { operation_id: `op${TITLE}` } } });
-      const r = await cli.run(["failover", "get", "bkdfo_abc"], { env: envFor(server) });
-      expect(r.exitCode).toBe(1);
-      expect(out(r.stdout)).toBe("");
-      const stderr = out(r.stderr);
-      expect(stderr.startsWith("error: gone ")).toBe(true);
-      expectEscaped(stderr);
-      expect(stderr).toContain("ERR\\x1b[31m");
-      expect(stderr).toContain("op\\x1b]0;pwned title\\x07");
-    });
-  });
-
-  it("a batch failure line is escaped", async () => {
-    await withServer(async (server) => {
-      server.fallback = (req) => (req.path.endsWith("bkdfo_b") ? { status: 404, body: { status_code: 404, msg: `no ${TITLE}` } } : { status: 200, body: FB });
-      const r = await cli.run(["failover", "get", "bkdfo_a", "bkdfo_b"], { env: envFor(server) });
-      expect(r.exitCode).toBe(1);
-      expectNoRawControl(out(r.stderr));
-      expect(out(r.stderr)).toContain("no \\x1b]0;pwned title\\x07");
-    });
-  });
-
-  it("a redirect Location and an HTML error page are escaped", async () => {
-    await withServer(async (server) => {
-      server.script(
-        // Node refuses C0 in a header value, but C1 (here CSI, \x9b) goes through as Latin-1.
-        { status: 302, headers: { Location: "http://127.0.0.1:1/x\x9b2J" }, body: "" },
-        { status: 500, body: `<html>${TITLE}${RED}</html>` },
-      );
-      for (let i = 0; i < 2; i++) {
-        const r = await cli.run(["failover", "get", "bkdfo_abc", "--retries", "0"], { env: envFor(server) });
-        expect(r.exitCode).toBe(1);
-        expectNoRawControl(out(r.stderr));
-      }
-    });
-  });
-
-  it("--debug logs the exchange with what the server sent escaped", async () => {
-    await withServer(async (server) => {
-      server.fallback = () => ({ status: 200, body: EVIL_FB });
-      const r = await cli.run(["failover", "get", "bkdfo_abc", "--debug"], { env: envFor(server) });
-      expect(r.exitCode).toBe(0);
-      const stderr = out(r.stderr);
-      expect(stderr).toMatch(/^debug: /m);
-      expectNoRawControl(stderr);
-      expect(stderr).not.toContain("\u202e");
     });
   });
 });
@@ -146,42 +25,11 @@ describe.concurrent("values from the server", () => {
 describe.concurrent("values from the user", () => {
   it("a bad id with escapes is refused with the id shown escaped", async () => {
     await withServer(async (server) => {
-      const r = await cli.run(["failover", "get", `bkdfo_a${TITLE}`], { env: envFor(server) });
+      const r = await ctx.cli.run(["failover", "get", `bkdfo_a${TITLE}`], { env: envFor(server) });
       expect(r.exitCode).toBe(2);
       expectNoRawControl(out(r.stderr));
       expect(out(r.stderr)).toContain("\\x1b]0;pwned title\\x07");
       expect(server.requests).toHaveLength(0);
-    });
-  });
-
-  it("a bad provider, an unknown command and an unknown option are shown escaped", async () => {
-    await withServer(async (server) => {
-      for (const args of [
-        ["webhook-verification", "replace", "edghts_a", "edghtsrt_b", "--provider", `git${RED}hub`, "--secret", "abcdefgh"],
-        ["failover", `get${TITLE}`],
-        ["failover", "list", `--li${RED}mit`, "3"],
-        [`fail${RED}over`],
-      ]) {
-        const r = await cli.run(args, { env: envFor(server) });
-        expect(r.exitCode).toBe(2);
-        expect(out(r.stdout)).toBe("");
-        expectNoRawControl(out(r.stderr));
-      }
-      expect(server.requests).toHaveLength(0);
-    });
-  });
-
-  it("a description with escapes is sent as given and shown escaped in --dry-run", async () => {
-    await withServer(async (server) => {
-      server.fallback = (req) => ({ status: 201, body: { ...FB, description: (JSON.parse(req.body) as { description: string }).description } });
-      const dry = await cli.run(["failover", "create", "--backends", "bkdhr_a", "--description", NASTY, "--dry-run"], { env: envFor(server) });
-      expect(dry.exitCode).toBe(0);
-      expectNoRawControl(out(dry.stdout));
-      expect(server.requests).toHaveLength(0);
-      const r = await cli.run(["failover", "create", "--backends", "bkdhr_a", "--description", NASTY], { env: envFor(server) });
-      expect(r.exitCode).toBe(0);
-      expect((JSON.parse(server.requests[0]!.body) as { description: string }).description).toBe(NASTY);
-      expectEscaped(out(r.stdout));
     });
   });
 });

@@ -2,7 +2,7 @@
 // the limit; the setting comes from the flag or EDGECTL_TIMEOUT. How the bound is shared by
 // attempts and waits is tested in-process (test/api/client.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FB, envFor, expectCleanError, out, sandbox, withServer, type CliSandbox } from "./support.js";
+import { envFor, expectCleanError, out, sandbox, withServer, type CliSandbox } from "./support.js";
 
 let cli: CliSandbox;
 beforeAll(() => {

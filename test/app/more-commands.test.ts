@@ -3,6 +3,8 @@
 // refusals, webhook-verification delete at and away from a terminal, `edgectl api` with
 // every method, its error output and retries, --dry-run for `api`, completion scripts run
 // in a real bash, command-name typos, and the plain words for ERR_NGROK_7008/7196.
+// The CLI runs in-process (test/helpers/app.ts) against a spawned emulator and a fault
+// server; the delete prompts at a real terminal are in e2e/terminal-delete.test.ts.
 //
 // Already covered elsewhere (not repeated here): PATCH bodies with only the given fields
 // (requests.test), update with no fields and `--backends ""` (exit-codes, bad-input),
@@ -12,21 +14,22 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { BIN, baseEnv, sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
+import { appSandbox, type AppSandbox } from "../helpers/app.js";
+import type { RunOptions } from "../helpers/cli.js";
 import { makeRoute, spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";
 import { apiError, json, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
-import { FB, parseJsonError, runCli, type Failover, type TextResult } from "./support.js";
+import { FB, parseJsonError, runCli, type Failover, type TextResult } from "../e2e/support.js";
 
 const KEY = "key_more_commands_0123456789";
 
 
-let cli: CliSandbox;
+let cli: AppSandbox;
 let emu: SpawnedEmulator;
 let server: FaultServer;
 let defaultFallback: FaultServer["fallback"];
 let scratch: string;
 beforeAll(async () => {
-  cli = sandbox();
+  cli = appSandbox();
   scratch = mkdtempSync(join(tmpdir(), "edgectl-more-"));
   [emu, server] = await Promise.all([spawnEmulator(), startFaultServer()]);
   defaultFallback = server.fallback;
@@ -223,45 +226,6 @@ describe("webhook-verification get/delete against the emulator", () => {
     expect(JSON.parse(s.stdout).secret).toBe("whsec_more_1234");
   });
 
-  // A real terminal through util-linux `script`: the prompt is answered on the pty.
-  describe("at a terminal (a pty from `script`)", () => {
-    const atTerminal = (args: string[], answer: string) => {
-      const quoted = ["node", BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
-      return execa("script", ["-qec", quoted, "/dev/null"], {
-        env: { ...baseEnv(cli.configDir), EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: emu.url, TERM: "dumb" },
-        extendEnv: false,
-        input: answer,
-        reject: false,
-        timeout: 20_000,
-      });
-    };
-
-    it("webhook-verification delete asks; n keeps the module (exit 2), y deletes it", async () => {
-      const [edge, rt] = await route();
-      ok(await replace(edge, rt));
-      const no = await atTerminal(["webhook-verification", "delete", edge, rt], "n\n");
-      expect(no.exitCode).toBe(2);
-      expect(String(no.stdout)).toContain(`Remove webhook verification from route ${rt} of edge ${edge}? [y/N]`);
-      expect(String(no.stdout)).toContain("declined");
-      expect(ok(await run(["webhook-verification", "get", edge, rt])).exitCode).toBe(0);
-
-      const yes = await atTerminal(["webhook-verification", "delete", edge, rt], "y\n");
-      expect(yes.exitCode).toBe(0);
-      expect(String(yes.stdout)).toMatch(new RegExp(`${edge}/${rt}\\s+true`));
-      expect((await run(["webhook-verification", "get", edge, rt])).exitCode).toBe(1);
-    });
-
-    it("failover delete asks too; an empty answer means no", async () => {
-      const fb = await create("--backends", "bkdhr_tty");
-      const empty = await atTerminal(["failover", "delete", fb.id], "\n");
-      expect(empty.exitCode).toBe(2);
-      expect(String(empty.stdout)).toContain("[y/N]");
-      expect(ok(await run(["failover", "get", fb.id])).exitCode).toBe(0);
-      const yes = await atTerminal(["failover", "delete", fb.id], "yes\n");
-      expect(yes.exitCode).toBe(0);
-      expect((await run(["failover", "get", fb.id])).exitCode).toBe(1);
-    });
-  });
 });
 
 describe("edgectl api against the emulator", () => {

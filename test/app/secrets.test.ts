@@ -7,12 +7,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Reply } from "../helpers/fault-server.js";
-import { FB, KEY, MODULE, envFor, expectCleanError, out, sandbox, withServer, type CliSandbox } from "./support.js";
+import { appSandbox, type AppSandbox } from "../helpers/app.js";
+import { FB, KEY, MODULE, envFor, expectCleanError, out, withServer } from "../reliability/support.js";
 
-let cli: CliSandbox;
+let cli: AppSandbox;
 let scratch: string;
 beforeAll(() => {
-  cli = sandbox();
+  cli = appSandbox();
   scratch = mkdtempSync(join(tmpdir(), "edgectl-secrets-"));
 });
 afterAll(() => {

@@ -1,0 +1,57 @@
+// Input that cannot be a key is refused where it enters (issue 9 item 8): at login, and
+// when read from the flag, the environment or the profile, exit 2 naming the source, and
+// nothing is sent or stored.
+// Run in-process (test/helpers/app.ts); one case of each kind runs the real bin in
+// e2e/api-key-input.test.ts.
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { json } from "../helpers/fault-server.js";
+import { appSandbox } from "../helpers/app.js";
+import { useKeyInputSuite } from "../e2e/api-key-input.support.js";
+
+const { suite, run, MUST, BAD } = useKeyInputSuite(appSandbox);
+
+describe("auth login", () => {
+  it.each(BAD)("refuses a key with %s from stdin and stores nothing", async (_what, key, why) => {
+    const r = await run(["auth", "login", "--with-token"], { input: `${key}\n` });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe(`error: stdin: ${MUST} (this one has ${why})`);
+    expect(existsSync(join(suite.cli.configDir, "config.json"))).toBe(false);
+  });
+});
+
+describe("keys read at every command", () => {
+  // The environment cannot hold NUL; the other kinds are tried from each source.
+  const envBad = BAD.filter(([what]) => what !== "a NUL");
+
+  it.each(envBad)("refuses EDGECTL_API_KEY with %s, naming it (exit 2, nothing sent)", async (_what, key, why) => {
+    const r = await run(["failover", "get", "bkdfo_abc"], { env: { EDGECTL_API_KEY: key } });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe(`error: EDGECTL_API_KEY: ${MUST} (this one has ${why})`);
+    expect(suite.server.requests).toEqual([]);
+  });
+
+  it.each(envBad)("refuses NGROK_API_KEY with %s, naming it", async (_what, key, why) => {
+    const r = await run(["failover", "get", "bkdfo_abc"], { env: { NGROK_API_KEY: key } });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe(`error: NGROK_API_KEY: ${MUST} (this one has ${why})`);
+    expect(suite.server.requests).toEqual([]);
+  });
+
+  it.each(envBad)("refuses --api-key with %s, naming it", async (_what, key, why) => {
+    const r = await run(["failover", "get", "bkdfo_abc", "--api-key", key]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe(`error: --api-key: ${MUST} (this one has ${why})`);
+    expect(suite.server.requests).toEqual([]);
+  });
+
+  it.each(BAD)("refuses a stored key with %s, naming the profile and the file", async (_what, key, why) => {
+    const file = join(suite.cli.configDir, "config.json");
+    writeFileSync(file, JSON.stringify({ profiles: { default: { api_key: key } } }), { mode: 0o600 });
+    const r = await run(["failover", "get", "bkdfo_abc"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe(`error: api_key in profile "default" of ${file}: ${MUST} (this one has ${why})`);
+    expect(suite.server.requests).toEqual([]);
+  });
+});

@@ -1,0 +1,265 @@
+// Every command against the real emulator (`edgectl emulator --port 0`), in JSON and table
+// output, as an operator's session would run them.
+// The CLI runs in-process (test/helpers/app.ts); one whole session runs the real bin in
+// e2e/emulator-session.test.ts.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appSandbox } from "../helpers/app.js";
+import { makeRoute, spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";
+import { parseJsonError, type Failover } from "../e2e/support.js";
+import { useEmulatorSessionSuite } from "../e2e/emulator-session.support.js";
+
+const ctx = useEmulatorSessionSuite(appSandbox);
+const { env, run, runJson, create, record } = ctx;
+
+describe("failover in table output", () => {
+  it("create, get and update print a FIELD/VALUE table holding the values", async () => {
+    const c = await run(["failover", "create", "--backends", "bkdhr_t1,bkdtg_t2", "--description", "table test", "--metadata", "m=1"]);
+    expect(c.exitCode).toBe(0);
+    expect(c.stderr).toBe("");
+    const rec = record(c.stdout);
+    expect(rec.ID).toMatch(/^bkdfo_/);
+    expect(rec).toMatchObject({ DESCRIPTION: "table test", METADATA: "m=1", BACKENDS: "bkdhr_t1, bkdtg_t2" });
+    expect(rec.URI).toBe(`${ctx.emu.url}/backends/failover/${rec.ID}`);
+
+    const g = await run(["failover", "get", rec.ID!]);
+    expect(g.exitCode).toBe(0);
+    expect(record(g.stdout)).toEqual(rec);
+
+    const u = await run(["failover", "update", rec.ID!, "--metadata", "m=2"]);
+    expect(u.exitCode).toBe(0);
+    expect(record(u.stdout)).toEqual({ ...rec, METADATA: "m=2" });
+
+    const l = await run(["failover", "list"]);
+    expect(l.exitCode).toBe(0);
+    expect(l.stdout).toMatch(/^ID\s+DESCRIPTION\s+BACKENDS\s+CREATED$/m);
+    expect(l.stdout).toMatch(new RegExp(`^${rec.ID}\\s+table test\\s+bkdhr_t1, bkdtg_t2\\s+${rec.CREATED}$`, "m"));
+
+    const d = await run(["failover", "delete", rec.ID!, "--yes"]);
+    expect(d.exitCode).toBe(0);
+    expect(d.stdout).toMatch(/^ID\s+DELETED$/m);
+    expect(d.stdout).toMatch(new RegExp(`^${rec.ID}\\s+true$`, "m"));
+  });
+
+  it("control characters in a description are shown escaped in the table, kept in JSON", async () => {
+    const fb = await create("--backends", "bkdhr_esc", "--description", "evil\x1b[31mred\nline");
+    expect(fb.description).toBe("evil\x1b[31mred\nline");
+    const t = await run(["failover", "get", fb.id]);
+    expect(t.stdout).not.toContain("\x1b");
+    expect(record(t.stdout).DESCRIPTION).toBe("evil\\x1b[31mred\\nline");
+  });
+});
+
+describe("failover get/delete with several ids and - from stdin", () => {
+  it("get of several ids prints them in input order; a missing one is reported and the rest go on", async () => {
+    const a = await create("--backends", "bkdhr_m1");
+    const b = await create("--backends", "bkdhr_m2");
+    const c = await create("--backends", "bkdhr_m3");
+    const missing = "bkdfo_doesnotexist123";
+
+    const ok = await runJson<Failover[]>(["failover", "get", c.id, a.id, b.id]);
+    expect(ok.map((x) => x.id)).toEqual([c.id, a.id, b.id]);
+
+    const r = await run(["failover", "get", b.id, missing, a.id, "-o", "json"]);
+    expect(r.exitCode).toBe(1);
+    expect((JSON.parse(r.stdout) as Failover[]).map((x) => x.id)).toEqual([b.id, a.id]);
+    expect(r.stderr).toContain(missing);
+    expect(r.stderr).toContain('"status_code":404');
+
+    const t = await run(["failover", "get", "-"], { input: `${a.id}\n${missing}\n${c.id}\n` });
+    expect(t.exitCode).toBe(1);
+    const rows = t.stdout.trimEnd().split("\n");
+    expect(rows[0]).toMatch(/^ID\s+DESCRIPTION\s+BACKENDS\s+CREATED$/);
+    expect(rows.slice(1).map((l) => l.split(/\s+/)[0])).toEqual([a.id, c.id]);
+    expect(t.stderr).toMatch(new RegExp(`^error: ${missing}: .*HTTP 404`, "m"));
+  });
+
+  it("one id given as - still prints a list", async () => {
+    const a = await create("--backends", "bkdhr_single");
+    const list = await runJson<Failover[]>(["failover", "get", "-"], { input: `${a.id}\n` });
+    expect(list.map((x) => x.id)).toEqual([a.id]);
+  });
+
+  it("delete of ids from stdin: input order, a missing id on stderr, the others deleted", async () => {
+    const a = await create("--backends", "bkdhr_d1");
+    const b = await create("--backends", "bkdhr_d2");
+    const missing = "bkdfo_neverexisted42";
+    const r = await run(["failover", "delete", "-", "--yes", "-o", "json"], { input: `${b.id}\n${missing}\n${a.id}\n` });
+    expect(r.exitCode).toBe(1);
+    expect(JSON.parse(r.stdout)).toEqual([
+      { id: b.id, deleted: true },
+      { id: a.id, deleted: true },
+    ]);
+    expect(r.stderr).toContain(missing);
+    for (const id of [a.id, b.id]) {
+      const g = await run(["failover", "get", id]);
+      expect(g.exitCode).toBe(1);
+    }
+  });
+
+  it("delete of several ids as arguments, all present: exit 0, table rows in order", async () => {
+    const a = await create("--backends", "bkdhr_e1");
+    const b = await create("--backends", "bkdhr_e2");
+    const r = await run(["failover", "delete", b.id, a.id, "--yes"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe("");
+    expect(r.stdout.trimEnd().split("\n").slice(1).map((l) => l.split(/\s+/))).toEqual([
+      [b.id, "true"],
+      [a.id, "true"],
+    ]);
+  });
+});
+
+describe("webhook verification against the emulator", () => {
+  /** A fresh route for each test, made through the API, so modules never leak between tests. */
+  const route = async () => {
+    const made = await makeRoute(ctx.emu.url);
+    return [made.edgeId, made.routeId] as const;
+  };
+  const wv = (verb: string, r: readonly [string, string], ...args: string[]) => ["webhook-verification", verb, r[0], r[1], ...args];
+
+  it("replace (--secret-stdin) → get → get --show-secret → delete → get gives 404", async () => {
+    const r = await route();
+    const replaced = await runJson(wv("replace", r, "--provider", "GitHub", "--secret-stdin"), { input: "gh-stdin-secret\n" });
+    expect(replaced).toEqual({ enabled: true, provider: "github", secret: "********" });
+    expect(await runJson(wv("get", r))).toEqual({ enabled: true, provider: "github", secret: "********" });
+    expect(await runJson(wv("get", r, "--show-secret"))).toEqual({ enabled: true, provider: "github", secret: "gh-stdin-secret" });
+    expect(await runJson(wv("delete", r, "--yes"))).toEqual({ id: `${r[0]}/${r[1]}`, deleted: true });
+    const gone = await run(wv("get", r));
+    expect(gone.exitCode).toBe(1);
+    expect(gone.stdout).toBe("");
+    expect(gone.stderr).toMatch(/^error: .*HTTP 404/);
+  });
+
+  it("--secret-file is stored without its trailing newline", async () => {
+    const r = await route();
+    const file = join(ctx.scratch, "stripe.secret");
+    writeFileSync(file, "whsec_file_secret\n", { mode: 0o600 });
+    await runJson(wv("replace", r, "--provider", "stripe", "--secret-file", file));
+    expect(await runJson(wv("get", r, "--show-secret"))).toEqual({ enabled: true, provider: "stripe", secret: "whsec_file_secret" });
+  });
+
+  it("--secret and --show-secret on replace itself", async () => {
+    const r = await route();
+    expect(await runJson(wv("replace", r, "--provider", "slack", "--secret", "slack-flag-secret", "--show-secret"))).toEqual({
+      enabled: true,
+      provider: "slack",
+      secret: "slack-flag-secret",
+    });
+  });
+
+  it("EDGECTL_WEBHOOK_SECRET is the source when no flag is given", async () => {
+    const r = await route();
+    await runJson(wv("replace", r, "--provider", "twilio"), { env: { EDGECTL_WEBHOOK_SECRET: "env-webhook-secret" } });
+    expect(await runJson(wv("get", r, "--show-secret"))).toEqual({ enabled: true, provider: "twilio", secret: "env-webhook-secret" });
+  });
+
+  it("sns takes no secret", async () => {
+    const r = await route();
+    const m = await runJson<Record<string, unknown>>(wv("replace", r, "--provider", "sns"));
+    expect(m).toMatchObject({ enabled: true, provider: "sns" });
+    expect(m.secret ?? "").toBe("");
+  });
+
+  it("--disabled stores enabled false", async () => {
+    const r = await route();
+    expect(await runJson(wv("replace", r, "--provider", "shopify", "--secret", "shop-secret", "--disabled"))).toEqual({
+      enabled: false,
+      provider: "shopify",
+      secret: "********",
+    });
+    expect(await runJson(wv("get", r))).toMatchObject({ enabled: false });
+  });
+
+  it("replace replaces: the second call wins", async () => {
+    const r = await route();
+    await runJson(wv("replace", r, "--provider", "github", "--secret", "first-secret"));
+    await runJson(wv("replace", r, "--provider", "sns"));
+    expect(await runJson(wv("get", r))).toMatchObject({ enabled: true, provider: "sns" });
+  });
+
+  it("table output: FIELD/VALUE with the secret masked unless --show-secret", async () => {
+    const r = await route();
+    const rep = await run(wv("replace", r, "--provider", "gitlab", "--secret", "gitlab-table-secret"));
+    expect(rep.exitCode).toBe(0);
+    expect(rep.stdout).not.toContain("gitlab-table-secret");
+    expect(record(rep.stdout)).toEqual({ ENABLED: "true", PROVIDER: "gitlab", SECRET: "********" });
+
+    const g = await run(wv("get", r));
+    expect(record(g.stdout)).toEqual({ ENABLED: "true", PROVIDER: "gitlab", SECRET: "********" });
+    expect(g.stdout).not.toContain("gitlab-table-secret");
+
+    const shown = await run(wv("get", r, "--show-secret"));
+    expect(record(shown.stdout)).toEqual({ ENABLED: "true", PROVIDER: "gitlab", SECRET: "gitlab-table-secret" });
+
+    const d = await run(wv("delete", r, "--yes"));
+    expect(d.exitCode).toBe(0);
+    expect(d.stdout).toMatch(new RegExp(`^${r[0]}/${r[1]}\\s+true$`, "m"));
+  });
+
+  it("get of a route without a module is a 404 (exit 1)", async () => {
+    const r = await route();
+    const g = await run(wv("get", r, "-o", "json"));
+    expect(g.exitCode).toBe(1);
+    expect(g.stdout).toBe("");
+    expect(parseJsonError(g.stderr).error).toMatchObject({ kind: "api", status_code: 404 });
+  });
+
+  it("the secret never shows up on stderr either", async () => {
+    const r = await route();
+    const rep = await run(wv("replace", r, "--provider", "github", "--secret", "never-on-stderr-secret", "--debug"));
+    expect(rep.exitCode).toBe(0);
+    expect(rep.stderr).toContain("PUT");
+    expect(rep.stderr).not.toContain("never-on-stderr-secret");
+    expect(rep.stdout).not.toContain("never-on-stderr-secret");
+  });
+});
+
+describe("edgectl api against the emulator", () => {
+  it("GET lists, and an error status prints the error body on stdout with exit 1", async () => {
+    const fb = await create("--backends", "bkdhr_api");
+    const ok = await run(["api", "GET", `/backends/failover/${fb.id}`]);
+    expect(ok.exitCode).toBe(0);
+    expect(JSON.parse(ok.stdout)).toEqual(fb);
+    const missing = await run(["api", "GET", "/backends/failover/bkdfo_nope1"]);
+    expect(missing.exitCode).toBe(1);
+    expect(JSON.parse(missing.stdout)).toMatchObject({ status_code: 404 });
+  });
+});
+
+describe("the emulator with --api-key", () => {
+  let locked: SpawnedEmulator;
+  beforeAll(async () => {
+    locked = await spawnEmulator(["--api-key", "right"]);
+  });
+  afterAll(async () => {
+    await locked?.stop();
+  });
+
+  it("a wrong key gets 401: exit 4, nothing on stdout, the key not echoed", async () => {
+    const r = await run(["failover", "list"], { env: { EDGECTL_BASE_URL: locked.url, EDGECTL_API_KEY: "wrong-key-xyz" } });
+    expect(r.exitCode).toBe(4);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^error: /);
+    expect(r.stderr).toContain("401");
+    expect(r.stderr).not.toContain("wrong-key-xyz");
+
+    const j = await run(["failover", "get", "bkdfo_any", "-o", "json"], { env: { EDGECTL_BASE_URL: locked.url, EDGECTL_API_KEY: "wrong-key-xyz" } });
+    expect(j.exitCode).toBe(4);
+    expect(parseJsonError(j.stderr).error).toMatchObject({ kind: "auth", status_code: 401 });
+  });
+
+  it("the right key works", async () => {
+    const r = await run(["failover", "list", "-o", "json"], { env: { EDGECTL_BASE_URL: locked.url, EDGECTL_API_KEY: "right" } });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([]);
+  });
+
+  it("an empty list in table output says so on stderr and prints nothing on stdout", async () => {
+    const r = await run(["failover", "list"], { env: { EDGECTL_BASE_URL: locked.url, EDGECTL_API_KEY: "right" } });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("no Failover backends");
+  });
+});

@@ -1,0 +1,55 @@
+// `edgectl export`: every edge and backend, all pages, as one JSON document.
+// Run in-process (test/helpers/app.ts); one case of each kind runs the real bin in
+// e2e/export.test.ts.
+import { describe, expect, it } from "vitest";
+import { apiError, json } from "../helpers/fault-server.js";
+import { edge, failover, weighted } from "../migrate/fixtures.js";
+import { appSandbox } from "../helpers/app.js";
+import { parseJsonError } from "../e2e/support.js";
+import { useExportSuite } from "../e2e/export.support.js";
+
+const { suite, routeGets, E1, scriptAccount } = useExportSuite(appSandbox);
+
+describe("edgectl export", () => {
+  it("shows the secrets with --show-secret, and prints JSON even when -o table is asked for", async () => {
+    scriptAccount();
+    const r = await suite.run(["export", "--show-secret", "-o", "table"]);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).https_edges[0].routes[0].webhook_verification.secret).toBe("whsec_one");
+  });
+
+  it("follows more than 100 edges across pages", async () => {
+    const url = suite.server.url;
+    const many = Array.from({ length: 150 }, (_, i) => edge([], { id: `edghts_${i}` }));
+    routeGets({
+      "/edges/https?limit=100": json(200, { https_edges: many.slice(0, 100), next_page_uri: `${url}/edges/https?before_id=edghts_99&limit=100` }),
+      "/edges/https?before_id=edghts_99&limit=100": json(200, { https_edges: many.slice(100), next_page_uri: null }),
+      ...Object.fromEntries(["failover", "tunnel_group", "http_response", "weighted", "static"].map((k) => [`/backends/${k}?limit=100`, json(200, { backends: [], next_page_uri: null })])),
+    });
+    const r = await suite.run(["export"]);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).https_edges).toHaveLength(150);
+  });
+
+  it("does not follow a next_page_uri to another origin with the key", async () => {
+    routeGets({ "/edges/https?limit=100": json(200, { https_edges: [E1], next_page_uri: "https://elsewhere.example/edges/https?before_id=x" }) });
+    const r = await suite.run(["export"]);
+    expect(r.exitCode).toBe(3);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/not following it with the key/);
+    expect(suite.server.requests).toHaveLength(1);
+  });
+
+  it.each([
+    ["ERR_NGROK_7008", 400, /no longer has access/],
+    ["ERR_NGROK_7196", 403, /can still be read but not created/],
+  ] as const)("explains %s in plain words and exits 1", async (code, status, words) => {
+    suite.server.script(apiError(status, "Edges are deprecated.", code));
+    const r = await suite.run(["export", "-o", "json"]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe("");
+    const { error } = parseJsonError(r.stderr);
+    expect(error).toMatchObject({ kind: "api", error_code: code, status_code: status });
+    expect(error.message).toMatch(words);
+  });
+});

@@ -1,0 +1,205 @@
+// Leaving Edges end to end: an edge built through the REAL emulator's API, then `export` and
+// `migrate edge` (plan, refusal, --dry-run, --map --apply) as an operator would run them, and
+// the same against accounts after the sunset (`--edges read-only`, `--edges retired`).
+// The CLI runs in-process (test/helpers/app.ts); export, plan and refusal on a live account
+// run the real bin in e2e/leaving-edges.test.ts.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parse } from "yaml";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appSandbox } from "../helpers/app.js";
+import { spawnEmulator } from "../helpers/emulator.js";
+import { GITHUB_SECRET, MASK, URLS, buildEdge, expectedPolicy, post, useEmulator, type Built } from "../e2e/leaving-edges.support.js";
+
+describe("an edge on a live account: --map, --dry-run, --apply", () => {
+  const emu = useEmulator(undefined, appSandbox);
+  let b: Built;
+  const LB = "https://lb.internal";
+  beforeAll(async () => {
+    b = await buildEdge(emu.url);
+    // The operator rebuilds the oauth guard by hand on the new endpoint, and drops it here.
+    const r = await emu.run(["api", "DELETE", `/edges/https/${b.edgeId}/routes/${b.routes.admin}/oauth`]);
+    if (r.exitCode !== 0) throw new Error(`DELETE oauth: ${r.stderr}`);
+  });
+
+  it("--map forwards the weighted backend, ordered by prefix length, and nothing is left out", async () => {
+    const r = await emu.run(["migrate", "edge", b.edgeId, "--map", `${b.backends.weighted}=${LB}`, "-o", "json"]);
+    expect(r.exitCode).toBe(0);
+    const plan = JSON.parse(r.stdout);
+    expect(plan.not_migrated).toEqual([]);
+    // The /admin route (now without oauth) sorts before /api and /lb: longer prefix first.
+    const names = plan.endpoints[0].traffic_policy.on_http_request.map((rule: { name: string }) => rule.name);
+    expect(names).toEqual([b.routes.hook, b.routes.sns, b.routes.admin, b.routes.api, b.routes.lb, "no route matched"]);
+  });
+
+  it("--dry-run prints the POST requests with secrets redacted and creates nothing", async () => {
+    const r = await emu.run(["migrate", "edge", b.edgeId, "--map", `${b.backends.weighted}=${LB}`, "--apply", "--dry-run", "-o", "json"]);
+    expect(r.stderr).toBe("");
+    expect(r.exitCode).toBe(0);
+    const requests = JSON.parse(r.stdout);
+    expect(requests.map((q: { request: { method: string; url: string } }) => `${q.request.method} ${q.request.url}`)).toEqual([
+      `POST ${emu.url}/endpoints`,
+      `POST ${emu.url}/endpoints`,
+    ]);
+    expect(requests.map((q: { request: { body: { url: string } } }) => q.request.body.url)).toEqual(URLS);
+    expect(r.stdout).not.toContain("whsec-");
+    const policy = JSON.parse(requests[0].request.body.traffic_policy);
+    expect(policy.on_http_request[0].actions[0]).toEqual({ type: "verify-webhook", config: { provider: "github", secret: MASK } });
+    expect(await emu.endpoints()).toEqual([]);
+  });
+
+  it("--map + --apply creates one endpoint per hostport whose policy holds the real secret, and prints them masked", async () => {
+    const r = await emu.run(["migrate", "edge", b.edgeId, "--map", `${b.backends.weighted}=${LB}`, "--apply", "-o", "json"]);
+    expect(r.stderr).toBe("");
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).not.toContain("whsec-");
+    const printed = JSON.parse(r.stdout) as { id: string; url: string; traffic_policy: string }[];
+    expect(printed.map((e) => e.url)).toEqual(URLS);
+
+    const listed = await emu.endpoints();
+    expect(listed.map((e) => e.id).sort()).toEqual(printed.map((e) => e.id).sort());
+    const withAdmin = (policy: ReturnType<typeof expectedPolicy>) => {
+      const rules = [...policy.on_http_request];
+      const admin = { name: b.routes.admin, expressions: ['req.url.path.startsWith("/admin")'], actions: [{ type: "forward-internal", config: { url: "https://service-app.internal" } }] };
+      rules.splice(2, 0, admin);
+      return { on_http_request: rules };
+    };
+    for (const url of URLS) {
+      const stored = listed.find((e) => e.url === url)!;
+      expect(stored).toMatchObject({ type: "cloud", description: `Migrated from edge ${b.edgeId}`, metadata: '{"team":"web"}' });
+      // The text the API holds parses (as YAML, so JSON too) to the plan, with the real secret.
+      expect(parse(stored.traffic_policy)).toEqual(withAdmin(expectedPolicy(b, GITHUB_SECRET, LB)));
+      const shown = printed.find((e) => e.url === url)!;
+      expect(shown.id).toBe(stored.id);
+      expect(parse(shown.traffic_policy)).toEqual(withAdmin(expectedPolicy(b, MASK, LB)));
+    }
+
+    // The table form lists them too; `edgectl api GET /endpoints` shows the URLs.
+    const table = await emu.run(["api", "GET", "/endpoints"]);
+    expect(table.exitCode).toBe(0);
+    expect(JSON.parse(table.stdout).endpoints.map((e: { url: string }) => e.url).sort()).toEqual(URLS);
+  });
+});
+
+describe("accounts after the sunset", () => {
+  const dir = mkdtempSync(join(tmpdir(), "edgectl-leaving-"));
+  const state = join(dir, "state.json");
+  let b: Built;
+  beforeAll(async () => {
+    // The edge is built while the account could still write, then the emulator restarts read-only.
+    const live = await spawnEmulator(["--state", state]);
+    try {
+      b = await buildEdge(live.url);
+    } finally {
+      await live.stop();
+    }
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  describe("read-only (ERR_NGROK_7196)", () => {
+    const emu = useEmulator(() => ["--state", state, "--edges", "read-only"], appSandbox);
+
+    it("still exports and plans (GETs only), and writes to edges are explained", async () => {
+      const exported = await emu.run(["export"]);
+      expect(exported.exitCode).toBe(0);
+      expect(JSON.parse(exported.stdout).https_edges[0].id).toBe(b.edgeId);
+      const r = await emu.run(["migrate", "edge", b.edgeId, "-o", "json"]);
+      expect(r.exitCode).toBe(0);
+      expect(JSON.parse(r.stdout).endpoints[0].traffic_policy).toEqual(expectedPolicy(b, MASK));
+      const write = await emu.run(["api", "DELETE", `/edges/https/${b.edgeId}`]);
+      expect(write.exitCode).toBe(1);
+      expect(write.stderr).toContain("ERR_NGROK_7196");
+    });
+
+    it("--apply works, since /endpoints is not an Edges resource", async () => {
+      const r = await emu.run(["migrate", "edge", b.edgeId, "--map", `${b.backends.weighted}=https://lb.internal`, "--allow-partial", "--apply"]);
+      expect(r.exitCode).toBe(0);
+      expect(r.stderr).toContain(`route ${b.routes.admin}: oauth`);
+      const rows = r.stdout.trim().split("\n");
+      expect(rows[0]).toMatch(/^ID\s+URL$/);
+      expect(rows.slice(1).map((row) => row.split(/\s+/)[1])).toEqual(URLS);
+      expect((await emu.endpoints()).map((e) => e.url).sort()).toEqual(URLS);
+    });
+  });
+
+  describe("retired (ERR_NGROK_7008)", () => {
+    const emu = useEmulator(() => ["--state", state, "--edges", "retired"], appSandbox);
+
+    it.each([["export"], ["migrate", "edge", "<edge>"]])("%s exits 1 with the plain-words explanation and nothing on stdout", async (...argv) => {
+      const r = await emu.run(argv.map((a) => (a === "<edge>" ? b.edgeId : a)));
+      expect(r.exitCode).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toContain("ERR_NGROK_7008");
+      expect(r.stderr).toMatch(/retired Edges on 2025-12-31/);
+      expect(r.stderr).toMatch(/Cloud Endpoint with a Traffic Policy/);
+    });
+  });
+});
+
+describe("export on an account with more than a page of everything", () => {
+  const emu = useEmulator(undefined, appSandbox);
+
+  it("follows the emulator's pages past 100 edges and 100 backends of a kind", async () => {
+    const edges: string[] = [];
+    const groups: string[] = [];
+    for (let i = 0; i < 101; i++) {
+      edges.push((await post(emu.url, "/edges/https", { description: `edge ${i}`, hostports: [`h${i}.example.com:443`] })).id);
+      groups.push((await post(emu.url, "/backends/tunnel_group", { labels: { n: String(i) } })).id);
+    }
+    const statics = [(await post(emu.url, "/backends/static", { address: "10.0.0.1:443", tls: { enabled: true } })).id];
+    const r = await emu.run(["export"]);
+    expect(r.stderr).toBe("");
+    expect(r.exitCode).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    const ids = (list: { id: string }[]) => list.map((x) => x.id);
+    // Newest first, as the API lists them, each exactly once across the pages.
+    expect(ids(doc.https_edges)).toEqual([...edges].reverse());
+    expect(ids(doc.backends.tunnel_group)).toEqual([...groups].reverse());
+    expect(ids(doc.backends.static)).toEqual(statics);
+  });
+});
+
+describe("host-qualified matches and paths with quotes and backslashes", () => {
+  const emu = useEmulator(undefined, appSandbox);
+
+  it("puts a host:port match on that endpoint only, its path a CEL literal that survives the API round trip", async () => {
+    const app = await post(emu.url, "/backends/tunnel_group", { labels: { service: "app" } });
+    const edge = await post(emu.url, "/edges/https", { hostports: ["shop.example.com:443", "shop.example.com:8443"] });
+    const route = (match_type: string, match: string) => post(emu.url, `/edges/https/${edge.id}/routes`, { match_type, match, backend: { enabled: true, backend_id: app.id } });
+    const odd = await route("path_prefix", 'shop.example.com:8443/a"b\\c');
+    const exact = await route("exact_path", "/x");
+    const forward = [{ type: "forward-internal", config: { url: "https://service-app.internal" } }];
+    const notFound = { name: "no route matched", actions: [{ type: "custom-response", config: { status_code: 404 } }] };
+    const exactRule = { name: exact.id, expressions: ['req.url.path == "/x"'], actions: forward };
+    const oddRule = { name: odd.id, expressions: ['req.url.path.startsWith("/a\\"b\\\\c")'], actions: forward };
+
+    const r = await emu.run(["migrate", "edge", edge.id, "--apply", "-o", "json"]);
+    expect(r.stderr).toBe("");
+    expect(r.exitCode).toBe(0);
+    const stored = await emu.endpoints();
+    const policyOf = (url: string) => parse(stored.find((e) => e.url === url)!.traffic_policy);
+    expect(policyOf(URLS[0]!)).toEqual({ on_http_request: [exactRule, notFound] });
+    expect(policyOf(URLS[1]!)).toEqual({ on_http_request: [exactRule, oddRule, notFound] });
+    // The expression holds the path exactly: the literal decodes (as JSON does) to the match's path.
+    const literal = /^req\.url\.path\.startsWith\((.*)\)$/.exec(oddRule.expressions[0]!)![1]!;
+    expect(JSON.parse(literal)).toBe('/a"b\\c');
+  });
+});
+
+describe("a route whose backend is gone", () => {
+  const emu = useEmulator(undefined, appSandbox);
+
+  it("is listed as not migrated, naming the backend, and the rest is planned", async () => {
+    const app = await post(emu.url, "/backends/tunnel_group", { labels: { service: "app" } });
+    const edge = await post(emu.url, "/edges/https", { hostports: ["gone.example.com:443"] });
+    const live = await post(emu.url, `/edges/https/${edge.id}/routes`, { match_type: "path_prefix", match: "/", backend: { enabled: true, backend_id: app.id } });
+    const gone = await post(emu.url, `/edges/https/${edge.id}/routes`, { match_type: "exact_path", match: "/old", backend: { enabled: true, backend_id: "bkdhr_gone1" } });
+
+    const r = await emu.run(["migrate", "edge", edge.id, "-o", "json"]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const plan = JSON.parse(r.stdout);
+    expect(plan.not_migrated).toEqual([{ route_id: gone.id, item: "backend", reason: expect.stringContaining("backend bkdhr_gone1 does not exist") }]);
+    expect(plan.endpoints[0].traffic_policy.on_http_request.map((rule: { name: string }) => rule.name)).toEqual([live.id]);
+  });
+});

@@ -1,0 +1,57 @@
+// What both halves of the emulator-session tests share (the CLI spawned in e2e/emulator-session.test.ts, in-process in
+// app/emulator-session.test.ts).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect } from "vitest";
+import { sandbox, type RunOptions } from "../helpers/cli.js";
+import { spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";
+import { runCli, type Failover, type Sandbox } from "./support.js";
+
+export function useEmulatorSessionSuite(makeSandbox: () => Sandbox = sandbox) {
+  const KEY = "key_emulator_session_12345";
+  let emu: SpawnedEmulator;
+  let cli: Sandbox;
+  let scratch: string;
+  const env = (extra: Record<string, string> = {}) => ({ EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: emu.url, ...extra });
+  const run = (args: string[], opts: RunOptions = {}) => runCli(cli, args, { ...opts, env: { ...env(), ...opts.env } });
+  const runJson = async <T = unknown>(args: string[], opts: RunOptions = {}): Promise<T> => {
+    const r = await run([...args, "-o", "json"], opts);
+    expect(r.stderr).toBe("");
+    expect(r.exitCode).toBe(0);
+    return JSON.parse(r.stdout) as T;
+  };
+  const create = (...args: string[]) => runJson<Failover>(["failover", "create", ...args]);
+
+  /** FIELD/VALUE table → map of field to value. */
+  function record(stdout: string): Record<string, string> {
+    const lines = stdout.split("\n").filter((l) => l.trim() !== "");
+    expect(lines[0]).toMatch(/^FIELD\s+VALUE$/);
+    return Object.fromEntries(
+      lines.slice(1).map((l) => {
+        const m = /^(\S+(?: \S+)*?)(?:\s{2,}(.*))?$/.exec(l)!;
+        return [m[1]!, m[2] ?? ""];
+      }),
+    );
+  }
+
+  beforeAll(async () => {
+    emu = await spawnEmulator();
+    cli = makeSandbox();
+    scratch = mkdtempSync(join(tmpdir(), "edgectl-emu-session-"));
+  });
+  afterAll(async () => {
+    await emu?.stop();
+    cli?.cleanup();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+  return {
+    get emu() {
+      return emu;
+    },
+    get scratch() {
+      return scratch;
+    },
+    KEY, env, run, runJson, create, record,
+  };
+}
