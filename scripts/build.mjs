@@ -59,10 +59,7 @@ const lazyChildProcess = {
     });
   },
 };
-// main.cjs is written as the function src/start.ts compiles (CommonJS's own wrapper), so that
-// it compiles the file's text as read rather than a copy joined to a wrapper.
-const wrapper = { banner: { js: "(function (exports, require, module, __filename, __dirname) {" }, footer: { js: "\n})" } };
-await build({ ...common, ...wrapper, entryPoints: { main: "src/cli.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs", supported: { "dynamic-import": false }, plugins: [writeApart, lazyChildProcess] });
+await build({ ...common, entryPoints: { main: "src/cli.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs", supported: { "dynamic-import": false }, plugins: [writeApart, lazyChildProcess] });
 await build({ ...common, entryPoints: { "config-write": "src/settings/config-write.ts", "yaml-text": "src/output/yaml-text.ts", emulator: "src/emulator/server.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
 // CommonJS, like bin/edgectl.js: Node 20's ES module loader costs ~10 ms at every start.
 const buildHash = createHash("sha256").update(readFileSync(dist("main.cjs"))).digest("hex").slice(0, 16);

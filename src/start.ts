@@ -159,13 +159,11 @@ function print(text: Buffer): void {
 // __dirname: this file runs as dist/cli.cjs, beside main.cjs.
 const MAIN = join(__dirname, "main.cjs");
 
-/**
- * dist/main.cjs, which scripts/build.mjs writes as a CommonJS module's function. It is ASCII
- * (esbuild escapes the rest), so read as latin1 it becomes V8's one-byte string with no decoding.
- */
+/** dist/main.cjs as a CommonJS module body. */
 export function compileMain(cachedData?: Buffer): Script {
   const vm = process.getBuiltinModule("node:vm");
-  return new vm.Script(readFileSync(MAIN, "latin1"), { filename: MAIN, cachedData });
+  const body = readFileSync(MAIN, "utf8");
+  return new vm.Script(`(function (exports, require, module, __filename, __dirname) {${body}\n})`, { filename: MAIN, cachedData });
 }
 
 export function runMain(script: Script): Cli {

@@ -135,17 +135,16 @@ export function isLoopbackHost(hostname: string): boolean {
  * kept; a trailing slash is dropped so paths can be appended.
  */
 export function parseBaseUrl(value: string, source = "--base-url"): string {
-  // A refused URL is quoted back without any user:password@ it may hold (worked out only then:
-  // a regular expression is compiled on first use).
-  const shown = () => value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, "$1****@");
+  // A refused URL is quoted back without any user:password@ it may hold.
+  const shown = value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, "$1****@");
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`${source}: "${shown()}" is not a valid URL`);
+    throw new UsageError(`${source}: "${shown}" is not a valid URL`);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new UsageError(`${source}: "${shown()}" must be an https:// URL`);
+    throw new UsageError(`${source}: "${shown}" must be an https:// URL`);
   }
   if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
     throw new UsageError(

@@ -1,7 +1,7 @@
 // What the failover verbs share: flags declared and validated the same way in each, and the
 // ids of get and delete.
 import * as z from "zod/mini";
-import { DESCRIPTION_MAX_BYTES, isValidId, METADATA_MAX_BYTES } from "../../api/ids.js";
+import { DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES } from "../../api/ids.js";
 import { collectIds } from "../batch.js";
 import type { Deps } from "../deps.js";
 import { idSchema, maxBytes, parseInput, wholeNumber } from "../input.js";
@@ -42,7 +42,5 @@ export interface IdsOptions {
 /** The ids to act on: from the arguments or stdin, each checked; `many` when a list is wanted. */
 export async function resolveIds(args: string[], deps: Pick<Deps, "io" | "readStdin">): Promise<{ ids: string[]; many: boolean }> {
   const { ids, many } = await collectIds(args, deps);
-  // Ids that are all well formed pass as they are; zod words the error for one that is not.
-  if (ids.every((id) => isValidId("failover", id))) return { ids, many };
   return { ids: parseInput(z.object({ ids: z.array(idSchema("failover")) }), { ids }, { ids: idsArg.arg.replace("...", "") }).ids, many };
 }
