@@ -168,7 +168,7 @@ export function compileMain(cachedData?: Buffer): Script {
 
 export function runMain(script: Script): Cli {
   const module = { exports: {} as Cli };
-  // This file's own require: main.cjs sits beside it and requires only builtins and ./conf-store.cjs.
+  // This file's own require: main.cjs sits beside it and requires only builtins and its sibling bundles (config-write, yaml-text, emulator).
   script.runInThisContext()(module.exports, require, module, MAIN, __dirname);
   return module.exports;
 }
