@@ -34,7 +34,7 @@ export async function main(argv: string[] = process.argv, env: Env = process.env
     return;
   }
   // At a terminal the help may wrap narrower than the saved 80 columns.
-  if ((only === "--help" || only === "-h") && (!maybeTerminal() || helpWidth() === 80)) {
+  if ((only === "--help" || only === "-h") && (!maybeTerminal() || helpWidth(process.stdout) === 80)) {
     const help = read(join(__dirname, "help.txt"));
     if (help !== undefined) {
       print(help);

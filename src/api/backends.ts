@@ -2,7 +2,7 @@
 // read-only accounts). Objects are kept as the API returned them.
 import * as z from "zod/mini";
 import type { ApiClient } from "./client.js";
-import { listAllPages, pageOf } from "./pages.js";
+import { listPages, pageOf } from "./pages.js";
 import { schemaParser } from "./schema.js";
 
 export const BACKEND_KINDS = ["failover", "tunnel_group", "http_response", "weighted", "static"] as const;
@@ -57,5 +57,5 @@ export async function getBackend(client: ApiClient, kind: BackendKind, id: strin
 /** Every backend of one kind, all pages, objects as returned. */
 export function listAllBackends(client: ApiClient, kind: BackendKind): Promise<Record<string, unknown>[]> {
   const list = z.looseObject({ backends: z.array(BACKEND_SCHEMAS[kind]), next_page_uri: z.optional(z.nullable(z.string())) });
-  return listAllPages(client, `${backendPath(kind)}?limit=100`, pageOf("backends", schemaParser(list) as (data: unknown) => { backends: Record<string, unknown>[]; next_page_uri?: string | null }));
+  return listPages(client, `${backendPath(kind)}?limit=100`, pageOf("backends", schemaParser(list) as (data: unknown) => { backends: Record<string, unknown>[]; next_page_uri?: string | null }));
 }

@@ -41,10 +41,15 @@ export interface RequestOptions {
    * a rate limit slows the batch down instead of failing ids; a single request leaves it 0.
    */
   rateLimitWaits?: number;
+  /** For a POST: what the user can run to see whether it was carried out after all. */
+  checkWith?: string;
 }
 
-const POST_DOUBT =
-  "; the request may or may not have been carried out (a backend may or may not have been created), so it was not repeated — check with `edgectl failover list` before trying again";
+/** Added to a POST's error when the server may have acted before failing. */
+function postDoubt(opts: RequestOptions): string {
+  const check = opts.checkWith ? `check with ${opts.checkWith}` : "check";
+  return `; the request may or may not have been carried out, so it was not repeated — ${check} before trying again`;
+}
 
 export class ApiClient {
   readonly baseUrl: string;
@@ -178,8 +183,8 @@ export class ApiClient {
       if (decision.why === "no time left") {
         this.log(failure ? `  not retrying: no time left within --timeout` : `  not retrying: waiting ${((decision.waitMs ?? 0) / 1000).toFixed(2)} s would pass --timeout`);
       }
-      if (failure) throw this.networkError(method, url, failure, attempt);
-      if (response!.status >= 300) throw this.statusError(method, response!);
+      if (failure) throw this.networkError(method, url, failure, attempt, opts);
+      if (response!.status >= 300) throw this.statusError(method, response!, opts);
       return response!;
     }
   }
@@ -206,14 +211,14 @@ export class ApiClient {
     this.options.debug?.(escapeControl(line));
   }
 
-  private networkError(method: Method, url: URL, failure: SendError, attempts: number): NetworkError {
+  private networkError(method: Method, url: URL, failure: SendError, attempts: number, opts: RequestOptions): NetworkError {
     const tries = attempts > 1 ? ` (${attempts} attempts)` : "";
     let message = `${method} ${url.host}: ${failure.message}${tries}`;
-    if (method === "POST" && failure.kind !== "never-sent") message += POST_DOUBT;
+    if (method === "POST" && failure.kind !== "never-sent") message += postDoubt(opts);
     return new NetworkError(this.redact(message));
   }
 
-  private statusError(method: Method, response: RawResponse): ApiError {
+  private statusError(method: Method, response: RawResponse, opts: RequestOptions): ApiError {
     const { status, text } = response;
     if (status >= 300 && status < 400) {
       const location = String(response.headers.location ?? "");
@@ -236,7 +241,7 @@ export class ApiClient {
     else message = `HTTP ${status} ${http.STATUS_CODES[status] ?? ""}`.trim();
     message = explainErrorCode(fields.errorCode, message);
     // A 5xx after a POST reached the server: it may have acted before failing.
-    if (method === "POST" && status >= 500) message += POST_DOUBT;
+    if (method === "POST" && status >= 500) message += postDoubt(opts);
     // The Edges sunset is an account state, not a bad key: exit 1 like any refused request.
     if ((status === 401 || status === 403) && !EDGES_SUNSET.has(fields.errorCode ?? "")) return new AuthError(message, fields);
     return new ApiError(message, fields);

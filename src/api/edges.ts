@@ -2,7 +2,7 @@
 // and their modules come inside their edge: no call lists routes.
 import * as z from "zod/mini";
 import type { ApiClient } from "./client.js";
-import { listAllPages, pageOf } from "./pages.js";
+import { listPages, pageOf } from "./pages.js";
 import { schemaParser } from "./schema.js";
 import { OTHER_ROUTE_MODULES } from "./route-modules.js";
 
@@ -49,5 +49,5 @@ export function getHttpsEdge(client: ApiClient, id: string): Promise<HttpsEdge> 
 
 /** Every HTTPS edge, all pages. */
 export function listAllHttpsEdges(client: ApiClient): Promise<HttpsEdge[]> {
-  return listAllPages(client, `${httpsEdgePath()}?limit=100`, parsePage);
+  return listPages(client, `${httpsEdgePath()}?limit=100`, parsePage);
 }

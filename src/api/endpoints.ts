@@ -1,7 +1,7 @@
 // Cloud Endpoints: the replacement for Edges. A Traffic Policy goes in as text (JSON or YAML).
 import * as z from "zod/mini";
 import type { ApiClient } from "./client.js";
-import { listAllPages, pageOf } from "./pages.js";
+import { listPages, pageOf } from "./pages.js";
 import { schemaParser } from "./schema.js";
 
 export const Endpoint = z.looseObject({
@@ -24,10 +24,10 @@ const EndpointList = z.looseObject({ endpoints: z.array(Endpoint), next_page_uri
 export const endpointsPath = "/endpoints";
 
 export function createEndpoint(client: ApiClient, body: EndpointCreate): Promise<Endpoint> {
-  return client.requestJson("POST", endpointsPath, schemaParser(Endpoint), { body });
+  return client.requestJson("POST", endpointsPath, schemaParser(Endpoint), { body, checkWith: "`edgectl api GET /endpoints`" });
 }
 
 /** Every endpoint, all pages. */
 export function listAllEndpoints(client: ApiClient): Promise<Endpoint[]> {
-  return listAllPages(client, `${endpointsPath}?limit=100`, pageOf("endpoints", schemaParser(EndpointList)));
+  return listPages(client, `${endpointsPath}?limit=100`, pageOf("endpoints", schemaParser(EndpointList)));
 }

@@ -1,6 +1,7 @@
 // Failover backends: an ordered list of child backends.
 import * as z from "zod/mini";
 import type { ApiClient, RequestOptions } from "./client.js";
+import { listPages, pageOf } from "./pages.js";
 import { schemaParser } from "./schema.js";
 
 export const FailoverBackend = z.looseObject({
@@ -33,7 +34,8 @@ const parseList = schemaParser(FailoverBackendList);
 export const failoverPath = (id?: string) => (id === undefined ? "/backends/failover" : `/backends/failover/${encodeURIComponent(id)}`);
 
 export function createFailover(client: ApiClient, body: FailoverCreate): Promise<FailoverBackend> {
-  return client.requestJson("POST", failoverPath(), parseBackend, { body });
+  // A backend may or may not have been created when the answer is lost: the list tells.
+  return client.requestJson("POST", failoverPath(), parseBackend, { body, checkWith: "`edgectl failover list`" });
 }
 
 /** What a batch passes for each of its requests. */
@@ -51,8 +53,9 @@ export async function deleteFailover(client: ApiClient, id: string, opts: BatchR
   await client.request("DELETE", failoverPath(id), opts);
 }
 
-/** One page; `pageUri` is a next_page_uri the API returned, followed as given. */
-export function listFailoverPage(client: ApiClient, opts: { limit?: number; pageUri?: string }): Promise<FailoverBackendList> {
-  const target = opts.pageUri !== undefined ? client.followUrl(opts.pageUri) : opts.limit ? `${failoverPath()}?limit=${opts.limit}` : failoverPath();
-  return client.requestJson("GET", target, parseList);
+const parseListPage = pageOf<"backends", FailoverBackend>("backends", parseList);
+
+/** The first page (`limit` per page, else the API's default), or with `all` every page. */
+export function listFailover(client: ApiClient, opts: { limit?: number; all: boolean }): Promise<FailoverBackend[]> {
+  return listPages(client, opts.limit ? `${failoverPath()}?limit=${opts.limit}` : failoverPath(), parseListPage, { all: opts.all });
 }

@@ -1,4 +1,4 @@
-// Every page of a list: the first from `path`, the rest only by the API's own next_page_uri,
+// The pages of a list: the first from `path`, the rest (with `all`) only by the API's own next_page_uri,
 // followed through ApiClient.followUrl (same origin as the base URL, so the key goes nowhere
 // else). A next_page_uri seen before would loop for ever, and an empty page ends the list.
 import { NetworkError } from "../errors.js";
@@ -10,12 +10,12 @@ export interface Page<T> {
   next_page_uri?: string | null;
 }
 
-export async function listAllPages<T>(client: ApiClient, path: string, parsePage: (data: unknown) => Page<T>): Promise<T[]> {
+export async function listPages<T>(client: ApiClient, path: string, parsePage: (data: unknown) => Page<T>, opts: { all: boolean } = { all: true }): Promise<T[]> {
   const items: T[] = [];
   let page = await client.requestJson("GET", path, parsePage);
   items.push(...page.items);
   const seen = new Set<string>();
-  while (page.next_page_uri && page.items.length > 0) {
+  while (opts.all && page.next_page_uri && page.items.length > 0) {
     const next = page.next_page_uri;
     if (seen.has(next)) throw new NetworkError(`the API's next_page_uri points back to a page already read (${escapeControl(next)}); stopped after ${seen.size + 1} pages so as not to loop`);
     seen.add(next);

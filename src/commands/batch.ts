@@ -131,11 +131,3 @@ export function progressLine(deps: Pick<Deps, "io">, label: string, total: numbe
     if (done === all) deps.io.stderr.write("\r\x1b[2K");
   };
 }
-
-export function parseConcurrency(value: string | undefined): number {
-  if (value === undefined) return 8;
-  if (!/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > 64) {
-    throw new UsageError(`--concurrency: "${value}" must be a whole number from 1 to 64`);
-  }
-  return Number(value);
-}

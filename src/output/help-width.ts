@@ -5,7 +5,6 @@ export interface HelpStream {
 }
 
 /** Help wraps at 80 columns, or at the terminal's width when that is narrower. */
-// The default is for src/start.ts, which answers `--help` before the app is loaded.
-export function helpWidth(out: HelpStream = process.stdout): number {
+export function helpWidth(out: HelpStream): number {
   return out.isTTY ? Math.min(out.columns || 80, 80) : 80;
 }

@@ -5,7 +5,7 @@
 // of these through the real CLI.)
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiClient } from "../../src/api/client.js";
-import { createFailover, getFailover, listFailoverPage } from "../../src/api/failover.js";
+import { createFailover, getFailover, listFailover } from "../../src/api/failover.js";
 import { getWebhookVerification, replaceWebhookVerification } from "../../src/api/webhook-verification.js";
 import { EXIT_CODES, type EdgectlError } from "../../src/errors.js";
 import { formatError } from "../../src/output/error.js";
@@ -19,7 +19,7 @@ const HTML = `<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>
 type Call = (c: ApiClient) => Promise<unknown>;
 const GET: Call = (c) => getFailover(c, "bkdfo_abc");
 const CREATE: Call = (c) => createFailover(c, { backends: ["bkdhr_a"] });
-const LIST: Call = (c) => listFailoverPage(c, {});
+const LIST: Call = (c) => listFailover(c, { all: false });
 const PUT: Call = (c) => replaceWebhookVerification(c, "edghts_a", "edghtsrt_b", { enabled: true, provider: "github", secret: "whsec_bad_answers" });
 const WGET: Call = (c) => getWebhookVerification(c, "edghts_a", "edghtsrt_b");
 

@@ -2,6 +2,7 @@
 // sleep: what the server received, and what the client waited, with no time really waited.
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiClient, type ClientOptions, type Method, type RequestOptions } from "../../src/api/client.js";
+import { createEndpoint } from "../../src/api/endpoints.js";
 import { ApiError, NetworkError } from "../../src/errors.js";
 import { freePort, startFaultServer, type FaultServer, type Reply } from "../helpers/fault-server.js";
 import { skippedTime } from "../helpers/skipped-time.js";
@@ -195,7 +196,7 @@ describe("waits between attempts", () => {
 });
 
 describe("POST is not repeated unless it never reached the server", () => {
-  const create = (c: ApiClient, opts: RequestOptions = {}) => c.request("POST", "/backends/failover", { body: { backends: ["bkdhr_a"] }, ...opts });
+  const create = (c: ApiClient, opts: RequestOptions = {}) => c.request("POST", "/backends/failover", { body: { backends: ["bkdhr_a"] }, checkWith: "`edgectl failover list`", ...opts });
 
   it.each([500, 502, 503, 504])("after %i: one request, and the message says it may or may not have been created", async (code) => {
     const s = await server();
@@ -205,6 +206,17 @@ describe("POST is not repeated unless it never reached the server", () => {
     expect(err).toBeInstanceOf(ApiError);
     expect(err.message).toMatch(/may or may not have been/);
     expect(err.message).toContain("failover list");
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it("names the check the caller gives: an endpoint's is not a backend's", async () => {
+    const s = await server();
+    s.fallback = () => status(500);
+    const { c } = client(s.url);
+    const err = await failure(createEndpoint(c, { type: "cloud", url: "https://a.example.com", traffic_policy: "{}" }));
+    expect(err.message).toMatch(/may or may not have been carried out/);
+    expect(err.message).toContain("edgectl api GET /endpoints");
+    expect(err.message).not.toContain("failover");
     expect(s.requests).toHaveLength(1);
   });
 

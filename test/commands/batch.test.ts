@@ -1,7 +1,7 @@
 import { formatError } from "../../src/output/error.js";
 import { describe, expect, it } from "vitest";
 import { ApiError, AuthError, BatchError, NetworkError, UsageError } from "../../src/errors.js";
-import { Throttle, collectIds, parseConcurrency, progressLine, reportFailures, runBatch } from "../../src/commands/batch.js";
+import { Throttle, collectIds, progressLine, reportFailures, runBatch } from "../../src/commands/batch.js";
 import { fakeDeps } from "./fake-deps.js";
 
 interface Deferred<T> {
@@ -189,23 +189,6 @@ describe("collectIds", () => {
 
   it("refuses an empty stdin", async () => {
     await expect(collectIds(["-"], fakeDeps({ stdin: "\n \n" }))).rejects.toThrow(/no ids on stdin/);
-  });
-});
-
-describe("parseConcurrency", () => {
-  it("defaults to 8", () => {
-    expect(parseConcurrency(undefined)).toBe(8);
-  });
-
-  it("accepts 1 to 64", () => {
-    expect(parseConcurrency("1")).toBe(1);
-    expect(parseConcurrency("64")).toBe(64);
-    expect(parseConcurrency("16")).toBe(16);
-  });
-
-  it.each(["0", "65", "-1", "1.5", "abc", "", " 8", "1000"])("refuses %j naming the flag", (v) => {
-    expect(() => parseConcurrency(v)).toThrow(UsageError);
-    expect(() => parseConcurrency(v)).toThrow(/^--concurrency: /);
   });
 });
 

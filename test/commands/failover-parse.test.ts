@@ -61,7 +61,7 @@ describe("failover get and delete argv → options", () => {
     expect((await parse(del, ["bkdfo_1", "-y", "--concurrency", "64"])).options).toEqual({ ids: ["bkdfo_1"], yes: true, concurrency: 64, dryRun: false });
   });
 
-  it.each(["0", "65", "eight", "1.5"])("refuses --concurrency %s", async (value) => {
+  it.each(["0", "65", "eight", "1.5", "-1", "1000", " 8"])("refuses --concurrency %s", async (value) => {
     expect((await refusal(get, ["bkdfo_1", "--concurrency", value])).message).toBe(`--concurrency: "${value}" must be a whole number from 1 to 64`);
   });
 });

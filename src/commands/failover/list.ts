@@ -1,7 +1,5 @@
 import * as z from "zod/mini";
-import { listFailoverPage, type FailoverBackend } from "../../api/failover.js";
-import { NetworkError } from "../../errors.js";
-import { escapeControl } from "../../output/escape.js";
+import { listFailover, type FailoverBackend } from "../../api/failover.js";
 import { printResult } from "../../output/print.js";
 import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
@@ -33,20 +31,9 @@ export const list = defineCommand({
 
 export async function run(options: ListOptions, deps: Deps): Promise<void> {
   const client = deps.client();
-  const items: FailoverBackend[] = [];
+  let items: FailoverBackend[];
   try {
-    let page = await listFailoverPage(client, { limit: options.limit });
-    items.push(...page.backends);
-    // Pages are followed only by the API's own next_page_uri, never a hand-built cursor. A
-    // next_page_uri seen before would loop for ever, and an empty page ends the list.
-    const seen = new Set<string>();
-    while (options.all && page.next_page_uri && page.backends.length > 0) {
-      const next = page.next_page_uri;
-      if (seen.has(next)) throw new NetworkError(`the API's next_page_uri points back to a page already read (${escapeControl(next)}); stopped after ${seen.size + 1} pages so as not to loop`);
-      seen.add(next);
-      page = await listFailoverPage(client, { pageUri: next });
-      items.push(...page.backends);
-    }
+    items = await listFailover(client, { limit: options.limit, all: options.all });
   } finally {
     client.close();
   }
