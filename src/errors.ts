@@ -1,4 +1,4 @@
-// Typed errors. Commands throw these; only src/cli.ts maps them to exit codes.
+// Typed errors. Commands throw these; only src/app.ts maps them to exit codes (EXIT_CODES below).
 
 export type ErrorKind = "api" | "usage" | "network" | "auth" | "interrupted" | "internal";
 
