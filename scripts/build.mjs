@@ -12,7 +12,7 @@
 import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -59,7 +59,50 @@ const lazyChildProcess = {
     });
   },
 };
-await build({ ...common, entryPoints: { main: "src/cli.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs", supported: { "dynamic-import": false }, plugins: [writeApart, lazyChildProcess] });
+// zod is evaluated on first use, not when a module importing it is: `import * as z from
+// "zod/mini"` in src/ gets a stand-in whose functions load zod when first called, so a command
+// that makes no schema (`failover get` with valid input and answers: src/commands/input.ts,
+// src/api/schema.ts) never evaluates it. The stand-in has the zod functions src/ calls
+// (`z.name(`); it requires a module re-exporting just those, so zod is still tree-shaken
+// (a require()d module keeps all its exports). src/ uses zod's classes and namespaces as types
+// only; a value use of any name the stand-in lacks fails the build (logOverride below).
+const zodExports = await import("zod/mini");
+const zodNames = new Set();
+for (const file of readdirSync("src", { recursive: true })) {
+  if (!file.endsWith(".ts")) continue;
+  const source = readFileSync(join("src", file), "utf8");
+  if (!source.includes('from "zod/mini"')) continue;
+  for (const [, name] of source.matchAll(/\bz\.(\w+)\(/g)) if (typeof zodExports[name] === "function") zodNames.add(name);
+}
+const lazyZod = {
+  name: "lazy-zod",
+  setup(b) {
+    const resolveDir = fileURLToPath(new URL("..", import.meta.url));
+    b.onResolve({ filter: /^zod\/mini$/ }, ({ importer }) => (importer === "used" ? undefined : { path: "stand-in", namespace: "lazy-zod" }));
+    b.onResolve({ filter: /^lazy-zod:used$/ }, () => ({ path: "used", namespace: "lazy-zod" }));
+    b.onLoad({ filter: /^stand-in$/, namespace: "lazy-zod" }, () => ({
+      resolveDir,
+      loader: "js",
+      contents: [
+        "let zod;",
+        'const load = () => (zod ??= require("lazy-zod:used"));',
+        // Numbered: some of zod's names (catch, enum…) are reserved words.
+        ...[...zodNames].map((name, i) => `const f${i} = (...a) => load().${name}(...a);\nexport { f${i} as ${name} };`),
+      ].join("\n"),
+    }));
+    b.onLoad({ filter: /^used$/, namespace: "lazy-zod" }, () => ({ resolveDir, loader: "js", contents: `export { ${[...zodNames].join(", ")} } from "zod/mini";` }));
+  },
+};
+await build({
+  ...common,
+  entryPoints: { main: "src/cli.ts" },
+  outdir: "dist",
+  outExtension: { ".js": ".cjs" },
+  format: "cjs",
+  supported: { "dynamic-import": false },
+  plugins: [writeApart, lazyChildProcess, lazyZod],
+  logOverride: { "import-is-undefined": "error" },
+});
 await build({ ...common, entryPoints: { "config-write": "src/settings/config-write.ts", "yaml-text": "src/output/yaml-text.ts", emulator: "src/emulator/server.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
 // CommonJS, like bin/edgectl.js: Node 20's ES module loader costs ~10 ms at every start.
 const buildHash = createHash("sha256").update(readFileSync(dist("main.cjs"))).digest("hex").slice(0, 16);

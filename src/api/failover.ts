@@ -2,24 +2,38 @@
 import * as z from "zod/mini";
 import type { ApiClient, RequestOptions } from "./client.js";
 import { listPages, pageOf } from "./pages.js";
-import { schemaParser } from "./schema.js";
+import { lazySchema, shapedParser, type Shape } from "./schema.js";
 
-export const FailoverBackend = z.looseObject({
-  id: z.string(),
-  uri: z.string(),
-  created_at: z.string(),
-  description: z.optional(z.string()),
-  metadata: z.optional(z.string()),
-  backends: z.array(z.string()),
-});
-export type FailoverBackend = z.infer<typeof FailoverBackend>;
+// The schemas are made on first use, and only when an answer fails the plain check of the
+// shapes below: a valid answer to `failover get` builds no zod schema (nor loads zod).
+export const FailoverBackend = lazySchema(() =>
+  z.looseObject({
+    id: z.string(),
+    uri: z.string(),
+    created_at: z.string(),
+    description: z.optional(z.string()),
+    metadata: z.optional(z.string()),
+    backends: z.array(z.string()),
+  }),
+);
+export type FailoverBackend = z.infer<ReturnType<typeof FailoverBackend>>;
 
-export const FailoverBackendList = z.looseObject({
-  backends: z.array(FailoverBackend),
-  uri: z.optional(z.string()),
-  next_page_uri: z.optional(z.nullable(z.string())),
-});
-export type FailoverBackendList = z.infer<typeof FailoverBackendList>;
+export const FailoverBackendList = lazySchema(() =>
+  z.looseObject({
+    backends: z.array(FailoverBackend()),
+    uri: z.optional(z.string()),
+    next_page_uri: z.optional(z.nullable(z.string())),
+  }),
+);
+export type FailoverBackendList = z.infer<ReturnType<typeof FailoverBackendList>>;
+
+/** The schemas' shapes, as their plain checks see them (a test holds each equal to shapeOf its schema). */
+export const FAILOVER_BACKEND_SHAPE = {
+  object: { id: "string", uri: "string", created_at: "string", description: { optional: "string" }, metadata: { optional: "string" }, backends: { array: "string" } },
+} as const satisfies Shape;
+export const FAILOVER_BACKEND_LIST_SHAPE = {
+  object: { backends: { array: FAILOVER_BACKEND_SHAPE }, uri: { optional: "string" }, next_page_uri: { optional: { nullable: "string" } } },
+} as const satisfies Shape;
 
 export interface FailoverCreate {
   backends: string[];
@@ -28,8 +42,8 @@ export interface FailoverCreate {
 }
 export type FailoverUpdate = Partial<FailoverCreate>;
 
-const parseBackend = schemaParser(FailoverBackend);
-const parseList = schemaParser(FailoverBackendList);
+const parseBackend = shapedParser(FailoverBackend, FAILOVER_BACKEND_SHAPE);
+const parseList = shapedParser(FailoverBackendList, FAILOVER_BACKEND_LIST_SHAPE);
 
 export const failoverPath = (id?: string) => (id === undefined ? "/backends/failover" : `/backends/failover/${encodeURIComponent(id)}`);
 

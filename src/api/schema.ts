@@ -2,23 +2,51 @@
 // message names the offending field so "unexpected body" errors say what was wrong.
 // A valid body is returned as the API sent it (zod would rebuild objects in schema order),
 // so `-o json` prints the resource with the API's own field order.
+//
+// Nearly every answer is valid, and a plain check of its shape says so for a fraction of
+// zod's cost; whatever that check does not pass, zod judges and words. On the hot path
+// (`failover get`) the shape is declared beside the schema, so that a valid answer needs no
+// zod schema made, nor zod itself loaded (scripts/build.mjs loads zod on first use).
 import type * as z from "zod/mini";
 
-export function schemaParser<S extends z.ZodMiniType>(schema: S): (data: unknown) => z.infer<S> {
-  // A batch checks thousands of answers, nearly all valid: a plain check of the schema's
-  // shape says so for a fraction of zod's cost. Whatever it does not pass, zod judges.
-  const valid = quickCheck(schema);
+/**
+ * What the plain check checks: plain strings, finite numbers, booleans, anything, optionals,
+ * nullables, arrays, and objects (extra keys allowed).
+ */
+export type Shape = "string" | "number" | "boolean" | "unknown" | { optional: Shape } | { nullable: Shape } | { array: Shape } | { object: { readonly [key: string]: Shape } };
+
+export type Parser<T> = (data: unknown) => T;
+
+/** A parser whose plain check is derived from the schema (or zod alone, for a schema no shape describes). */
+export function schemaParser<S extends z.ZodMiniType>(schema: S): Parser<z.infer<S>> {
+  return parser(() => schema, shapeOf(schema));
+}
+
+/**
+ * A parser that makes its schema only when an answer fails the plain check of `shape`, which
+ * must be the schema's own (shapeOf(schema()) equal to it: test/api/schema.property.test.ts).
+ */
+export function shapedParser<S extends z.ZodMiniType>(schema: () => S, shape: Shape): Parser<z.infer<S>> {
+  return parser(schema, shape);
+}
+
+/** A schema made once, on first use. */
+export function lazySchema<S extends z.ZodMiniType>(make: () => S): () => S {
+  let schema: S | undefined;
+  return () => (schema ??= make());
+}
+
+function parser<S extends z.ZodMiniType>(schema: () => S, shape: Shape | undefined): Parser<z.infer<S>> {
+  const valid = shape && checkOf(shape);
   return (data) => {
     if (valid?.(data)) return data as z.infer<S>;
-    const result = schema.safeParse(data);
+    const result = schema().safeParse(data);
     if (result.success) return data as z.infer<S>;
     const issue = result.error.issues[0];
     const where = issue && issue.path.length ? issue.path.join(".") : "body";
     throw new Error(`${where}: ${issue?.message ?? "invalid"}`);
   };
 }
-
-type Check = (value: unknown) => boolean;
 
 interface Def {
   type: string;
@@ -29,7 +57,7 @@ interface Def {
   element?: z.ZodMiniType;
 }
 
-/** The def keys a schema kind may have for the quick check to stand in for zod. */
+/** The def keys a schema kind may have for a shape to stand in for it. */
 const PLAIN: Record<string, readonly string[]> = {
   string: ["type"],
   number: ["type"],
@@ -42,16 +70,51 @@ const PLAIN: Record<string, readonly string[]> = {
 };
 
 /**
- * A check that accepts only what zod accepts, for schemas made of plain strings, finite
- * numbers, booleans, optionals, nullables, arrays and objects (extra keys allowed); undefined
- * for anything else (refinements, formats, strict objects, records…), which zod alone checks.
+ * The shape whose plain check accepts only what the schema accepts; undefined for a schema
+ * with anything else (refinements, formats, strict objects, records…), which zod alone checks.
  */
-function quickCheck(schema: z.ZodMiniType): Check | undefined {
+export function shapeOf(schema: z.ZodMiniType): Shape | undefined {
   const def = schema._zod.def as Def;
   const allowed = PLAIN[def.type];
   if (!allowed || (def.checks?.length ?? 0) > 0) return undefined;
   if (Object.keys(def).some((k) => k !== "checks" && !allowed.includes(k))) return undefined;
   switch (def.type) {
+    case "string":
+    case "number":
+    case "boolean":
+    case "unknown":
+      return def.type;
+    case "optional": {
+      const inner = shapeOf(def.innerType!);
+      return inner && { optional: inner };
+    }
+    case "nullable": {
+      const inner = shapeOf(def.innerType!);
+      return inner && { nullable: inner };
+    }
+    case "array": {
+      const element = shapeOf(def.element!);
+      return element && { array: element };
+    }
+    case "object": {
+      // Extra keys are allowed by a loose object and stripped by a plain one: neither fails.
+      if (def.catchall && (def.catchall._zod.def as Def).type !== "unknown") return undefined;
+      const fields: Record<string, Shape> = {};
+      for (const [key, field] of Object.entries(def.shape ?? {})) {
+        const inner = shapeOf(field);
+        if (!inner) return undefined;
+        fields[key] = inner;
+      }
+      return { object: fields };
+    }
+  }
+  return undefined;
+}
+
+type Check = (value: unknown) => boolean;
+
+function checkOf(shape: Shape): Check {
+  switch (shape) {
     case "string":
       return (v) => typeof v === "string";
     case "number":
@@ -60,42 +123,29 @@ function quickCheck(schema: z.ZodMiniType): Check | undefined {
       return (v) => typeof v === "boolean";
     case "unknown":
       return () => true;
-    case "optional": {
-      const inner = quickCheck(def.innerType!);
-      return inner && ((v) => v === undefined || inner(v));
-    }
-    case "nullable": {
-      const inner = quickCheck(def.innerType!);
-      return inner && ((v) => v === null || inner(v));
-    }
-    case "array": {
-      const element = quickCheck(def.element!);
-      // A loop, not every(), which skips the holes of a sparse array (zod does not).
-      return (
-        element &&
-        ((v) => {
-          if (!Array.isArray(v)) return false;
-          for (let i = 0; i < v.length; i++) if (!element(v[i])) return false;
-          return true;
-        })
-      );
-    }
-    case "object": {
-      // Extra keys are allowed by a loose object and stripped by a plain one: neither fails.
-      if (def.catchall && (def.catchall._zod.def as Def).type !== "unknown") return undefined;
-      const fields: [string, Check][] = [];
-      for (const [key, field] of Object.entries(def.shape ?? {})) {
-        const check = quickCheck(field);
-        if (!check) return undefined;
-        fields.push([key, check]);
-      }
-      return (v) => {
-        if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-        const o = v as Record<string, unknown>;
-        for (const [key, check] of fields) if (!check(o[key])) return false;
-        return true;
-      };
-    }
   }
-  return undefined;
+  if ("optional" in shape) {
+    const inner = checkOf(shape.optional);
+    return (v) => v === undefined || inner(v);
+  }
+  if ("nullable" in shape) {
+    const inner = checkOf(shape.nullable);
+    return (v) => v === null || inner(v);
+  }
+  if ("array" in shape) {
+    const element = checkOf(shape.array);
+    // A loop, not every(), which skips the holes of a sparse array (zod does not).
+    return (v) => {
+      if (!Array.isArray(v)) return false;
+      for (let i = 0; i < v.length; i++) if (!element(v[i])) return false;
+      return true;
+    };
+  }
+  const fields = Object.entries(shape.object).map(([key, field]) => [key, checkOf(field)] as const);
+  return (v) => {
+    if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+    const o = v as Record<string, unknown>;
+    for (const [key, check] of fields) if (!check(o[key])) return false;
+    return true;
+  };
 }

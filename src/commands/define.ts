@@ -3,10 +3,13 @@
 // messages name (`--limit`, `<id>`) and the typed options (z.output of the schemas) all come
 // from that one declaration, as with wrangler's createCommand. `register` takes the function
 // to run, so a test can turn argv into options without a process, as with gh's NewCmd(f, runF).
+// A command whose every field has a plain check (input.ts, Checked) takes valid input without
+// zod; any value those checks are unsure of, or any broken rule, goes to zod, which words the
+// error as for every other command.
 import { Command, Option } from "commander";
 import * as z from "zod/mini";
 import type { Deps } from "./deps.js";
-import { parseInput } from "./input.js";
+import { parseInput, UNSURE } from "./input.js";
 
 type Schema = z.ZodMiniType;
 
@@ -16,6 +19,8 @@ export interface ArgDecl {
   help: string;
   /** Made when the command runs, not at start-up: only one command's schemas are ever needed. */
   schema: () => Schema;
+  /** The schema's output without zod, or UNSURE: see Checked in input.ts, which makes both. */
+  plain?: (value: unknown) => unknown;
 }
 
 export interface FlagDecl {
@@ -30,6 +35,8 @@ export interface FlagDecl {
    * Made when the command runs, not at start-up: only one command's schemas are ever needed.
    */
   schema: () => Schema;
+  /** The schema's output without zod, or UNSURE: see Checked in input.ts, which makes both. */
+  plain?: (value: unknown) => unknown;
   /** Used when the flag is absent, and shown in help (commander's "(default: …)"). */
   default?: string;
   /** Repeatable: how one more occurrence adds to the values so far. */
@@ -120,7 +127,17 @@ export function defineCommand<A extends Record<string, ArgDecl> = NoDecls, F ext
     return rules.length > 0 ? object.check(...(rules as z.core.$ZodCheck<unknown>[])) : object;
   };
 
-  const parse = (input: Record<string, unknown>) => parseInput((schema ??= build()), input, labels) as O;
+  // Without zod when every field has a plain check and is sure of its value, and every rule holds.
+  const plain = (input: Record<string, unknown>): O | undefined => {
+    const options: Record<string, unknown> = {};
+    for (const [key, entry] of [...args, ...flags]) {
+      const value = entry.plain ? entry.plain(input[key]) : UNSURE;
+      if (value === UNSURE) return undefined;
+      options[key] = value;
+    }
+    return (decl.rules ?? []).every((rule) => rule.ok(options as O)) ? (options as O) : undefined;
+  };
+  const parse = (input: Record<string, unknown>) => plain(input) ?? (parseInput((schema ??= build()), input, labels) as O);
 
   return {
     name: decl.name,

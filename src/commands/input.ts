@@ -1,5 +1,8 @@
 // Validates a command's input with zod before anything is sent. The message names the
 // flag or argument and the rule it broke; the error is a UsageError (exit 2).
+// A field a hot path uses (`failover get`'s ids and --concurrency) also has a plain check
+// that passes the values it is sure of without zod: zod is loaded only on first use
+// (scripts/build.mjs), and building it and the schemas is most of what a quick command costs.
 import * as z from "zod/mini";
 import { ID_RULES, isValidId, utf8Length, type IdKind } from "../api/ids.js";
 import { UsageError } from "../errors.js";
@@ -18,13 +21,59 @@ export function unquoted(message: string) {
   return { message, params: { unquoted: true } };
 }
 
+const isWhole = (digits: string, min: number, max: number) => /^\d+$/.test(digits) && Number(digits) >= min && Number(digits) <= max;
+
 /** A whole number typed as text (`--concurrency 8`), from min to max; `trim` allows blanks around it. */
 export function wholeNumber(min: number, max: number, { trim = false, message = `must be a whole number from ${min} to ${max}` } = {}) {
   const digits = (v: string) => (trim ? v.trim() : v);
-  return z.pipe(
-    z.string().check(z.refine((v) => /^\d+$/.test(digits(v)) && Number(digits(v)) >= min && Number(digits(v)) <= max, message)),
-    z.transform((v) => Number(digits(v))),
-  );
+  return z.pipe(z.string().check(z.refine((v) => isWhole(digits(v), min, max), message)), z.transform((v) => Number(digits(v))));
+}
+
+/** What a plain check answers for a value it is not sure of: the schema then judges it. */
+export const UNSURE: unique symbol = Symbol("unsure");
+
+/**
+ * A field's check: its zod schema (the contract; made, and zod loaded, only when needed) and a
+ * plain check that gives the schema's output for the values it accepts and UNSURE for any
+ * other, so that zod judges and words every refusal. Both are made from the same arguments
+ * (test/commands/input.property.test.ts holds them in agreement). Spread into an ArgDecl or
+ * FlagDecl (src/commands/define.ts).
+ */
+export interface Checked<S extends z.ZodMiniType> {
+  schema: () => S;
+  plain: (value: unknown) => z.output<S> | typeof UNSURE;
+}
+
+/** Strings as typed (a variadic argument). */
+export function strings(): Checked<z.ZodMiniArray<z.ZodMiniString>> {
+  return { schema: () => z.array(z.string()), plain: (v) => (isStrings(v) ? [...v] : UNSURE) };
+}
+
+/** Ids of one kind. */
+export function idList(kind: IdKind): Checked<z.ZodMiniArray<ReturnType<typeof idSchema>>> {
+  return { schema: () => z.array(idSchema(kind)), plain: (v) => (isStrings(v) && v.every((id) => isValidId(kind, id)) ? [...v] : UNSURE) };
+}
+
+/** A whole number typed as text, from min to max, `fallback` when absent. */
+export function wholeNumberOr(min: number, max: number, fallback: number): Checked<z.ZodMiniDefault<ReturnType<typeof wholeNumber>>> {
+  return {
+    schema: () => z._default(wholeNumber(min, max), fallback),
+    plain: (v) => (v === undefined ? fallback : typeof v === "string" && isWhole(v, min, max) ? Number(v) : UNSURE),
+  };
+}
+
+// A loop, not every(), which skips the holes of a sparse array (zod does not).
+function isStrings(v: unknown): v is string[] {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) if (typeof v[i] !== "string") return false;
+  return true;
+}
+
+/** One field's value, checked as a command's input is; `label` names it in the message. */
+export function parseField<S extends z.ZodMiniType>(field: Checked<S>, value: unknown, label: string): z.output<S> {
+  const plain = field.plain(value);
+  if (plain !== UNSURE) return plain;
+  return (parseInput(z.object({ value: field.schema() }), { value }, { value: label }) as { value: z.output<S> }).value;
 }
 
 /** `labels` maps the input's keys to what the user typed (`--backends`, `<id>`). */

@@ -6,8 +6,8 @@ import * as z from "zod/mini";
 import { BACKEND_SCHEMAS } from "../../src/api/backends.js";
 import { HttpsEdge } from "../../src/api/edges.js";
 import { Endpoint } from "../../src/api/endpoints.js";
-import { FailoverBackend, FailoverBackendList } from "../../src/api/failover.js";
-import { schemaParser } from "../../src/api/schema.js";
+import { FAILOVER_BACKEND_LIST_SHAPE, FAILOVER_BACKEND_SHAPE, FailoverBackend, FailoverBackendList } from "../../src/api/failover.js";
+import { lazySchema, schemaParser, shapedParser, shapeOf, type Parser } from "../../src/api/schema.js";
 import { WebhookVerification } from "../../src/api/webhook-verification.js";
 
 const FB = { id: "bkdfo_abc", uri: "https://api.ngrok.com/backends/failover/bkdfo_abc", created_at: "2026-01-01T00:00:00Z", description: "eu pair", metadata: "", backends: ["bkdhr_a", "bkdtg_b"] };
@@ -45,9 +45,13 @@ function mutated(valid: unknown): fc.Arbitrary<unknown> {
   });
 }
 
-const CASES: [string, z.ZodMiniType, unknown][] = [
-  ["a Failover backend", FailoverBackend, FB],
-  ["a page of Failover backends", FailoverBackendList, { backends: [FB, { ...FB, id: "bkdfo_def" }], uri: "u", next_page_uri: null }],
+const FB_PAGE = { backends: [FB, { ...FB, id: "bkdfo_def" }], uri: "u", next_page_uri: null };
+
+const CASES: [string, z.ZodMiniType, unknown, Parser<unknown>?][] = [
+  ["a Failover backend", FailoverBackend(), FB],
+  ["a page of Failover backends", FailoverBackendList(), FB_PAGE],
+  ["a Failover backend, by its declared shape", FailoverBackend(), FB, shapedParser(FailoverBackend, FAILOVER_BACKEND_SHAPE)],
+  ["a page of Failover backends, by its declared shape", FailoverBackendList(), FB_PAGE, shapedParser(FailoverBackendList, FAILOVER_BACKEND_LIST_SHAPE)],
   ["a webhook verification module", WebhookVerification, { enabled: true, provider: "github", secret: null }],
   ["an HTTPS edge", HttpsEdge, EDGE],
   ["an endpoint", Endpoint, { id: "ep_a", url: "https://a.example", traffic_policy: null }],
@@ -55,9 +59,9 @@ const CASES: [string, z.ZodMiniType, unknown][] = [
 ];
 
 describe("schemaParser", () => {
-  for (const [name, schema, valid] of CASES) {
+  for (const [name, schema, valid, shaped] of CASES) {
     it(`accepts exactly what zod accepts for ${name}, returning it as sent`, () => {
-      const parse = schemaParser(schema);
+      const parse = shaped ?? schemaParser(schema);
       expect(parse(valid)).toBe(valid);
       fc.assert(
         fc.property(fc.oneof(mutated(valid), value), (data) => {
@@ -75,6 +79,26 @@ describe("schemaParser", () => {
 
   it("refuses a missing field by name", () => {
     const { backends: _, ...rest } = FB;
-    expect(() => schemaParser(FailoverBackend)(rest)).toThrow(/^backends: /);
+    expect(() => schemaParser(FailoverBackend())(rest)).toThrow(/^backends: /);
+  });
+});
+
+describe("shapedParser", () => {
+  it("is given the Failover schemas' own shapes", () => {
+    expect(shapeOf(FailoverBackend())).toEqual(FAILOVER_BACKEND_SHAPE);
+    expect(shapeOf(FailoverBackendList())).toEqual(FAILOVER_BACKEND_LIST_SHAPE);
+  });
+
+  it("makes its schema only for an answer the shape refuses, and once", () => {
+    let made = 0;
+    const parse = shapedParser(
+      lazySchema(() => (made++, FailoverBackend())),
+      FAILOVER_BACKEND_SHAPE,
+    );
+    expect(parse(FB)).toBe(FB);
+    expect(made).toBe(0);
+    expect(() => parse({ ...FB, id: 1 })).toThrow("id: ");
+    expect(() => parse({ ...FB, uri: null })).toThrow("uri: ");
+    expect(made).toBe(1);
   });
 });

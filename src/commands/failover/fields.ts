@@ -4,7 +4,7 @@ import * as z from "zod/mini";
 import { DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES } from "../../api/ids.js";
 import { collectIds } from "../batch.js";
 import type { Deps } from "../deps.js";
-import { idSchema, maxBytes, parseInput, wholeNumber } from "../input.js";
+import { idList, idSchema, maxBytes, parseField, strings, wholeNumberOr } from "../input.js";
 
 export const backendsSchema = () => z.array(idSchema("backend")).check(z.minLength(1, "needs at least one child backend id"));
 export const descriptionSchema = () => maxBytes(DESCRIPTION_MAX_BYTES);
@@ -23,13 +23,9 @@ export const metadataFlag = (help: string) => ({ flag: "--metadata <text>", help
 export const dryRunFlag = { flag: "--dry-run", help: "print the request instead of sending it", schema: () => z.boolean() };
 
 /** `<id...>` as typed: ids, or `-` alone to read them from stdin (checked once they are read). */
-export const idsArg = { arg: "<id...>", help: "Failover backend id(s) (bkdfo_…), or - to read ids from stdin, one per line", schema: () => z.array(z.string()) };
+export const idsArg = { arg: "<id...>", help: "Failover backend id(s) (bkdfo_…), or - to read ids from stdin, one per line", ...strings() };
 
-export const concurrencyFlag = {
-  flag: "--concurrency <n>",
-  help: "requests in flight for several ids (default 8)",
-  schema: () => z._default(wholeNumber(1, 64), 8),
-};
+export const concurrencyFlag = { flag: "--concurrency <n>", help: "requests in flight for several ids (default 8)", ...wholeNumberOr(1, 64, 8) };
 
 /** The ids get and delete act on, once read and checked. */
 export interface IdsOptions {
@@ -42,5 +38,5 @@ export interface IdsOptions {
 /** The ids to act on: from the arguments or stdin, each checked; `many` when a list is wanted. */
 export async function resolveIds(args: string[], deps: Pick<Deps, "io" | "readStdin">): Promise<{ ids: string[]; many: boolean }> {
   const { ids, many } = await collectIds(args, deps);
-  return { ids: parseInput(z.object({ ids: z.array(idSchema("failover")) }), { ids }, { ids: idsArg.arg.replace("...", "") }).ids, many };
+  return { ids: parseField(idList("failover"), ids, idsArg.arg.replace("...", "")), many };
 }
