@@ -78,6 +78,7 @@ const lazyZod = {
   name: "lazy-zod",
   setup(b) {
     const resolveDir = fileURLToPath(new URL("..", import.meta.url));
+    // Every import of zod/mini but the re-exporting module's own gets the stand-in.
     b.onResolve({ filter: /^zod\/mini$/ }, ({ importer }) => (importer === "used" ? undefined : { path: "stand-in", namespace: "lazy-zod" }));
     b.onResolve({ filter: /^lazy-zod:used$/ }, () => ({ path: "used", namespace: "lazy-zod" }));
     b.onLoad({ filter: /^stand-in$/, namespace: "lazy-zod" }, () => ({
