@@ -3,12 +3,13 @@
 //   otherwise runs
 // - dist/main.cjs (CommonJS, from src/cli.ts): the command tree, in one file whose command
 //   modules esbuild evaluates only when first imported (src/commands/root.ts imports the one
-//   argv names); and dist/config-write.cjs (proper-lockfile, write-file-atomic), required only
+//   argv names); dist/main-<word>.cjs, the same with only the commands under one first word
+//   (`failover`), which src/start.ts runs when the command line starts with it; and dist/config-write.cjs (proper-lockfile, write-file-atomic), required only
 //   by commands that write the config; dist/yaml-text.cjs (yaml), required only to print or
 //   mask a Traffic Policy in YAML; dist/emulator.cjs, required only by `edgectl emulator`.
 // Then it saves commander's root help (dist/help.txt). No V8 code cache is made here: V8
 // takes one only from the Node version that made it, so src/start.ts makes it on first run
-// in the user's cache folder, keyed by Node version and by the hash of main.cjs defined below.
+// in the user's cache folder, keyed by Node version and by the hash of the main bundles defined below.
 import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -94,19 +95,29 @@ const lazyZod = {
     b.onLoad({ filter: /^used$/, namespace: "lazy-zod" }, () => ({ resolveDir, loader: "js", contents: `export { ${[...zodNames].join(", ")} } from "zod/mini";` }));
   },
 };
-await build({
+const mainOptions = {
   ...common,
-  entryPoints: { main: "src/cli.ts" },
   outdir: "dist",
   outExtension: { ".js": ".cjs" },
   format: "cjs",
   supported: { "dynamic-import": false },
   plugins: [writeApart, lazyChildProcess, lazyZod],
   logOverride: { "import-is-undefined": "error" },
-});
+};
+await build({ ...mainOptions, entryPoints: { main: "src/cli.ts" } });
+// The commands under each first word of the command line (every command at the root but
+// `completion`, which reads the whole tree), each in a bundle of its own, main-<word>.cjs:
+// `edgectl failover get` then reads and deserialises failover's modules alone
+// (src/commands/root.ts). test/start.test.ts holds this list equal to the tree's.
+const WORDS = ["failover", "webhook-verification", "export", "migrate", "auth", "config", "api", "emulator"];
+for (const word of WORDS) {
+  await build({ ...mainOptions, entryPoints: { [`main-${word}`]: "src/cli.ts" }, define: { ...common.define, __EDGECTL_ONLY__: JSON.stringify(word) } });
+}
 await build({ ...common, entryPoints: { "config-write": "src/settings/config-write.ts", "yaml-text": "src/output/yaml-text.ts", emulator: "src/emulator/server.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
 // CommonJS, like bin/edgectl.js: Node 20's ES module loader costs ~10 ms at every start.
-const buildHash = createHash("sha256").update(readFileSync(dist("main.cjs"))).digest("hex").slice(0, 16);
+const hash = createHash("sha256");
+for (const name of ["main", ...WORDS.map((w) => `main-${w}`)]) hash.update(readFileSync(dist(`${name}.cjs`)));
+const buildHash = hash.digest("hex").slice(0, 16);
 await build({ ...common, define: { ...common.define, __EDGECTL_BUILD__: JSON.stringify(buildHash) }, entryPoints: { cli: "src/start.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
 
 // Commander's root help at the 80 columns help always uses (printed by src/start.ts); the code

@@ -3,7 +3,7 @@
 // build bundles, with all it may need, as dist/main.cjs. The root help is commander's own
 // text, saved by scripts/build.mjs as dist/help.txt.
 //
-// dist/main.cjs is compiled with a V8 code cache kept in the user's cache folder: compiling
+// The bundle (dist/main.cjs, or dist/main-<word>.cjs: mainBundle below) is compiled with a V8 code cache kept in the user's cache folder: compiling
 // commander, zod and the command tree is most of what a command costs beyond `node -e 0`
 // (BENCHMARKS.md). V8 accepts a cache only from the same V8 and the same source, so it cannot
 // ship in the package: the first run on a Node version makes it (at exit, so that the
@@ -41,9 +41,10 @@ export async function main(argv: string[] = process.argv, env: Env = process.env
       return;
     }
   }
-  const file = cacheFile(env);
+  const bundle = mainBundle(argv[2]);
+  const file = cacheFile(env, bundle.name);
   const cached = file === undefined ? undefined : parseCache(read(file));
-  const script = compileMain(cached?.data);
+  const script = compileMain(bundle, cached?.data);
   const state = cached === undefined ? "miss" : script.cachedDataRejected ? "rejected" : "hit";
   if (argv.includes("--debug") || isTruthy(env.EDGECTL_DEBUG)) {
     process.stderr.write(`debug: code cache ${state}${file === undefined ? "" : ` (${file})`}\n`);
@@ -56,7 +57,7 @@ export async function main(argv: string[] = process.argv, env: Env = process.env
   if (file !== undefined && !commands.includes(command) && commands.length < MAX_COMMANDS) {
     process.once("exit", () => saveCache(script, file, [...commands, command]));
   }
-  await runMain(script).main(argv);
+  await runMain(script, bundle).main(argv);
 }
 
 /** Commands a cache is re-taken for; past them it stays as it is. */
@@ -95,14 +96,14 @@ function parseCache(file: Buffer | undefined): { data: Buffer; commands: string[
  * there); none when there is no home folder to put it in. $HOME is what os.homedir() gives
  * where it is set, without loading node:os.
  */
-export function cacheFile(env: Env): string | undefined {
+export function cacheFile(env: Env, bundle = "main"): string | undefined {
   let dir = env.EDGECTL_CACHE_DIR;
   try {
     dir ||= join(env.XDG_CACHE_HOME || join(env.HOME || process.getBuiltinModule("node:os").homedir(), ".cache"), "edgectl");
   } catch {
     return undefined;
   }
-  return join(dir, `main-${BUILD}-node${process.versions.node}-${process.arch}.v8cache`);
+  return join(dir, `${bundle}-${BUILD}-node${process.versions.node}-${process.arch}.v8cache`);
 }
 
 /** Whether fd 1 may be a terminal: a character device (fstat, unlike node:tty, loads nothing). */
@@ -124,7 +125,7 @@ export function saveCache(script: Script, file: string, commands: string[]): voi
     renameSync(tmp, file);
     // Caches of other builds are dead weight once this one exists (other Node versions' stay).
     for (const name of readdirSync(dir)) {
-      if (/^main-.*\.v8cache$/.test(name) && !name.startsWith(`main-${BUILD}-`)) rmSync(join(dir, name), { force: true });
+      if (/^main-.*\.v8cache$/.test(name) && !name.includes(`-${BUILD}-node`)) rmSync(join(dir, name), { force: true });
     }
   } catch {
     try {
@@ -156,20 +157,39 @@ function print(text: Buffer): void {
   }
 }
 
-// __dirname: this file runs as dist/cli.cjs, beside main.cjs.
-const MAIN = join(__dirname, "main.cjs");
-
-/** dist/main.cjs as a CommonJS module body. */
-export function compileMain(cachedData?: Buffer): Script {
-  const vm = process.getBuiltinModule("node:vm");
-  const body = readFileSync(MAIN, "utf8");
-  return new vm.Script(`(function (exports, require, module, __filename, __dirname) {${body}\n})`, { filename: MAIN, cachedData });
+/** A bundle of src/cli.ts: its name (main, main-failover) and its path, with its source. */
+export interface Bundle {
+  name: string;
+  path: string;
+  body: string;
 }
 
-export function runMain(script: Script): Cli {
+/**
+ * dist/main-<word>.cjs when the command line starts with a word that has one (scripts/build.mjs
+ * makes one for each command at the root but completion: it holds that word's commands alone),
+ * else dist/main.cjs, the whole tree. __dirname: this file runs as dist/cli.cjs, beside them.
+ */
+export function mainBundle(word: string | undefined): Bundle {
+  if (word !== undefined && /^[a-z]+(-[a-z]+)*$/.test(word)) {
+    const name = `main-${word}`;
+    const path = join(__dirname, `${name}.cjs`);
+    const body = read(path);
+    if (body !== undefined) return { name, path, body: body.toString("utf8") };
+  }
+  const path = join(__dirname, "main.cjs");
+  return { name: "main", path, body: readFileSync(path, "utf8") };
+}
+
+/** A bundle as a CommonJS module body. */
+export function compileMain(bundle: Bundle, cachedData?: Buffer): Script {
+  const vm = process.getBuiltinModule("node:vm");
+  return new vm.Script(`(function (exports, require, module, __filename, __dirname) {${bundle.body}\n})`, { filename: bundle.path, cachedData });
+}
+
+export function runMain(script: Script, bundle: Bundle): Cli {
   const module = { exports: {} as Cli };
-  // This file's own require: main.cjs sits beside it and requires only builtins and its sibling bundles (config-write, yaml-text, emulator).
-  script.runInThisContext()(module.exports, require, module, MAIN, __dirname);
+  // This file's own require: the bundles sit beside it and require only builtins and their sibling bundles (config-write, yaml-text, emulator).
+  script.runInThisContext()(module.exports, require, module, bundle.path, __dirname);
   return module.exports;
 }
 

@@ -4,6 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { COMMANDS } from "../src/commands/root.js";
 import { FB, useFaultServer } from "./e2e/support.js";
 import { json } from "./helpers/fault-server.js";
 
@@ -27,7 +28,7 @@ describe("the code cache", () => {
     expect(cacheLine(first.stderr)).toMatch(/^debug: code cache miss \(/);
     const files = readdirSync(cacheDir);
     expect(files).toHaveLength(1);
-    expect(files[0]).toMatch(/^main-.+-node\d+\.\d+\.\d+-\w+\.v8cache$/);
+    expect(files[0]).toMatch(/^main-failover-[0-9a-f]{16}-node\d+\.\d+\.\d+-\w+\.v8cache$/);
 
     const second = await get({});
     expect(second.exitCode).toBe(0);
@@ -35,8 +36,8 @@ describe("the code cache", () => {
     expect(second.stdout).toBe(first.stdout);
   });
 
-  it("is taken again, once, by a command that has not run with it (so that it holds that command's functions too)", async () => {
-    const path = await suite.run(["config", "path"], { env: { EDGECTL_CACHE_DIR: cacheDir } });
+  it("is taken again, once, by a command under the same word that has not run with it (so that it holds that command's functions too)", async () => {
+    const path = await suite.run(["failover", "list", "--help"], { env: { EDGECTL_CACHE_DIR: cacheDir } });
     expect(path.exitCode).toBe(0);
     const [file] = readdirSync(cacheDir);
     const cache = () => readFileSync(join(cacheDir, file!));
@@ -76,5 +77,31 @@ describe("the code cache", () => {
     expect([r.exitCode, r.stdout]).toEqual([0, ok.stdout]);
     expect(plain(r.stderr, blocked)).toBe(plain(ok.stderr, join(cacheDir, "ok")));
     expect(readdirSync(cacheDir).sort()).toEqual(["file", "ok"]);
+  });
+});
+
+describe("the bundle a command runs from", () => {
+  const bundleOf = async (args: string[]) => {
+    const r = await suite.run([...args, "--debug"], { env: { EDGECTL_CACHE_DIR: cacheDir } });
+    return /\/(main(?:-[a-z-]+)?)-[0-9a-f]{16}-node/.exec(cacheLine(r.stderr) ?? "")?.[1];
+  };
+
+  it("is the one made for the first word, for every command at the root but completion", async () => {
+    const words = COMMANDS.map((c) => c.name).filter((name) => name !== "completion");
+    expect(words.length).toBeGreaterThan(5);
+    for (const word of words) expect([word, await bundleOf([word, "--help"])]).toEqual([word, `main-${word}`]);
+  });
+
+  it("is the whole tree for completion, the root's help, or a command line that starts with a flag", async () => {
+    expect(await bundleOf(["completion", "bash"])).toBe("main");
+    expect(await bundleOf(["--help", "--no-color"])).toBe("main");
+    expect(await bundleOf(["--json", "failover", "get", FB.id])).toBe("main");
+  });
+
+  it("keeps each bundle's cache apart", async () => {
+    await get({});
+    await suite.run(["config", "path"], { env: { EDGECTL_CACHE_DIR: cacheDir } });
+    expect(readdirSync(cacheDir).map((f) => f.replace(/-[0-9a-f]{16}-.*/, "")).sort()).toEqual(["main-config", "main-failover"]);
+    expect(cacheLine((await get({})).stderr)).toMatch(/^debug: code cache hit \(.*main-failover-/);
   });
 });

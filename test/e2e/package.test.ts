@@ -15,7 +15,7 @@ describe("the package", () => {
   it("packs the bin, its CommonJS marker and every built file, and no sources or tests", () => {
     const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
     const files = (JSON.parse(out) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
-    for (const f of ["bin/edgectl.js", "bin/package.json", "dist/cli.cjs", "dist/main.cjs", "dist/config-write.cjs", "dist/yaml-text.cjs", "dist/emulator.cjs", "dist/help.txt", "package.json"]) expect(files).toContain(f);
+    for (const f of ["bin/edgectl.js", "bin/package.json", "dist/cli.cjs", "dist/main.cjs", "dist/main-failover.cjs", "dist/config-write.cjs", "dist/yaml-text.cjs", "dist/emulator.cjs", "dist/help.txt", "package.json"]) expect(files).toContain(f);
     expect(files.filter((f) => f.startsWith("src/") || f.startsWith("test/"))).toEqual([]);
   });
 });
