@@ -64,8 +64,9 @@ const lazyChildProcess = {
 // "zod/mini"` in src/ gets a stand-in whose functions load zod when first called, so a command
 // that makes no schema (`failover get` with valid input and answers: src/commands/input.ts,
 // src/api/schema.ts) never evaluates it. The stand-in has the zod functions src/ calls
-// (`z.name(`); it requires a module re-exporting just those, so zod is still tree-shaken
-// (a require()d module keeps all its exports). src/ uses zod's classes and namespaces as types
+// (`z.name(`); it requires dist/zod.cjs, a bundle of just those (zod tree-shaken), which
+// src/start.ts compiles with its own code cache, like every bundle it runs; the main bundles
+// then carry none of zod's code. src/ uses zod's classes and namespaces as types
 // only; a value use of any name the stand-in lacks fails the build (logOverride below).
 const zodExports = await import("zod/mini");
 const zodNames = new Set();
@@ -79,20 +80,18 @@ const lazyZod = {
   name: "lazy-zod",
   setup(b) {
     const resolveDir = fileURLToPath(new URL("..", import.meta.url));
-    // Every import of zod/mini but the re-exporting module's own gets the stand-in.
-    b.onResolve({ filter: /^zod\/mini$/ }, ({ importer }) => (importer === "used" ? undefined : { path: "stand-in", namespace: "lazy-zod" }));
-    b.onResolve({ filter: /^lazy-zod:used$/ }, () => ({ path: "used", namespace: "lazy-zod" }));
+    b.onResolve({ filter: /^zod\/mini$/ }, () => ({ path: "stand-in", namespace: "lazy-zod" }));
+    b.onResolve({ filter: /^\.\/zod\.cjs$/ }, () => ({ path: "./zod.cjs", external: true }));
     b.onLoad({ filter: /^stand-in$/, namespace: "lazy-zod" }, () => ({
       resolveDir,
       loader: "js",
       contents: [
         "let zod;",
-        'const load = () => (zod ??= require("lazy-zod:used"));',
+        'const load = () => (zod ??= require("./zod.cjs"));',
         // Numbered: some of zod's names (catch, enum…) are reserved words.
         ...[...zodNames].map((name, i) => `const f${i} = (...a) => load().${name}(...a);\nexport { f${i} as ${name} };`),
       ].join("\n"),
     }));
-    b.onLoad({ filter: /^used$/, namespace: "lazy-zod" }, () => ({ resolveDir, loader: "js", contents: `export { ${[...zodNames].join(", ")} } from "zod/mini";` }));
   },
 };
 const mainOptions = {
@@ -113,10 +112,18 @@ const WORDS = ["failover", "webhook-verification", "export", "migrate", "auth", 
 for (const word of WORDS) {
   await build({ ...mainOptions, entryPoints: { [`main-${word}`]: "src/cli.ts" }, define: { ...common.define, __EDGECTL_ONLY__: JSON.stringify(word) } });
 }
+// zod, as the stand-in requires it: the functions src/ calls, tree-shaken.
+await build({
+  ...common,
+  stdin: { contents: `export { ${[...zodNames].join(", ")} } from "zod/mini";`, resolveDir: fileURLToPath(new URL("..", import.meta.url)), sourcefile: "zod-used.js" },
+  outfile: "dist/zod.cjs",
+  format: "cjs",
+});
 await build({ ...common, entryPoints: { "config-write": "src/settings/config-write.ts", "yaml-text": "src/output/yaml-text.ts", emulator: "src/emulator/server.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
 // CommonJS, like bin/edgectl.js: Node 20's ES module loader costs ~10 ms at every start.
+// Of every bundle src/start.ts compiles with a code cache (all but cli.cjs itself).
 const hash = createHash("sha256");
-for (const name of ["main", ...WORDS.map((w) => `main-${w}`)]) hash.update(readFileSync(dist(`${name}.cjs`)));
+for (const name of readdirSync(dist("")).sort()) if (name.endsWith(".cjs")) hash.update(name).update(readFileSync(dist(name)));
 const buildHash = hash.digest("hex").slice(0, 16);
 await build({ ...common, define: { ...common.define, __EDGECTL_BUILD__: JSON.stringify(buildHash) }, entryPoints: { cli: "src/start.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
 

@@ -21,6 +21,7 @@ import { isTruthy } from "./settings/resolve.js";
 import { VERSION } from "./version.js";
 
 type Cli = typeof import("./cli.js");
+
 type Env = Record<string, string | undefined>;
 
 // A hash of dist/main.cjs, defined by scripts/build.mjs: a new build never meets an old cache.
@@ -41,23 +42,56 @@ export async function main(argv: string[] = process.argv, env: Env = process.env
       return;
     }
   }
-  const bundle = mainBundle(argv[2]);
-  const file = cacheFile(env, bundle.name);
-  const cached = file === undefined ? undefined : parseCache(read(file));
-  const script = compileMain(bundle, cached?.data);
-  const state = cached === undefined ? "miss" : script.cachedDataRejected ? "rejected" : "hit";
-  if (argv.includes("--debug") || isTruthy(env.EDGECTL_DEBUG)) {
-    process.stderr.write(`debug: code cache ${state}${file === undefined ? "" : ` (${file})`}\n`);
+  const load = new CachedLoader(env, commandKey(argv), argv.includes("--debug") || isTruthy(env.EDGECTL_DEBUG));
+  const cli = load.run(mainBundle(argv[2])) as Cli;
+  await cli.main(argv);
+}
+
+/**
+ * Compiles and runs bundles with their code caches: the main one, and the sibling bundles it
+ * requires when it needs them (zod, yaml, the config writer, the emulator), which would
+ * otherwise be compiled from source at every start that uses them.
+ */
+class CachedLoader {
+  private readonly siblings = new Map<string, unknown>();
+  constructor(
+    private readonly env: Env,
+    private readonly command: string,
+    private readonly debug: boolean,
+  ) {}
+
+  /** Runs a bundle as a CommonJS module; its `./name.cjs` requires come back here. */
+  run(bundle: Bundle): unknown {
+    const script = this.compile(bundle);
+    const module = { exports: {} };
+    const sibling = (id: string) => (/^\.\/[\w-]+\.cjs$/.test(id) ? this.sibling(id.slice(2, -4)) : require(id));
+    script.runInThisContext()(module.exports, sibling, module, bundle.path, __dirname);
+    return module.exports;
   }
-  // The CLI ends with process.exit(): the cache is taken as the process goes. A cache holds
-  // the functions of the commands that made it: one that has not run this command yet is
-  // taken again (with what it held), once per command, up to MAX_COMMANDS.
-  const command = commandKey(argv);
-  const commands = state === "hit" ? cached!.commands : [];
-  if (file !== undefined && !commands.includes(command) && commands.length < MAX_COMMANDS) {
-    process.once("exit", () => saveCache(script, file, [...commands, command]));
+
+  private sibling(name: string): unknown {
+    if (!this.siblings.has(name)) {
+      const path = join(__dirname, `${name}.cjs`);
+      this.siblings.set(name, this.run({ name, path, body: readFileSync(path, "utf8") }));
+    }
+    return this.siblings.get(name);
   }
-  await runMain(script, bundle).main(argv);
+
+  private compile(bundle: Bundle): Script {
+    const file = cacheFile(this.env, bundle.name);
+    const cached = file === undefined ? undefined : parseCache(read(file));
+    const script = compileBundle(bundle, cached?.data);
+    const state = cached === undefined ? "miss" : script.cachedDataRejected ? "rejected" : "hit";
+    if (this.debug) process.stderr.write(`debug: code cache ${state}${file === undefined ? "" : ` (${file})`}\n`);
+    // The CLI ends with process.exit(): the cache is taken as the process goes. A cache holds
+    // the functions of the commands that made it: one that has not run this command yet is
+    // taken again (with what it held), once per command, up to MAX_COMMANDS.
+    const commands = state === "hit" ? cached!.commands : [];
+    if (file !== undefined && !commands.includes(this.command) && commands.length < MAX_COMMANDS) {
+      process.once("exit", () => saveCache(script, file, [...commands, this.command]));
+    }
+    return script;
+  }
 }
 
 /** Commands a cache is re-taken for; past them it stays as it is. */
@@ -125,7 +159,7 @@ export function saveCache(script: Script, file: string, commands: string[]): voi
     renameSync(tmp, file);
     // Caches of other builds are dead weight once this one exists (other Node versions' stay).
     for (const name of readdirSync(dir)) {
-      if (/^main-.*\.v8cache$/.test(name) && !name.includes(`-${BUILD}-node`)) rmSync(join(dir, name), { force: true });
+      if (name.endsWith(".v8cache") && !name.includes(`-${BUILD}-node`)) rmSync(join(dir, name), { force: true });
     }
   } catch {
     try {
@@ -181,16 +215,9 @@ export function mainBundle(word: string | undefined): Bundle {
 }
 
 /** A bundle as a CommonJS module body. */
-export function compileMain(bundle: Bundle, cachedData?: Buffer): Script {
+export function compileBundle(bundle: Bundle, cachedData?: Buffer): Script {
   const vm = process.getBuiltinModule("node:vm");
   return new vm.Script(`(function (exports, require, module, __filename, __dirname) {${bundle.body}\n})`, { filename: bundle.path, cachedData });
-}
-
-export function runMain(script: Script, bundle: Bundle): Cli {
-  const module = { exports: {} as Cli };
-  // This file's own require: the bundles sit beside it and require only builtins and their sibling bundles (config-write, yaml-text, emulator).
-  script.runInThisContext()(module.exports, require, module, bundle.path, __dirname);
-  return module.exports;
 }
 
 function read(file: string): Buffer | undefined {

@@ -105,3 +105,16 @@ describe("the bundle a command runs from", () => {
     expect(cacheLine((await get({})).stderr)).toMatch(/^debug: code cache hit \(.*main-failover-/);
   });
 });
+
+describe("a bundle required on demand (zod, to word a refusal)", () => {
+  it("gets a code cache of its own, made by the first run that needs it and used by the next", async () => {
+    const refuse = () => suite.run(["failover", "get", "bkdfo_", "--debug"], { env: { EDGECTL_CACHE_DIR: cacheDir } });
+    const zodLines = (stderr: string) => stderr.split("\n").filter((l) => l.startsWith("debug: code cache") && l.includes("/zod-"));
+    const first = await refuse();
+    expect(first.exitCode).toBe(2);
+    expect(zodLines(first.stderr)).toEqual([expect.stringMatching(/^debug: code cache miss \(/)]);
+    const second = await refuse();
+    expect(second.stderr).toBe(first.stderr.replace(/code cache miss/g, "code cache hit"));
+    expect(readdirSync(cacheDir).map((f) => f.replace(/-[0-9a-f]{16}-.*/, "")).sort()).toEqual(["main-failover", "zod"]);
+  });
+});
