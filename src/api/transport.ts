@@ -52,7 +52,8 @@ const httpsModule = () => process.getBuiltinModule("node:https");
 
 export class Transport {
   private agent: http.Agent | undefined;
-  private readonly module: Pick<typeof http, "request">;
+  /** node:http or node:https, taken at the first request (node:https costs start-up). */
+  private module: Pick<typeof http, "request"> | undefined;
   /** What node:http takes for the origin; a request adds its method, path, headers and agent. */
   private readonly hostname: string;
   private readonly port: number | undefined;
@@ -64,7 +65,6 @@ export class Transport {
     // As node:http reads a URL (urlToHttpOptions): an IPv6 host without its brackets.
     this.hostname = origin.hostname.startsWith("[") ? origin.hostname.slice(1, -1) : origin.hostname;
     this.port = origin.port === "" ? undefined : Number(origin.port);
-    this.module = origin.protocol === "https:" ? httpsModule() : http;
   }
 
   /** The agent for the origin; a bad HTTPS_PROXY is a UsageError here, before anything is sent. */
@@ -93,6 +93,7 @@ export class Transport {
         fn();
       };
       const options = { protocol: this.protocol, hostname: this.hostname, port: this.port, path, method, headers, agent: this.agentFor() };
+      this.module ??= this.protocol === "https:" ? httpsModule() : http;
       const req = this.module.request(options, (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
