@@ -1,10 +1,14 @@
 // The entry point: the only place that touches process.argv, process.exit, signals and the
 // real streams. The CLI itself is src/app.ts, which tests run in-process.
+import { fstatSync, readFileSync } from "node:fs";
+import { Readable } from "node:stream";
 import { createApp } from "./app.js";
 import { EXIT_CODES, InternalError } from "./errors.js";
+import type { InStream } from "./io/iostreams.js";
 import { formatError } from "./output/error.js";
 
 export async function main(argv: string[] = process.argv): Promise<void> {
+  let stdin: InStream | undefined;
   let interruptHandler: (() => Promise<void>) | undefined;
   const app = createApp({
     env: process.env,
@@ -12,7 +16,7 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     stderr: process.stderr,
     // A getter: process.stdin is made only by a command that reads it or asks a question.
     get stdin() {
-      return process.stdin;
+      return (stdin ??= fileStdin() ?? process.stdin);
     },
     onInterrupt: (handler) => void (interruptHandler = handler),
   });
@@ -70,4 +74,18 @@ export async function main(argv: string[] = process.argv): Promise<void> {
 
 function flushed(stream: NodeJS.WritableStream): Promise<void> {
   return new Promise((resolve) => stream.write("", () => resolve()));
+}
+
+/**
+ * A file on stdin (`< ids.txt`), read at once: reading a file cannot block, and process.stdin
+ * would make an fs stream for it, which costs more than the read. A pipe or a terminal stays
+ * process.stdin, read as it comes, so Ctrl-C is heard while a writer is still writing.
+ */
+function fileStdin(): InStream | undefined {
+  try {
+    if (!fstatSync(0).isFile()) return undefined;
+    return Object.assign(Readable.from([readFileSync(0)]), { isTTY: false });
+  } catch {
+    return undefined; // no fd 0, or unreadable: process.stdin says so as it always did
+  }
 }

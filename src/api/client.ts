@@ -64,29 +64,56 @@ export class ApiClient {
   private toldLimit = "";
   /** The base URL without its trailing slashes, which a command's path is appended to. */
   private readonly prefix: string;
+  /**
+   * The base URL's path (no trailing slash) when the base URL reads as the URL parser writes
+   * it back, so that a plain path appended to it needs no parsing; undefined otherwise.
+   */
+  private readonly plainPrefixPath: string | undefined;
+  /** host[:port] of the base URL, for messages. */
+  private readonly host: string;
   /** The headers of every request without a body: the same for all of a client's requests. */
   private readonly baseHeaders: Readonly<Record<string, string>>;
+  /** The same as node:http takes them without a copy (name, value, …), Host last as node:http adds it. */
+  private readonly baseHeaderList: readonly string[];
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl;
-    this.origin = new URL(options.baseUrl).origin;
-    this.transport = new Transport({ maxSockets: options.maxSockets, env: options.env });
+    const base = new URL(options.baseUrl);
+    this.origin = base.origin;
+    this.host = base.host;
+    this.transport = new Transport({ origin: base, maxSockets: options.maxSockets, env: options.env });
     this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
     this.pacer = new RatePacer({ now: this.now, sleep: this.sleep });
     this.prefix = options.baseUrl.replace(/\/+$/, "");
+    const basePath = base.pathname.replace(/\/+$/, "");
+    this.plainPrefixPath = base.search === "" && base.hash === "" && this.prefix === base.origin + basePath ? basePath : undefined;
     this.baseHeaders = {
       Authorization: `Bearer ${options.apiKey}`,
       "Ngrok-Version": "2",
       Accept: "application/json",
       "User-Agent": USER_AGENT,
     };
+    this.baseHeaderList = [...Object.entries(this.baseHeaders).flat(), "Host", this.host];
   }
 
-  /** A command's API path, appended to the base URL (whose path prefix is kept). */
-  private pathUrl(path: string): URL {
-    return new URL(this.prefix + (path.startsWith("/") ? path : `/${path}`));
+  /**
+   * The request line's path and query for a command's path (appended to the base URL, whose
+   * path prefix is kept) or a URL (from followUrl, or checked by the caller): as node:http
+   * would take it from the parsed URL. A path with nothing the URL parser would rewrite (no
+   * dot segment, no character it escapes) is appended as it is: a batch makes thousands.
+   */
+  private requestPath(target: string | URL): string {
+    if (typeof target === "string") {
+      const path = target.startsWith("/") ? target : `/${target}`;
+      if (this.plainPrefixPath !== undefined && PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path)) return this.plainPrefixPath + path;
+      target = new URL(this.prefix + path);
+    }
+    if (target.origin !== this.origin) {
+      throw new NetworkError(`the request was for ${target.origin}, which is not ${this.origin}; not sending it with the key`);
+    }
+    return target.pathname + target.search;
   }
 
   /**
@@ -108,15 +135,15 @@ export class ApiClient {
   /** Sends a request with retries; an error status becomes ApiError/AuthError, a failed exchange NetworkError. */
   async request(method: Method, target: string | URL, opts: RequestOptions = {}): Promise<RawResponse> {
     // A string is a path below the base URL; a URL comes from followUrl.
-    const url = typeof target === "string" ? this.pathUrl(target) : target;
+    const path = this.requestPath(target);
     const hasBody = opts.body !== undefined && method !== "GET" && method !== "DELETE";
     const payload = hasBody ? JSON.stringify(opts.body) : undefined;
-    const headers =
-      payload === undefined ? this.baseHeaders : { ...this.baseHeaders, "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(payload)) };
+    const bodyHeaders = payload === undefined ? undefined : { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(payload)) };
+    const headers = bodyHeaders === undefined ? this.baseHeaderList : [...Object.entries({ ...this.baseHeaders, ...bodyHeaders }).flat(), "Host", this.host];
     // Debug lines cost real time per request when built (a batch makes thousands): only for --debug.
     const debug = this.options.debug !== undefined;
     const maxAttempts = this.options.retries + 1;
-    this.transport.agentFor(url); // a bad HTTPS_PROXY is a UsageError here, before anything is sent
+    this.transport.agentFor(); // a bad HTTPS_PROXY is a UsageError here, before anything is sent
     const inBatch = (opts.rateLimitWaits ?? 0) > 0;
     let rateLimitWaits = opts.rateLimitWaits ?? 0;
     // --timeout bounds the whole request: every attempt and the waits between them. Time a
@@ -131,8 +158,8 @@ export class ApiClient {
       }
       deadline ??= this.now() + this.options.timeoutMs;
       if (debug) {
-        this.log(`→ ${method} ${url.href}${attempt > 1 ? ` (attempt ${attempt}/${maxAttempts})` : ""}`);
-        this.log(`  headers: ${this.redact(JSON.stringify({ ...headers, Authorization: "Bearer ********" }))}`);
+        this.log(`→ ${method} ${this.origin}${path}${attempt > 1 ? ` (attempt ${attempt}/${maxAttempts})` : ""}`);
+        this.log(`  headers: ${this.redact(JSON.stringify({ ...this.baseHeaders, ...bodyHeaders, Authorization: "Bearer ********" }))}`);
         if (payload !== undefined) this.log(`  body: ${this.redact(payload)}`);
       }
       const started = this.now();
@@ -140,7 +167,7 @@ export class ApiClient {
       let response: RawResponse | undefined;
       let failure: SendError | undefined;
       try {
-        response = await this.transport.send({ method, url, headers, payload, timeLeftMs: deadline - started, timeoutMs: this.options.timeoutMs });
+        response = await this.transport.send({ method, path, headers: headers as string[], payload, timeLeftMs: deadline - started, timeoutMs: this.options.timeoutMs });
         outcome = { status: response.status, headers: response.headers };
         if (debug) this.log(`← ${response.status} ${http.STATUS_CODES[response.status] ?? ""} in ${this.now() - started} ms`);
         if (response.text && debug) this.log(`  body: ${this.redact(response.text.length > 4000 ? `${response.text.slice(0, 4000)}…` : response.text)}`);
@@ -183,7 +210,7 @@ export class ApiClient {
       if (decision.why === "no time left") {
         this.log(failure ? `  not retrying: no time left within --timeout` : `  not retrying: waiting ${((decision.waitMs ?? 0) / 1000).toFixed(2)} s would pass --timeout`);
       }
-      if (failure) throw this.networkError(method, url, failure, attempt, opts);
+      if (failure) throw this.networkError(method, failure, attempt, opts);
       if (response!.status >= 300) throw this.statusError(method, response!, opts);
       return response!;
     }
@@ -211,9 +238,9 @@ export class ApiClient {
     this.options.debug?.(escapeControl(line));
   }
 
-  private networkError(method: Method, url: URL, failure: SendError, attempts: number, opts: RequestOptions): NetworkError {
+  private networkError(method: Method, failure: SendError, attempts: number, opts: RequestOptions): NetworkError {
     const tries = attempts > 1 ? ` (${attempts} attempts)` : "";
-    let message = `${method} ${url.host}: ${failure.message}${tries}`;
+    let message = `${method} ${this.host}: ${failure.message}${tries}`;
     if (method === "POST" && failure.kind !== "never-sent") message += postDoubt(opts);
     return new NetworkError(this.redact(message));
   }
@@ -256,6 +283,11 @@ export class ApiClient {
     }
   }
 }
+
+/** Characters the URL parser leaves as they are in a path and query. */
+const PLAIN_PATH = /^[\w\-.~!$&()*+,;=:@%/]*(?:\?[\w\-.~!$&()*+,;=:@%/?]*)?$/;
+/** `.` and `..` segments, which the parser resolves (`%2e` counts as a dot). */
+const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?:[/?]|$)/i;
 
 interface ErrorBody {
   error_code?: string;

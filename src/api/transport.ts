@@ -14,6 +14,8 @@ export interface RawResponse {
 }
 
 export interface TransportOptions {
+  /** The API's origin: every request of a client goes there (the client refuses any other). */
+  origin: URL;
   /** Sockets kept open to the API; a batch sets it to its concurrency. */
   maxSockets?: number;
   env?: Record<string, string | undefined>;
@@ -21,8 +23,10 @@ export interface TransportOptions {
 
 export interface SendRequest {
   method: Method;
-  url: URL;
-  headers: Record<string, string>;
+  /** The path and query below the transport's origin, as it goes on the request line. */
+  path: string;
+  /** Name, value, name, value…, Host included: node:http then writes them as given, without a copy per request. */
+  headers: string[];
   payload?: string;
   /** The attempt's own bound: what is left of --timeout. */
   timeLeftMs: number;
@@ -47,30 +51,38 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024;
 const httpsModule = () => process.getBuiltinModule("node:https");
 
 export class Transport {
-  private readonly agents = new Map<string, http.Agent>();
+  private agent: http.Agent | undefined;
+  /** node:http or node:https, taken at the first request (node:https costs start-up). */
+  private module: Pick<typeof http, "request"> | undefined;
+  /** What node:http takes for the origin; a request adds its method, path, headers and agent. */
+  private readonly hostname: string;
+  private readonly port: number | undefined;
+  private readonly protocol: string;
 
-  constructor(private readonly options: TransportOptions = {}) {}
+  constructor(private readonly options: TransportOptions) {
+    const { origin } = options;
+    this.protocol = origin.protocol;
+    // As node:http reads a URL (urlToHttpOptions): an IPv6 host without its brackets.
+    this.hostname = origin.hostname.startsWith("[") ? origin.hostname.slice(1, -1) : origin.hostname;
+    this.port = origin.port === "" ? undefined : Number(origin.port);
+  }
 
-  /** The agent for a URL's scheme; a bad HTTPS_PROXY is a UsageError here, before anything is sent. */
-  agentFor(url: URL): http.Agent {
-    const key = url.protocol;
-    let agent = this.agents.get(key);
-    if (!agent) {
-      const maxSockets = this.options.maxSockets ?? 8;
-      agent =
-        proxyAgentFor(url, this.options.env ?? {}, maxSockets) ??
-        (url.protocol === "https:" ? new (httpsModule().Agent)({ keepAlive: true, maxSockets }) : new http.Agent({ keepAlive: true, maxSockets }));
-      this.agents.set(key, agent);
-    }
-    return agent;
+  /** The agent for the origin; a bad HTTPS_PROXY is a UsageError here, before anything is sent. */
+  agentFor(): http.Agent {
+    if (this.agent) return this.agent;
+    const { origin } = this.options;
+    const maxSockets = this.options.maxSockets ?? 8;
+    return (this.agent =
+      proxyAgentFor(origin, this.options.env ?? {}, maxSockets) ??
+      (origin.protocol === "https:" ? new (httpsModule().Agent)({ keepAlive: true, maxSockets }) : new http.Agent({ keepAlive: true, maxSockets })));
   }
 
   close(): void {
-    for (const agent of this.agents.values()) agent.destroy();
+    this.agent?.destroy();
   }
 
   /** Resolves with the whole answer, whatever its status; rejects with a SendError. */
-  send({ method, url, headers, payload, timeLeftMs, timeoutMs }: SendRequest): Promise<RawResponse> {
+  send({ method, path, headers, payload, timeLeftMs, timeoutMs }: SendRequest): Promise<RawResponse> {
     return new Promise<RawResponse>((resolve, reject) => {
       let settled = false;
       let reachedServer = false;
@@ -80,8 +92,9 @@ export class Transport {
         clearTimeout(timer);
         fn();
       };
-      const mod = url.protocol === "https:" ? httpsModule() : http;
-      const req = mod.request(url, { method, headers, agent: this.agentFor(url) }, (res) => {
+      const options = { protocol: this.protocol, hostname: this.hostname, port: this.port, path, method, headers, agent: this.agentFor() };
+      this.module ??= this.protocol === "https:" ? httpsModule() : http;
+      const req = this.module.request(options, (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
         res.on("data", (chunk: Buffer) => {

@@ -353,4 +353,28 @@ describe("what the server receives", () => {
     expect(s.requests[0]!.body).toBe("");
     expect(s.requests[0]!.headers["content-type"]).toBeUndefined();
   });
+
+  it("the base URL's path before the command's, and the Host of the base URL", async () => {
+    const s = await server();
+    s.fallback = () => ({ status: 200, body: FB });
+    const { c } = client(`${s.url}/v2/`);
+    await c.request("GET", `${PATH}?limit=5`);
+    expect(s.requests[0]!.path).toBe(`/v2${PATH}?limit=5`);
+    expect(s.requests[0]!.headers.host).toBe(new URL(s.url).host);
+  });
+
+  // What the URL parser makes of a path is what is sent, as the API would read the URL.
+  it.each([
+    ["/backends/failover/..", "/backends/"],
+    ["/backends/failover/%2e%2E/x", "/backends/x"],
+    ["/backends/failover/a b", "/backends/failover/a%20b"],
+    ["/backends/failover/x?q=it's", "/backends/failover/x?q=it%27s"],
+    ["backends/failover/x", "/backends/failover/x"],
+  ])("a path the URL parser rewrites goes as rewritten: %s", async (path, sent) => {
+    const s = await server();
+    s.fallback = () => ({ status: 200, body: FB });
+    const { c } = client(s.url);
+    await c.request("GET", path);
+    expect(s.requests[0]!.path).toBe(sent);
+  });
 });

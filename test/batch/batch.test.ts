@@ -1,6 +1,8 @@
 // Many ids at once (`failover get|delete <id>… | -`), end to end: the real CLI against the
 // emulator, a rate-limited emulator, and a scripted server for what the emulator cannot do
 // (slow answers out of order, resets, refused keys). No timing thresholds: only behaviour.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
 import { call, spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";
@@ -88,6 +90,20 @@ describe("against the emulator", () => {
     expect(r.stderr).toBe("");
     expect(r.exitCode).toBe(0);
     expect((JSON.parse(r.stdout) as { id: string }[]).map((b) => b.id)).toEqual(ids);
+  });
+
+  it("reads ids from a file redirected to stdin (`- < ids.txt`) just the same", async () => {
+    const ids = await createIds(emu.url, 5);
+    const file = join(cli.configDir, "ids.txt");
+    writeFileSync(file, `${ids[0]}\r\n\n${ids.slice(1).join("\n")}`);
+    const r = await run(emu.url, ["failover", "get", "-", "-o", "json"], { inputFile: file });
+    expect(r.stderr).toBe("");
+    expect(r.exitCode).toBe(0);
+    expect((JSON.parse(r.stdout) as { id: string }[]).map((b) => b.id)).toEqual(ids);
+    writeFileSync(file, "\n");
+    const empty = await run(emu.url, ["failover", "get", "-"], { inputFile: file });
+    expect(empty.exitCode).toBe(2);
+    expect(empty.stderr).toContain("no ids on stdin");
   });
 
   it("a single id on stdin still prints a list (one array), so scripts see one shape", async () => {

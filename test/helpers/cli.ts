@@ -2,7 +2,7 @@
 // config folder, a code cache folder shared by this test process, no inherited
 // EDGECTL_*/NGROK_* variables, no color, and no stdin unless given. EDGECTL_TEST_NODE names the Node binary to run it with
 // (.ci/run runs the end-to-end tests on each maintained Node line); by default, this one.
-import { mkdtempSync, rmSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,6 +18,8 @@ process.once("exit", () => rmSync(CACHE_DIR, { recursive: true, force: true }));
 export interface RunOptions {
   env?: Record<string, string | undefined>;
   input?: string;
+  /** A file given as stdin itself (`< file`), not through a pipe. */
+  inputFile?: string;
   timeoutMs?: number;
 }
 
@@ -48,7 +50,11 @@ export function sandbox(): CliSandbox {
         timeout: opts.timeoutMs ?? 20_000,
         ...(opts.input !== undefined ? { input: opts.input } : { stdin: "ignore" }),
       };
-      return execa(NODE, [BIN, ...args], options) as Promise<Result>;
+      if (opts.inputFile === undefined) return execa(NODE, [BIN, ...args], options) as Promise<Result>;
+      // The file's own descriptor as stdin (execa's { file } would pipe it through); execa
+      // hands a descriptor to the child as it is, though its types do not list one for stdin.
+      const fd = openSync(opts.inputFile, "r");
+      return (execa(NODE, [BIN, ...args], { ...options, stdin: fd as unknown as "ignore" }) as Promise<Result>).finally(() => closeSync(fd));
     },
     cleanup() {
       rmSync(configDir, { recursive: true, force: true });
