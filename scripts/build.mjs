@@ -120,6 +120,16 @@ await build({
   format: "cjs",
 });
 await build({ ...common, entryPoints: { "config-write": "src/settings/config-write.ts", "yaml-text": "src/output/yaml-text.ts", emulator: "src/emulator/server.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
+// A default or namespace import of a Node builtin (`import http from "node:http"`) is bundled
+// as a copy of the module with a getter per export (esbuild's __toESM), made at start: for
+// node:http and node:net that was enough to cost `failover get` a young-generation GC on Node
+// 22 and 24 (BENCHMARKS.md, "Start-up, fifth round"). The command tree imports builtins by
+// name; a lazy import() of one (made only when used) is fine.
+for (const name of readdirSync(dist(""))) {
+  if (!/^main(-[\w-]+)?\.cjs$/.test(name)) continue;
+  const copy = /(?<!\(\) => )__toESM\(require\("node:([\w/]+)"\)/.exec(readFileSync(dist(name), "utf8"));
+  if (copy) throw new Error(`${name}: node:${copy[1]} is imported as a whole at start; import what is used by name`);
+}
 // CommonJS, like bin/edgectl.js: Node 20's ES module loader costs ~10 ms at every start.
 // Of every bundle src/start.ts compiles with a code cache (all but cli.cjs itself).
 const hash = createHash("sha256");

@@ -1,6 +1,6 @@
 // The one HTTP layer: it composes the transport (which only sends), the retry rule (a pure
 // decision in retry.ts) and the pacer (when the next request may go), on an injected clock.
-import http from "node:http";
+import { STATUS_CODES } from "node:http";
 import { ApiError, AuthError, NetworkError } from "../errors.js";
 import { escapeControl, excerpt } from "../output/escape.js";
 import { USER_AGENT } from "../version.js";
@@ -169,7 +169,7 @@ export class ApiClient {
       try {
         response = await this.transport.send({ method, path, headers: headers as string[], payload, timeLeftMs: deadline - started, timeoutMs: this.options.timeoutMs });
         outcome = { status: response.status, headers: response.headers };
-        if (debug) this.log(`← ${response.status} ${http.STATUS_CODES[response.status] ?? ""} in ${this.now() - started} ms`);
+        if (debug) this.log(`← ${response.status} ${STATUS_CODES[response.status] ?? ""} in ${this.now() - started} ms`);
         if (response.text && debug) this.log(`  body: ${this.redact(response.text.length > 4000 ? `${response.text.slice(0, 4000)}…` : response.text)}`);
       } catch (err) {
         if (!(err instanceof SendError)) throw err;
@@ -264,8 +264,8 @@ export class ApiClient {
     };
     let message: string;
     if (body?.msg) message = this.redact(body.msg.trim());
-    else if (text.trim()) message = `HTTP ${status} ${http.STATUS_CODES[status] ?? ""} with an unexpected body: ${excerpt(this.redact(text))}`;
-    else message = `HTTP ${status} ${http.STATUS_CODES[status] ?? ""}`.trim();
+    else if (text.trim()) message = `HTTP ${status} ${STATUS_CODES[status] ?? ""} with an unexpected body: ${excerpt(this.redact(text))}`;
+    else message = `HTTP ${status} ${STATUS_CODES[status] ?? ""}`.trim();
     message = explainErrorCode(fields.errorCode, message);
     // A 5xx after a POST reached the server: it may have acted before failing.
     if (method === "POST" && status >= 500) message += postDoubt(opts);

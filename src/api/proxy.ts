@@ -8,8 +8,8 @@
 // https-proxy-agent needed four patches to keep what test/proxy holds (a refusal as an error,
 // the certificate checked against an IP host, pending tunnels dropped, `debug` printing the
 // proxy's password under DEBUG=*) and, loaded lazily, still slowed a proxied command.
-import http from "node:http";
-import net from "node:net";
+import { request as httpRequest, type Agent, type ClientRequest } from "node:http";
+import { BlockList, isIP, isIPv4, isIPv6 } from "node:net";
 import type { Duplex } from "node:stream";
 import { UsageError } from "../errors.js";
 
@@ -81,12 +81,12 @@ function splitEntry(entry: string): { name: string; port?: string } {
 
 function inSubnet(host: string, subnet: string): boolean {
   const [base, bits] = subnet.split("/") as [string, string];
-  const family = net.isIPv4(base) ? "ipv4" : net.isIPv6(base) ? "ipv6" : undefined;
+  const family = isIPv4(base) ? "ipv4" : isIPv6(base) ? "ipv6" : undefined;
   const prefix = Number(bits);
   if (!family || !/^\d+$/.test(bits) || prefix > (family === "ipv4" ? 32 : 128)) return false;
-  const hostFamily = net.isIPv4(host) ? "ipv4" : net.isIPv6(host) ? "ipv6" : undefined;
+  const hostFamily = isIPv4(host) ? "ipv4" : isIPv6(host) ? "ipv6" : undefined;
   if (hostFamily !== family) return false;
-  const list = new net.BlockList();
+  const list = new BlockList();
   list.addSubnet(base, prefix, family);
   return list.check(host, family);
 }
@@ -105,19 +105,19 @@ function bypassed(target: URL, noProxy: string | undefined): boolean {
       const { name, port: entryPort } = splitEntry(entry);
       if (entryPort && entryPort !== port) return false;
       if (name.includes("/")) return inSubnet(host, name);
-      if (net.isIP(name)) return net.isIP(host) !== 0 && name === host;
+      if (isIP(name)) return isIP(host) !== 0 && name === host;
       const bare = name.replace(/^\*?\./, "");
       return bare !== "" && (host === bare || host.endsWith(`.${bare}`));
     });
 }
 
-export function proxyAgentFor(target: URL, env: Env, maxSockets: number): http.Agent | undefined {
+export function proxyAgentFor(target: URL, env: Env, maxSockets: number): Agent | undefined {
   const proxy = proxyFor(target, env);
   if (!proxy) return undefined;
   // Only an https target gets here (proxyFor). node:https and node:tls load only now: they
   // cost ~12 ms at start-up.
   const agent = new (process.getBuiltinModule("node:https").Agent)({ keepAlive: true, maxSockets });
-  const pending = new Set<http.ClientRequest>();
+  const pending = new Set<ClientRequest>();
   const proxyName = `${proxy.protocol}//${proxy.host}`; // never the credentials
   // Node's Agent accepts a socket handed back later through the callback.
   (agent as unknown as { createConnection: unknown }).createConnection = (
@@ -126,13 +126,13 @@ export function proxyAgentFor(target: URL, env: Env, maxSockets: number): http.A
   ) => {
     const host = unbracket(options.host ?? target.hostname);
     const port = Number(options.port || target.port || 443);
-    const authority = `${net.isIPv6(host) ? `[${host}]` : host}:${port}`;
+    const authority = `${isIPv6(host) ? `[${host}]` : host}:${port}`;
     const headers: Record<string, string> = { Host: authority };
     if (proxy.username || proxy.password) {
       const auth = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
       headers["Proxy-Authorization"] = `Basic ${Buffer.from(auth).toString("base64")}`;
     }
-    const request = proxy.protocol === "https:" ? process.getBuiltinModule("node:https").request : http.request;
+    const request = proxy.protocol === "https:" ? process.getBuiltinModule("node:https").request : httpRequest;
     const req = request({
       host: unbracket(proxy.hostname),
       port: proxy.port || (proxy.protocol === "https:" ? 443 : 80),
@@ -140,7 +140,7 @@ export function proxyAgentFor(target: URL, env: Env, maxSockets: number): http.A
       path: authority,
       headers,
       agent: false,
-      ...(proxy.protocol === "https:" && !net.isIP(unbracket(proxy.hostname)) ? { servername: unbracket(proxy.hostname) } : {}),
+      ...(proxy.protocol === "https:" && !isIP(unbracket(proxy.hostname)) ? { servername: unbracket(proxy.hostname) } : {}),
     });
     pending.add(req);
     let called = false;
@@ -160,7 +160,7 @@ export function proxyAgentFor(target: URL, env: Env, maxSockets: number): http.A
       if (head.length) socket.unshift(head);
       // The certificate is checked against the API's host (never the proxy's): `host` is
       // what tls matches the certificate to; SNI is sent only for a name, not an IP.
-      const tls = process.getBuiltinModule("node:tls").connect({ socket, host, ...(net.isIP(host) ? {} : { servername: host }) });
+      const tls = process.getBuiltinModule("node:tls").connect({ socket, host, ...(isIP(host) ? {} : { servername: host }) });
       finish(null, tls);
     });
     // Node reports every answer to a CONNECT, whatever its status, as "connect".

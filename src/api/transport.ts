@@ -1,8 +1,7 @@
 // Sends one request and reads its whole answer; nothing else. It uses node:http/https rather
 // than undici, for start-up cost (see BENCHMARKS.md); keep-alive agents carry batches.
 // Retries, waits and error wording are the client's.
-import http from "node:http";
-import type { IncomingHttpHeaders } from "node:http";
+import { Agent, request, type IncomingHttpHeaders } from "node:http";
 import { excerpt } from "../output/escape.js";
 import { proxyAgentFor } from "./proxy.js";
 import type { FailureKind, Method } from "./retry.js";
@@ -51,9 +50,9 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024;
 const httpsModule = () => process.getBuiltinModule("node:https");
 
 export class Transport {
-  private agent: http.Agent | undefined;
-  /** node:http or node:https, taken at the first request (node:https costs start-up). */
-  private module: Pick<typeof http, "request"> | undefined;
+  private agent: Agent | undefined;
+  /** node:http's or node:https's request, taken at the first request (node:https costs start-up). */
+  private request: typeof request | undefined;
   /** What node:http takes for the origin; a request adds its method, path, headers and agent. */
   private readonly hostname: string;
   private readonly port: number | undefined;
@@ -68,13 +67,13 @@ export class Transport {
   }
 
   /** The agent for the origin; a bad HTTPS_PROXY is a UsageError here, before anything is sent. */
-  agentFor(): http.Agent {
+  agentFor(): Agent {
     if (this.agent) return this.agent;
     const { origin } = this.options;
     const maxSockets = this.options.maxSockets ?? 8;
     return (this.agent =
       proxyAgentFor(origin, this.options.env ?? {}, maxSockets) ??
-      (origin.protocol === "https:" ? new (httpsModule().Agent)({ keepAlive: true, maxSockets }) : new http.Agent({ keepAlive: true, maxSockets })));
+      (origin.protocol === "https:" ? new (httpsModule().Agent)({ keepAlive: true, maxSockets }) : new Agent({ keepAlive: true, maxSockets })));
   }
 
   close(): void {
@@ -93,8 +92,8 @@ export class Transport {
         fn();
       };
       const options = { protocol: this.protocol, hostname: this.hostname, port: this.port, path, method, headers, agent: this.agentFor() };
-      this.module ??= this.protocol === "https:" ? httpsModule() : http;
-      const req = this.module.request(options, (res) => {
+      this.request ??= this.protocol === "https:" ? httpsModule().request : request;
+      const req = this.request(options, (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
         res.on("data", (chunk: Buffer) => {
