@@ -6,13 +6,14 @@
 // - Start-up rows run with NODE_EXTRA_CA_CERTS unset and set (to the system bundle): each
 //   round runs every command once, in turn with its yardstick, and a row's ratio is the
 //   median of the per-round ratios, so a busy moment of the machine hits both alike.
-// - Batches: 1000 ids through `failover get -` against the emulator, paired with a minimal
+// - Batches: 1000 ids through `failover get - < ids.txt` (the file the yardstick reads; and
+//   through a pipe, as a row of its own) against the emulator, paired with a minimal
 //   keep-alive node:http client (8 in flight) and the official @ngrok/ngrok-api; then `curl -Z --parallel-max 8` and a curl
 //   process per id (curl does not depend on Node: once).
 // - Servers: autocannon against the emulator and a bare node:http server with the same JSON.
 // Nothing here asserts; the goals of issue 12 are checked against this run at the end.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { cpus, homedir, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -91,19 +92,23 @@ function childCpuTicks() {
 }
 
 /** Runs a process to its end: wall time in ms, CPU ticks, exit status and output. */
-function timed(cmd, args, { input, env } = {}) {
+function timed(cmd, args, { input, stdinFile, env } = {}) {
+  const fd = stdinFile === undefined ? undefined : openSync(stdinFile, "r");
   const c0 = childCpuTicks();
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { input, env, stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"], maxBuffer: 64 << 20 });
+  const r = spawnSync(cmd, args, { input, env, stdio: [fd ?? (input === undefined ? "ignore" : "pipe"), "pipe", "pipe"], maxBuffer: 64 << 20 });
   const elapsed = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (fd !== undefined) closeSync(fd);
   if (r.status !== 0) throw new Error(`${[cmd, ...args].join(" ")} exited ${r.status ?? r.signal}: ${String(r.stderr).slice(0, 500)}`);
   return { ms: elapsed, ticks: childCpuTicks() - c0, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
 /** Peak RSS in MB of one more run, through /usr/bin/time -f %M. */
-function peakRss(cmd, args, { input, env } = {}) {
+function peakRss(cmd, args, { input, stdinFile, env } = {}) {
   if (!TIME) return undefined;
-  const r = spawnSync(TIME, ["-f", "%M", cmd, ...args], { input, env, stdio: [input === undefined ? "ignore" : "pipe", "ignore", "pipe"] });
+  const fd = stdinFile === undefined ? undefined : openSync(stdinFile, "r");
+  const r = spawnSync(TIME, ["-f", "%M", cmd, ...args], { input, env, stdio: [fd ?? (input === undefined ? "ignore" : "pipe"), "ignore", "pipe"] });
+  if (fd !== undefined) closeSync(fd);
   const kb = Number(String(r.stderr).trim().split("\n").pop());
   return Number.isFinite(kb) ? kb / 1024 : undefined;
 }
@@ -229,8 +234,10 @@ try {
       sections.push({ title: `Node ${node.version}, NODE_EXTRA_CA_CERTS ${caSetting}`, rows: Object.values(rows) });
       const tag = `Node ${node.major}, CA ${caSetting}`;
       const both = (r) => `CPU ${r.cpuRatio.toFixed(2)}×, wall ${r.ratio.toFixed(2)}×`;
-      goal(rows.get.cpuRatio <= 1.25, `${tag}: failover get ≤ 1.25× bare GET: ${both(rows.get)}`);
-      goal(rows.version.cpuRatio <= 1.1 && rows.help.cpuRatio <= 1.1, `${tag}: --version/--help ≤ 1.1× node -e 0: ${both(rows.version)} / ${both(rows.help)}`);
+      // Judged on the wall ratio: the median of the per-round ratios, which a busy moment of the
+      // machine moves little. The CPU ratio is of sums (means), which one slow run moves.
+      goal(rows.get.ratio <= 1.25, `${tag}: failover get ≤ 1.25× bare GET: ${both(rows.get)}`);
+      goal(rows.version.ratio <= 1.1 && rows.help.ratio <= 1.1, `${tag}: --version/--help ≤ 1.1× node -e 0: ${both(rows.version)} / ${both(rows.help)}`);
       if (rows.get.rss !== undefined) goal(rows.get.rss < 60, `${tag}: failover get peak RSS < 60 MB: ${rows.get.rss.toFixed(1)} MB`);
     }
 
@@ -257,11 +264,23 @@ try {
           name: `edgectl failover get - -o json (${BATCH} ids)`,
           cmd: node.bin,
           args: [BIN, "failover", "get", "-", "-o", "json"],
-          opts: { env, input: readFileSync(idsFile) },
+          // The ids from the file the yardstick reads too (`- < ids.txt`)…
+          opts: { env, stdinFile: idsFile },
           check: (res) => count({ stdout: String(JSON.parse(res.stdout).length) }),
           vs: "keepalive",
           vsName: "keep-alive client",
           rss: true,
+        },
+        {
+          key: "batchPipe",
+          name: `the same, the ids through a pipe (jq … | edgectl …)`,
+          cmd: node.bin,
+          args: [BIN, "failover", "get", "-", "-o", "json"],
+          // …and through a pipe, which process.stdin reads as a stream (~2.6 ms more at start).
+          opts: { env, input: readFileSync(idsFile) },
+          check: (res) => count({ stdout: String(JSON.parse(res.stdout).length) }),
+          vs: "keepalive",
+          vsName: "keep-alive client",
         },
         {
           key: "ngrok",
@@ -278,7 +297,7 @@ try {
     );
     sections.push({ title: `Node ${node.version}: ${BATCH} GETs (emulator on the machine's Node)`, rows: Object.values(batch), perSecond: true });
     sections.at(-1).note = `edgectl / the parsing client: wall ${median(batch.batch.ratios.map((r, i) => r / batch.keepaliveJson.ratios[i])).toFixed(2)}×, CPU ${(batch.batch.cpu / batch.keepaliveJson.cpu).toFixed(2)}×`;
-    goal(1 / batch.batch.ratio >= 0.9, `Node ${node.major}: ${BATCH} ids ≥ 90% of the keep-alive client's throughput: ${Math.round(100 / batch.batch.ratio)}% (wall; CPU ${batch.batch.cpuRatio.toFixed(2)}× the client's)`);
+    goal(1 / batch.batch.ratio >= 0.9, `Node ${node.major}: ${BATCH} ids ≥ 90% of the keep-alive client's throughput: ${Math.round(100 / batch.batch.ratio)}% (wall; CPU ${batch.batch.cpuRatio.toFixed(2)}× the client's); ids through a pipe: ${Math.round(100 / batch.batchPipe.ratio)}%`);
 
     // Linearity: N = 10, 100, 1000 in turn each round; the cost of 10→100 and 100→1000 per
     // id added (start-up cancels out), which should stay about the same.
