@@ -24,7 +24,7 @@ type Cli = typeof import("./cli.js");
 
 type Env = Record<string, string | undefined>;
 
-// A hash of dist/main.cjs, defined by scripts/build.mjs: a new build never meets an old cache.
+// A hash of the bundles, defined by scripts/build.mjs: a new build never meets an old cache.
 declare const __EDGECTL_BUILD__: string | undefined;
 const BUILD = typeof __EDGECTL_BUILD__ === "string" ? __EDGECTL_BUILD__ : "dev";
 
