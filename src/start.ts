@@ -1,10 +1,12 @@
 // What bin/edgectl.js runs (built as dist/cli.cjs). `edgectl --version` and `edgectl --help`
 // are answered here, at Node's start-up floor; everything else runs src/cli.ts, which the
-// build bundles, with all it may need, as dist/main.cjs. The root help is commander's own
-// text, saved by scripts/build.mjs as dist/help.txt.
+// build bundles as dist/main.cjs (the whole tree) and as dist/main-<word>.cjs (the commands
+// under one first word: mainBundle below). The root help is commander's own text, saved by
+// scripts/build.mjs as dist/help.txt.
 //
-// The bundle (dist/main.cjs, or dist/main-<word>.cjs: mainBundle below) is compiled with a V8 code cache kept in the user's cache folder: compiling
-// commander, zod and the command tree is most of what a command costs beyond `node -e 0`
+// Each bundle, and each file of its own a bundle requires (zod, yaml, the config writer, the
+// emulator), is compiled with a V8 code cache kept in the user's cache folder: compiling
+// commander and the command tree is most of what a command costs beyond `node -e 0`
 // (BENCHMARKS.md). V8 accepts a cache only from the same V8 and the same source, so it cannot
 // ship in the package: the first run on a Node version makes it (at exit, so that the
 // functions the command ran are in it), keyed by Node version and build, written atomically;
@@ -130,7 +132,7 @@ function parseCache(file: Buffer | undefined): { data: Buffer; commands: string[
  * there); none when there is no home folder to put it in. $HOME is what os.homedir() gives
  * where it is set, without loading node:os.
  */
-export function cacheFile(env: Env, bundle = "main"): string | undefined {
+function cacheFile(env: Env, bundle: string): string | undefined {
   let dir = env.EDGECTL_CACHE_DIR;
   try {
     dir ||= join(env.XDG_CACHE_HOME || join(env.HOME || process.getBuiltinModule("node:os").homedir(), ".cache"), "edgectl");
@@ -150,7 +152,7 @@ function maybeTerminal(): boolean {
 }
 
 /** Writes the cache beside a temp name, then renames it in place; on any failure, nothing. */
-export function saveCache(script: Script, file: string, commands: string[]): void {
+function saveCache(script: Script, file: string, commands: string[]): void {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     const dir = join(file, "..");
@@ -192,7 +194,7 @@ function print(text: Buffer): void {
 }
 
 /** A bundle of src/cli.ts: its name (main, main-failover) and its path, with its source. */
-export interface Bundle {
+interface Bundle {
   name: string;
   path: string;
   body: string;
@@ -203,7 +205,7 @@ export interface Bundle {
  * makes one for each command at the root but completion: it holds that word's commands alone),
  * else dist/main.cjs, the whole tree. __dirname: this file runs as dist/cli.cjs, beside them.
  */
-export function mainBundle(word: string | undefined): Bundle {
+function mainBundle(word: string | undefined): Bundle {
   if (word !== undefined && /^[a-z]+(-[a-z]+)*$/.test(word)) {
     const name = `main-${word}`;
     const path = join(__dirname, `${name}.cjs`);
@@ -215,7 +217,7 @@ export function mainBundle(word: string | undefined): Bundle {
 }
 
 /** A bundle as a CommonJS module body. */
-export function compileBundle(bundle: Bundle, cachedData?: Buffer): Script {
+function compileBundle(bundle: Bundle, cachedData?: Buffer): Script {
   const vm = process.getBuiltinModule("node:vm");
   return new vm.Script(`(function (exports, require, module, __filename, __dirname) {${bundle.body}\n})`, { filename: bundle.path, cachedData });
 }

@@ -1,4 +1,4 @@
-// The V8 code cache of dist/main.cjs (src/start.ts): made by the first run into the cache
+// The V8 code cache of each bundle (src/start.ts): made by the first run into the cache
 // folder, used by the next, replaced when V8 rejects it, never a reason to fail.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -167,7 +167,7 @@ export class ApiClient {
       let response: RawResponse | undefined;
       let failure: SendError | undefined;
       try {
-        response = await this.transport.send({ method, path, headers: headers as string[], payload, timeLeftMs: deadline - started, timeoutMs: this.options.timeoutMs });
+        response = await this.transport.send({ method, path, headers, payload, timeLeftMs: deadline - started, timeoutMs: this.options.timeoutMs });
         outcome = { status: response.status, headers: response.headers };
         if (debug) this.log(`← ${response.status} ${STATUS_CODES[response.status] ?? ""} in ${this.now() - started} ms`);
         if (response.text && debug) this.log(`  body: ${this.redact(response.text.length > 4000 ? `${response.text.slice(0, 4000)}…` : response.text)}`);

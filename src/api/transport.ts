@@ -25,7 +25,7 @@ export interface SendRequest {
   /** The path and query below the transport's origin, as it goes on the request line. */
   path: string;
   /** Name, value, name, value…, Host included: node:http then writes them as given, without a copy per request. */
-  headers: string[];
+  headers: readonly string[];
   payload?: string;
   /** The attempt's own bound: what is left of --timeout. */
   timeLeftMs: number;

@@ -1,8 +1,12 @@
 // Ctrl-C (SIGINT) and SIGTERM abort an in-flight request: exit 130 at once, one line on
 // stderr, nothing on stdout, no stack trace.
-import { spawn as nodeSpawn } from "node:child_process";
+import { execFileSync, spawn as nodeSpawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { open } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, baseEnv } from "../helpers/cli.js";
+import { BIN, NODE, baseEnv } from "../helpers/cli.js";
 import { FB, envFor, expectNoStack, out, sandbox, spawn, withServer, type CliSandbox } from "./support.js";
 
 let cli: CliSandbox;
@@ -131,5 +135,46 @@ describe("a signal while the result is still draining to a slow reader", () => {
       expect((JSON.parse(stdout) as unknown[]).length).toBe(2000);
       expect(JSON.parse(stderr.trim()).error.kind).toBe("interrupted");
     });
+  });
+});
+
+describe("a signal while ids are still coming in on stdin", () => {
+  // A pipe is read as a stream, not at once: a blocking read would hold the signal until the
+  // writer closes the pipe (`slow-producer | edgectl failover get -` under `timeout`).
+  it("SIGTERM while the writer holds the pipe open: exit 130, nothing sent, empty stdout", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "edgectl-fifo-"));
+    const fifo = join(dir, "ids");
+    execFileSync("mkfifo", [fifo]); // a real pipe, as a shell's `|` gives (node's "pipe" is a socket)
+    try {
+      await withServer(async (server) => {
+        const child = nodeSpawn("sh", ["-c", 'exec "$0" "$1" failover get - --debug < "$2"', NODE, BIN, fifo], {
+          env: { ...baseEnv(cli.configDir), ...envFor(server) },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        const writer = await open(fifo, "w");
+        await writer.write(`${FB.id}\n`); // and no end: the writer is still writing
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+        const started = new Promise<void>((resolve) =>
+          child.stderr.on("data", (c: Buffer) => {
+            stderr += c.toString();
+            if (stderr.includes("debug: code cache")) resolve();
+          }),
+        );
+        const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+        await started;
+        await new Promise((r) => setTimeout(r, 500)); // past start-up: its handlers are installed
+        child.kill("SIGTERM");
+        const code = await exited;
+        await writer.close();
+        expect(code).toBe(130);
+        expect(stdout).toBe("");
+        expect(stderr).toMatch(/^error: interrupted \(SIGTERM\)$/m);
+        expect(server.requests).toHaveLength(0);
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
