@@ -1,0 +1,31 @@
+// ESLint (flat config). The type-aware rules are the ones that catch real bugs in a CLI that is
+// mostly promises and optional data: a promise nobody awaits (an error lost, a process that exits
+// before its write), a promise where a callback's result is ignored, and a condition that can
+// never change (dead code, or a type that lies about what the API sends).
+import js from "@eslint/js";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["dist/", "node_modules/", "test/fixtures/"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+      "@typescript-eslint/no-unnecessary-condition": "error",
+      "@typescript-eslint/await-thenable": "error",
+    },
+  },
+  {
+    // Plain JavaScript (bin/, scripts/, bench/) is not in the TypeScript project.
+    files: ["**/*.js", "**/*.mjs", "**/*.cjs"],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: globals.node },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+);
