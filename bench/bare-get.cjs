@@ -3,7 +3,11 @@
 "use strict";
 const http = require("node:http");
 const [base, id] = process.argv.slice(2);
-const headers = { Authorization: `Bearer ${process.env.EDGECTL_API_KEY}`, "Ngrok-Version": "2", Accept: "application/json" };
+const headers = {
+  Authorization: `Bearer ${process.env.EDGECTL_API_KEY}`,
+  "Ngrok-Version": "2",
+  Accept: "application/json",
+};
 http.get(`${base}/backends/failover/${id}`, { headers }, (res) => {
   let body = "";
   res.setEncoding("utf8");

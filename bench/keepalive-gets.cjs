@@ -10,7 +10,11 @@ const [base, idsFile, mode] = process.argv.slice(2);
 const json = mode === "--json";
 const ids = readFileSync(idsFile, "utf8").split("\n").filter(Boolean);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
-const headers = { Authorization: `Bearer ${process.env.EDGECTL_API_KEY}`, "Ngrok-Version": "2", Accept: "application/json" };
+const headers = {
+  Authorization: `Bearer ${process.env.EDGECTL_API_KEY}`,
+  "Ngrok-Version": "2",
+  Accept: "application/json",
+};
 const found = new Array(ids.length);
 let next = 0;
 let got = 0;

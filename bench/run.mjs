@@ -55,18 +55,37 @@ function nodeFor(major) {
   const ok = () => spawnSync(bin, ["--version"], { encoding: "utf8" }).stdout?.startsWith(`v${major}.`);
   if (!ok()) {
     log(`installing Node ${major} (node-linux-${arch}@${major}) in ${dir}…`);
-    execFileSync("npm", ["install", "--prefix", dir, "--ignore-scripts", "--no-audit", "--no-fund", "--no-save", `node-linux-${arch}@${major}`], { stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync(
+      "npm",
+      [
+        "install",
+        "--prefix",
+        dir,
+        "--ignore-scripts",
+        "--no-audit",
+        "--no-fund",
+        "--no-save",
+        `node-linux-${arch}@${major}`,
+      ],
+      { stdio: ["ignore", "ignore", "inherit"] },
+    );
   }
   return bin;
 }
 
 /** `npm pack` of this checkout, installed as a user would: returns its bin/edgectl.js. */
 function packInstall() {
-  const tgz = execFileSync("npm", ["pack", "--silent", "--pack-destination", work], { cwd: ROOT, encoding: "utf8" }).trim().split("\n").pop();
+  const tgz = execFileSync("npm", ["pack", "--silent", "--pack-destination", work], { cwd: ROOT, encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .pop();
   const prefix = join(work, "install");
   mkdirSync(prefix);
   writeFileSync(join(prefix, "package.json"), "{}");
-  const r = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", join(work, tgz)], { cwd: prefix, encoding: "utf8" });
+  const r = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", join(work, tgz)], {
+    cwd: prefix,
+    encoding: "utf8",
+  });
   if (r.status !== 0) throw new Error(`npm install of the packed tarball failed: ${r.stderr.slice(-500)}`);
   return join(prefix, "node_modules", "edgectl", "bin", "edgectl.js");
 }
@@ -75,7 +94,8 @@ function packInstall() {
 
 function baseEnv(extra) {
   const env = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^(EDGECTL_|NGROK_|HTTPS?_PROXY$|NO_PROXY$|NODE_EXTRA_CA_CERTS$)/i.test(k)) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (!/^(EDGECTL_|NGROK_|HTTPS?_PROXY$|NO_PROXY$|NODE_EXTRA_CA_CERTS$)/i.test(k)) env[k] = v;
   return { ...env, EDGECTL_API_KEY: KEY, EDGECTL_CONFIG_DIR: join(work, "config"), NO_COLOR: "1", ...extra };
 }
 
@@ -96,10 +116,16 @@ function timed(cmd, args, { input, stdinFile, env } = {}) {
   const fd = stdinFile === undefined ? undefined : openSync(stdinFile, "r");
   const c0 = childCpuTicks();
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { input, env, stdio: [fd ?? (input === undefined ? "ignore" : "pipe"), "pipe", "pipe"], maxBuffer: 64 << 20 });
+  const r = spawnSync(cmd, args, {
+    input,
+    env,
+    stdio: [fd ?? (input === undefined ? "ignore" : "pipe"), "pipe", "pipe"],
+    maxBuffer: 64 << 20,
+  });
   const elapsed = Number(process.hrtime.bigint() - t0) / 1e6;
   if (fd !== undefined) closeSync(fd);
-  if (r.status !== 0) throw new Error(`${[cmd, ...args].join(" ")} exited ${r.status ?? r.signal}: ${String(r.stderr).slice(0, 500)}`);
+  if (r.status !== 0)
+    throw new Error(`${[cmd, ...args].join(" ")} exited ${r.status ?? r.signal}: ${String(r.stderr).slice(0, 500)}`);
   return { ms: elapsed, ticks: childCpuTicks() - c0, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
@@ -107,7 +133,11 @@ function timed(cmd, args, { input, stdinFile, env } = {}) {
 function peakRss(cmd, args, { input, stdinFile, env } = {}) {
   if (!TIME) return undefined;
   const fd = stdinFile === undefined ? undefined : openSync(stdinFile, "r");
-  const r = spawnSync(TIME, ["-f", "%M", cmd, ...args], { input, env, stdio: [fd ?? (input === undefined ? "ignore" : "pipe"), "ignore", "pipe"] });
+  const r = spawnSync(TIME, ["-f", "%M", cmd, ...args], {
+    input,
+    env,
+    stdio: [fd ?? (input === undefined ? "ignore" : "pipe"), "ignore", "pipe"],
+  });
   if (fd !== undefined) closeSync(fd);
   const kb = Number(String(r.stderr).trim().split("\n").pop());
   return Number.isFinite(kb) ? kb / 1024 : undefined;
@@ -120,13 +150,23 @@ async function startServer(cmd, args, env) {
     child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited (${code}) before printing its URL`)));
   });
   child.stdout.resume();
-  return { url, stop: () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", resolve), child.kill("SIGTERM")))) };
+  return {
+    url,
+    stop: () =>
+      new Promise((resolve) =>
+        child.exitCode !== null ? resolve() : (child.once("exit", resolve), child.kill("SIGTERM")),
+      ),
+  };
 }
 
 function request(agent, url, method, body) {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const headers = { Authorization: `Bearer ${KEY}`, "Ngrok-Version": "2", ...(payload ? { "Content-Type": "application/json" } : {}) };
+    const headers = {
+      Authorization: `Bearer ${KEY}`,
+      "Ngrok-Version": "2",
+      ...(payload ? { "Content-Type": "application/json" } : {}),
+    };
     const req = http.request(url, { method, headers, agent }, (res) => {
       const chunks = [];
       res.on("data", (c) => chunks.push(c));
@@ -145,7 +185,10 @@ async function createIds(baseUrl, n) {
   const worker = async () => {
     while (next < n) {
       const i = next++;
-      const r = await request(agent, `${baseUrl}/backends/failover`, "POST", { backends: ["bkdhr_bench"], description: `bench ${i}` });
+      const r = await request(agent, `${baseUrl}/backends/failover`, "POST", {
+        backends: ["bkdhr_bench"],
+        description: `bench ${i}`,
+      });
       if (r.status !== 201) throw new Error(`create answered ${r.status}: ${r.text}`);
       ids[i] = JSON.parse(r.text).id;
     }
@@ -190,7 +233,12 @@ function paired(plan, rounds) {
 // ---------------------------------------------------------------- the run
 
 const majors = (process.env.EDGECTL_BENCH_NODES ?? "20,22,24").split(",").map(Number);
-const nodes = majors.map((m) => ({ major: m, bin: nodeFor(m) })).map((n) => ({ ...n, version: spawnSync(n.bin, ["-p", "process.versions.node"], { encoding: "utf8" }).stdout.trim() }));
+const nodes = majors
+  .map((m) => ({ major: m, bin: nodeFor(m) }))
+  .map((n) => ({
+    ...n,
+    version: spawnSync(n.bin, ["-p", "process.versions.node"], { encoding: "utf8" }).stdout.trim(),
+  }));
 log("npm pack and install…");
 const BIN = packInstall();
 const sections = [];
@@ -209,14 +257,52 @@ try {
     const cacheDir = join(work, `cache-${node.version}`);
     for (const caSetting of ONLY_BATCH ? [] : CA ? ["unset", "set"] : ["unset"]) {
       log(`Node ${node.version}, NODE_EXTRA_CA_CERTS ${caSetting}: start-up rows…`);
-      const env = baseEnv({ EDGECTL_BASE_URL: emu.url, EDGECTL_CACHE_DIR: cacheDir, ...(caSetting === "set" ? { NODE_EXTRA_CA_CERTS: CA } : {}) });
+      const env = baseEnv({
+        EDGECTL_BASE_URL: emu.url,
+        EDGECTL_CACHE_DIR: cacheDir,
+        ...(caSetting === "set" ? { NODE_EXTRA_CA_CERTS: CA } : {}),
+      });
       const opts = { env };
       const plan = [
         { key: "node", name: "node -e 0", cmd: node.bin, args: ["-e", "0"], opts, rss: true },
-        { key: "version", name: "edgectl --version", cmd: node.bin, args: [BIN, "--version"], opts, vs: "node", vsName: "node -e 0", rss: true },
-        { key: "help", name: "edgectl --help", cmd: node.bin, args: [BIN, "--help"], opts, vs: "node", vsName: "node -e 0", rss: true },
-        { key: "bare", name: "bare node:http GET (bench/bare-get.cjs)", cmd: node.bin, args: [join(ROOT, "bench", "bare-get.cjs"), emu.url, ids[0]], opts, rss: true },
-        { key: "get", name: "edgectl failover get <id>", cmd: node.bin, args: [BIN, "failover", "get", ids[0]], opts, vs: "bare", vsName: "bare GET", rss: true },
+        {
+          key: "version",
+          name: "edgectl --version",
+          cmd: node.bin,
+          args: [BIN, "--version"],
+          opts,
+          vs: "node",
+          vsName: "node -e 0",
+          rss: true,
+        },
+        {
+          key: "help",
+          name: "edgectl --help",
+          cmd: node.bin,
+          args: [BIN, "--help"],
+          opts,
+          vs: "node",
+          vsName: "node -e 0",
+          rss: true,
+        },
+        {
+          key: "bare",
+          name: "bare node:http GET (bench/bare-get.cjs)",
+          cmd: node.bin,
+          args: [join(ROOT, "bench", "bare-get.cjs"), emu.url, ids[0]],
+          opts,
+          rss: true,
+        },
+        {
+          key: "get",
+          name: "edgectl failover get <id>",
+          cmd: node.bin,
+          args: [BIN, "failover", "get", ids[0]],
+          opts,
+          vs: "bare",
+          vsName: "bare GET",
+          rss: true,
+        },
       ];
       const rows = paired(plan, ROUNDS);
       // The first run on a Node version: no code cache yet (a fresh folder each time).
@@ -230,15 +316,26 @@ try {
         firstTicks[0] += a.ticks;
         firstTicks[1] += b.ticks;
       }
-      rows.first = { name: "edgectl failover get <id>, first run (no cache)", runs: 5, median: NaN, ratio: median(first), cpuRatio: firstTicks[0] / firstTicks[1], vs: "bare GET" };
+      rows.first = {
+        name: "edgectl failover get <id>, first run (no cache)",
+        runs: 5,
+        median: NaN,
+        ratio: median(first),
+        cpuRatio: firstTicks[0] / firstTicks[1],
+        vs: "bare GET",
+      };
       sections.push({ title: `Node ${node.version}, NODE_EXTRA_CA_CERTS ${caSetting}`, rows: Object.values(rows) });
       const tag = `Node ${node.major}, CA ${caSetting}`;
       const both = (r) => `CPU ${r.cpuRatio.toFixed(2)}×, wall ${r.ratio.toFixed(2)}×`;
       // Judged on the wall ratio: the median of the per-round ratios, which a busy moment of the
       // machine moves little. The CPU ratio is of sums (means), which one slow run moves.
       goal(rows.get.ratio <= 1.25, `${tag}: failover get ≤ 1.25× bare GET: ${both(rows.get)}`);
-      goal(rows.version.ratio <= 1.1 && rows.help.ratio <= 1.1, `${tag}: --version/--help ≤ 1.1× node -e 0: ${both(rows.version)} / ${both(rows.help)}`);
-      if (rows.get.rss !== undefined) goal(rows.get.rss < 60, `${tag}: failover get peak RSS < 60 MB: ${rows.get.rss.toFixed(1)} MB`);
+      goal(
+        rows.version.ratio <= 1.1 && rows.help.ratio <= 1.1,
+        `${tag}: --version/--help ≤ 1.1× node -e 0: ${both(rows.version)} / ${both(rows.help)}`,
+      );
+      if (rows.get.rss !== undefined)
+        goal(rows.get.rss < 60, `${tag}: failover get peak RSS < 60 MB: ${rows.get.rss.toFixed(1)} MB`);
     }
 
     log(`Node ${node.version}: batches of ${BATCH}…`);
@@ -248,7 +345,14 @@ try {
     };
     const batch = paired(
       [
-        { key: "keepalive", name: `minimal keep-alive client, ${BATCH} GETs, 8 in flight`, cmd: node.bin, args: [join(ROOT, "bench", "keepalive-gets.cjs"), emu.url, idsFile], opts: { env }, check: count },
+        {
+          key: "keepalive",
+          name: `minimal keep-alive client, ${BATCH} GETs, 8 in flight`,
+          cmd: node.bin,
+          args: [join(ROOT, "bench", "keepalive-gets.cjs"), emu.url, idsFile],
+          opts: { env },
+          check: count,
+        },
         {
           key: "keepaliveJson",
           name: `the same client, parsing and printing the answers`,
@@ -295,9 +399,17 @@ try {
       ],
       BATCH_ROUNDS,
     );
-    sections.push({ title: `Node ${node.version}: ${BATCH} GETs (emulator on the machine's Node)`, rows: Object.values(batch), perSecond: true });
-    sections.at(-1).note = `edgectl / the parsing client: wall ${median(batch.batch.ratios.map((r, i) => r / batch.keepaliveJson.ratios[i])).toFixed(2)}×, CPU ${(batch.batch.cpu / batch.keepaliveJson.cpu).toFixed(2)}×`;
-    goal(1 / batch.batch.ratio >= 0.9, `Node ${node.major}: ${BATCH} ids ≥ 90% of the keep-alive client's throughput: ${Math.round(100 / batch.batch.ratio)}% (wall; CPU ${batch.batch.cpuRatio.toFixed(2)}× the client's); ids through a pipe: ${Math.round(100 / batch.batchPipe.ratio)}%`);
+    sections.push({
+      title: `Node ${node.version}: ${BATCH} GETs (emulator on the machine's Node)`,
+      rows: Object.values(batch),
+      perSecond: true,
+    });
+    sections.at(-1).note =
+      `edgectl / the parsing client: wall ${median(batch.batch.ratios.map((r, i) => r / batch.keepaliveJson.ratios[i])).toFixed(2)}×, CPU ${(batch.batch.cpu / batch.keepaliveJson.cpu).toFixed(2)}×`;
+    goal(
+      1 / batch.batch.ratio >= 0.9,
+      `Node ${node.major}: ${BATCH} ids ≥ 90% of the keep-alive client's throughput: ${Math.round(100 / batch.batch.ratio)}% (wall; CPU ${batch.batch.cpuRatio.toFixed(2)}× the client's); ids through a pipe: ${Math.round(100 / batch.batchPipe.ratio)}%`,
+    );
 
     // Linearity: N = 10, 100, 1000 in turn each round; the cost of 10→100 and 100→1000 per
     // id added (start-up cancels out), which should stay about the same.
@@ -318,10 +430,18 @@ try {
     const perId = (a, b, field) => (sized[`n${b}`][field] - sized[`n${a}`][field]) / (b - a);
     const told = (field) => {
       const [small, large] = [perId(SIZES[0], SIZES[1], field), perId(SIZES[1], SIZES[2], field)];
-      return { small, large, text: `${(small * 1000).toFixed(0)} µs from ${SIZES[0]} to ${SIZES[1]} ids, ${(large * 1000).toFixed(0)} µs from ${SIZES[1]} to ${SIZES[2]} (${(large / small).toFixed(2)}×)` };
+      return {
+        small,
+        large,
+        text: `${(small * 1000).toFixed(0)} µs from ${SIZES[0]} to ${SIZES[1]} ids, ${(large * 1000).toFixed(0)} µs from ${SIZES[1]} to ${SIZES[2]} (${(large / small).toFixed(2)}×)`,
+      };
     };
     const cpu = told("cpu");
-    sections.push({ title: `Node ${node.version}: linearity`, rows: Object.values(sized), note: `per id added: CPU ${cpu.text}; wall ${told("median").text}` });
+    sections.push({
+      title: `Node ${node.version}: linearity`,
+      rows: Object.values(sized),
+      note: `per id added: CPU ${cpu.text}; wall ${told("median").text}`,
+    });
     goal(cpu.large <= cpu.small * 1.25, `Node ${node.major}: linear in N: CPU per id added ${cpu.text}`);
     if (ONLY_BATCH) continue;
 
@@ -339,15 +459,43 @@ try {
       }
       const server = await startServer(node.bin, args, baseEnv({}));
       try {
-        const url = name === "edgectl emulator" ? `${server.url}/backends/failover/${readFileSync(join(work, "load-id.txt"), "utf8")}` : `${server.url}/backends/failover/x`;
-        const r = spawnSync(process.execPath, [join(ROOT, "node_modules", "autocannon", "autocannon.js"), "-j", "-c", String(LOAD.connections), "-d", String(LOAD.seconds), "-H", `Authorization=Bearer ${KEY}`, "-H", "Ngrok-Version=2", url], { encoding: "utf8", maxBuffer: 16 << 20 });
+        const url =
+          name === "edgectl emulator"
+            ? `${server.url}/backends/failover/${readFileSync(join(work, "load-id.txt"), "utf8")}`
+            : `${server.url}/backends/failover/x`;
+        const r = spawnSync(
+          process.execPath,
+          [
+            join(ROOT, "node_modules", "autocannon", "autocannon.js"),
+            "-j",
+            "-c",
+            String(LOAD.connections),
+            "-d",
+            String(LOAD.seconds),
+            "-H",
+            `Authorization=Bearer ${KEY}`,
+            "-H",
+            "Ngrok-Version=2",
+            url,
+          ],
+          { encoding: "utf8", maxBuffer: 16 << 20 },
+        );
         const res = JSON.parse(r.stdout);
-        servers.push({ name, perSecond: res.requests.average, p99: res.latency.p99, non2xx: res.non2xx, errors: res.errors });
+        servers.push({
+          name,
+          perSecond: res.requests.average,
+          p99: res.latency.p99,
+          non2xx: res.non2xx,
+          errors: res.errors,
+        });
       } finally {
         await server.stop();
       }
     }
-    sections.push({ title: `Node ${node.version}: autocannon, ${LOAD.connections} connections, ${LOAD.seconds} s`, servers });
+    sections.push({
+      title: `Node ${node.version}: autocannon, ${LOAD.connections} connections, ${LOAD.seconds} s`,
+      servers,
+    });
   }
 
   // curl does not depend on Node: once, against the same emulator.
@@ -357,7 +505,8 @@ try {
     writeFileSync(join(work, "curl.conf"), config);
     const header = ["-H", `Authorization: Bearer ${KEY}`, "-H", "Ngrok-Version: 2"];
     const par = [];
-    for (let i = 0; i < BATCH_ROUNDS; i++) par.push(timed(CURL, ["-s", "-Z", "--parallel-max", "8", ...header, "-K", join(work, "curl.conf")]).ms);
+    for (let i = 0; i < BATCH_ROUNDS; i++)
+      par.push(timed(CURL, ["-s", "-Z", "--parallel-max", "8", ...header, "-K", join(work, "curl.conf")]).ms);
     const t0 = process.hrtime.bigint();
     for (const id of ids) timed(CURL, ["-s", "-o", "/dev/null", ...header, `${emu.url}/backends/failover/${id}`]);
     const loop = Number(process.hrtime.bigint() - t0) / 1e6;
@@ -377,21 +526,39 @@ try {
 // Rate limits (issue 12 item 5): 90 deletes against --rate-limit 30/5, on the machine's Node.
 if (!ONLY_BATCH) {
   const stateFile = join(work, "rate-state.json");
-  const maker = await startServer(process.execPath, [BIN, "emulator", "--port", "0", "--state", stateFile], baseEnv({}));
+  const maker = await startServer(
+    process.execPath,
+    [BIN, "emulator", "--port", "0", "--state", stateFile],
+    baseEnv({}),
+  );
   const rateIds = await createIds(maker.url, RATE.ids);
   await maker.stop();
-  const limited = await startServer(process.execPath, [BIN, "emulator", "--port", "0", "--state", stateFile, "--rate-limit", `${RATE.requests}/${RATE.seconds}`], baseEnv({}));
+  const limited = await startServer(
+    process.execPath,
+    [BIN, "emulator", "--port", "0", "--state", stateFile, "--rate-limit", `${RATE.requests}/${RATE.seconds}`],
+    baseEnv({}),
+  );
   try {
     log(`rate-limited: ${RATE.ids} deletes at ${RATE.requests}/${RATE.seconds} s…`);
     const t0 = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, [BIN, "failover", "delete", "-", "--yes", "-o", "json"], { input: `${rateIds.join("\n")}\n`, env: baseEnv({ EDGECTL_BASE_URL: limited.url }), encoding: "utf8" });
+    const r = spawnSync(process.execPath, [BIN, "failover", "delete", "-", "--yes", "-o", "json"], {
+      input: `${rateIds.join("\n")}\n`,
+      env: baseEnv({ EDGECTL_BASE_URL: limited.url }),
+      encoding: "utf8",
+    });
     const took = Number(process.hrtime.bigint() - t0) / 1e6;
     const deleted = r.status === 0 ? JSON.parse(r.stdout).filter((d) => d.deleted).length : 0;
     // The first window's worth goes at once; the rest at the allowed rate.
     const ideal = ((RATE.ids - RATE.requests) / RATE.requests) * RATE.seconds * 1000;
     const share = ideal / took;
-    sections.push({ title: "rate limits", note: `${RATE.ids} deletes vs --rate-limit ${RATE.requests}/${RATE.seconds}: exit ${r.status}, ${deleted} deleted in ${ms(took)}; ideal ${ms(ideal)} (${Math.round(share * 100)}% of the allowed rate)` });
-    goal(r.status === 0 && deleted === RATE.ids && share >= 0.9, `rate limits: all ${RATE.ids} deleted, ≥ 90% of the allowed rate: ${deleted} deleted, ${Math.round(share * 100)}%`);
+    sections.push({
+      title: "rate limits",
+      note: `${RATE.ids} deletes vs --rate-limit ${RATE.requests}/${RATE.seconds}: exit ${r.status}, ${deleted} deleted in ${ms(took)}; ideal ${ms(ideal)} (${Math.round(share * 100)}% of the allowed rate)`,
+    });
+    goal(
+      r.status === 0 && deleted === RATE.ids && share >= 0.9,
+      `rate limits: all ${RATE.ids} deleted, ≥ 90% of the allowed rate: ${deleted} deleted, ${Math.round(share * 100)}%`,
+    );
   } finally {
     await limited.stop();
   }
@@ -400,8 +567,12 @@ rmSync(work, { recursive: true, force: true });
 
 // ---------------------------------------------------------------- the report
 
-const cpuModel = /model name\s*:\s*(.*)/.exec(existsSync("/proc/cpuinfo") ? readFileSync("/proc/cpuinfo", "utf8") : "")?.[1] ?? cpus()[0]?.model;
-const out = [`edgectl bench — ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC; ${cpus().length} CPUs, ${cpuModel}; edgectl from npm pack; Node ${nodes.map((n) => n.version).join(", ")}; ${ROUNDS} paired rounds`];
+const cpuModel =
+  /model name\s*:\s*(.*)/.exec(existsSync("/proc/cpuinfo") ? readFileSync("/proc/cpuinfo", "utf8") : "")?.[1] ??
+  cpus()[0]?.model;
+const out = [
+  `edgectl bench — ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC; ${cpus().length} CPUs, ${cpuModel}; edgectl from npm pack; Node ${nodes.map((n) => n.version).join(", ")}; ${ROUNDS} paired rounds`,
+];
 for (const s of sections) {
   out.push("", `${s.title}:`);
   if (s.note) out.push(`  ${s.note}`);
@@ -409,12 +580,22 @@ for (const s of sections) {
     const cells = [r.name.padEnd(52), Number.isNaN(r.median) ? "".padStart(9) : ms(r.median).padStart(9)];
     if (s.perSecond) cells.push(`${Math.round((BATCH / r.median) * 1000)} req/s`.padStart(12));
     cells.push(r.cpu === undefined || Number.isNaN(r.cpu) ? "".padStart(13) : `CPU ${ms(r.cpu)}`.padStart(13));
-    cells.push(r.ratio === undefined ? "" : `wall ${r.ratio.toFixed(2)}×${r.cpuRatio === undefined ? "" : `, CPU ${r.cpuRatio.toFixed(2)}×`} ${r.vs}`.padEnd(40));
+    cells.push(
+      r.ratio === undefined
+        ? ""
+        : `wall ${r.ratio.toFixed(2)}×${r.cpuRatio === undefined ? "" : `, CPU ${r.cpuRatio.toFixed(2)}×`} ${r.vs}`.padEnd(
+            40,
+          ),
+    );
     if (r.rss !== undefined) cells.push(`${r.rss.toFixed(1)} MB`);
     out.push(`  ${cells.join("  ")}`.trimEnd());
   }
-  for (const v of s.servers ?? []) out.push(`  ${v.name.padEnd(52)}  ${Math.round(v.perSecond)} req/s, p99 ${v.p99} ms, ${v.non2xx} non-2xx, ${v.errors} errors`);
-  if (s.servers?.length === 2) out.push(`  emulator / bare server: ${((s.servers[0].perSecond / s.servers[1].perSecond) * 100).toFixed(0)}%`);
+  for (const v of s.servers ?? [])
+    out.push(
+      `  ${v.name.padEnd(52)}  ${Math.round(v.perSecond)} req/s, p99 ${v.p99} ms, ${v.non2xx} non-2xx, ${v.errors} errors`,
+    );
+  if (s.servers?.length === 2)
+    out.push(`  emulator / bare server: ${((s.servers[0].perSecond / s.servers[1].perSecond) * 100).toFixed(0)}%`);
 }
 out.push("", "goals (issue 12):", ...goals, "", `bench took ${((Date.now() - started) / 1000).toFixed(0)} s`);
 process.stdout.write(`${out.join("\n")}\n`);

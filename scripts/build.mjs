@@ -56,7 +56,13 @@ const lazyChildProcess = {
       const source = readFileSync(path, "utf8");
       const eager = "const childProcess = require('node:child_process');";
       if (!source.includes(eager)) throw new Error(`lazy-child-process: not found in ${path}`);
-      return { contents: source.replace(eager, "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };"), loader: "js" };
+      return {
+        contents: source.replace(
+          eager,
+          "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };",
+        ),
+        loader: "js",
+      };
     });
   },
 };
@@ -74,7 +80,8 @@ for (const file of readdirSync("src", { recursive: true })) {
   if (!file.endsWith(".ts")) continue;
   const source = readFileSync(join("src", file), "utf8");
   if (!source.includes('from "zod/mini"')) continue;
-  for (const [, name] of source.matchAll(/\bz\.(\w+)\(/g)) if (typeof zodExports[name] === "function") zodNames.add(name);
+  for (const [, name] of source.matchAll(/\bz\.(\w+)\(/g))
+    if (typeof zodExports[name] === "function") zodNames.add(name);
 }
 const lazyZod = {
   name: "lazy-zod",
@@ -89,7 +96,9 @@ const lazyZod = {
         "let zod;",
         'const load = () => (zod ??= require("./zod.cjs"));',
         // Numbered: some of zod's names (catch, enum…) are reserved words.
-        ...[...zodNames].map((name, i) => `const f${i} = (...a) => load().${name}(...a);\nexport { f${i} as ${name} };`),
+        ...[...zodNames].map(
+          (name, i) => `const f${i} = (...a) => load().${name}(...a);\nexport { f${i} as ${name} };`,
+        ),
       ].join("\n"),
     }));
   },
@@ -110,16 +119,34 @@ await build({ ...mainOptions, entryPoints: { main: "src/cli.ts" } });
 // (src/commands/root.ts). test/start.test.ts holds this list equal to the tree's.
 const WORDS = ["failover", "webhook-verification", "export", "migrate", "auth", "config", "api", "emulator"];
 for (const word of WORDS) {
-  await build({ ...mainOptions, entryPoints: { [`main-${word}`]: "src/cli.ts" }, define: { ...common.define, __EDGECTL_ONLY__: JSON.stringify(word) } });
+  await build({
+    ...mainOptions,
+    entryPoints: { [`main-${word}`]: "src/cli.ts" },
+    define: { ...common.define, __EDGECTL_ONLY__: JSON.stringify(word) },
+  });
 }
 // zod, as the stand-in requires it: the functions src/ calls, tree-shaken.
 await build({
   ...common,
-  stdin: { contents: `export { ${[...zodNames].join(", ")} } from "zod/mini";`, resolveDir: fileURLToPath(new URL("..", import.meta.url)), sourcefile: "zod-used.js" },
+  stdin: {
+    contents: `export { ${[...zodNames].join(", ")} } from "zod/mini";`,
+    resolveDir: fileURLToPath(new URL("..", import.meta.url)),
+    sourcefile: "zod-used.js",
+  },
   outfile: "dist/zod.cjs",
   format: "cjs",
 });
-await build({ ...common, entryPoints: { "config-write": "src/settings/config-write.ts", "yaml-text": "src/output/yaml-text.ts", emulator: "src/emulator/server.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
+await build({
+  ...common,
+  entryPoints: {
+    "config-write": "src/settings/config-write.ts",
+    "yaml-text": "src/output/yaml-text.ts",
+    emulator: "src/emulator/server.ts",
+  },
+  outdir: "dist",
+  outExtension: { ".js": ".cjs" },
+  format: "cjs",
+});
 // A default or namespace import of a Node builtin (`import http from "node:http"`) is bundled
 // as a copy of the module with a getter per export (esbuild's __toESM), made at start: for
 // node:http and node:net that was enough to cost `failover get` a young-generation GC on Node
@@ -133,9 +160,17 @@ for (const name of readdirSync(dist(""))) {
 // CommonJS, like bin/edgectl.js: Node 20's ES module loader costs ~10 ms at every start.
 // Of every bundle src/start.ts compiles with a code cache (all but cli.cjs itself).
 const hash = createHash("sha256");
-for (const name of readdirSync(dist("")).sort()) if (name.endsWith(".cjs")) hash.update(name).update(readFileSync(dist(name)));
+for (const name of readdirSync(dist("")).sort())
+  if (name.endsWith(".cjs")) hash.update(name).update(readFileSync(dist(name)));
 const buildHash = hash.digest("hex").slice(0, 16);
-await build({ ...common, define: { ...common.define, __EDGECTL_BUILD__: JSON.stringify(buildHash) }, entryPoints: { cli: "src/start.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" });
+await build({
+  ...common,
+  define: { ...common.define, __EDGECTL_BUILD__: JSON.stringify(buildHash) },
+  entryPoints: { cli: "src/start.ts" },
+  outdir: "dist",
+  outExtension: { ".js": ".cjs" },
+  format: "cjs",
+});
 
 // Commander's root help at the 80 columns help always uses (printed by src/start.ts); the code
 // cache that run makes goes to a temp folder, not the builder's.

@@ -29,13 +29,37 @@ function edgectl(args, input) {
 
 let failed = false;
 try {
-  const created = JSON.parse(edgectl(["failover", "create", "--backends", "bkdhr_primary,bkdhr_standby", "--description", "eu pair", "-o", "json"]));
+  const created = JSON.parse(
+    edgectl([
+      "failover",
+      "create",
+      "--backends",
+      "bkdhr_primary,bkdhr_standby",
+      "--description",
+      "eu pair",
+      "-o",
+      "json",
+    ]),
+  );
   edgectl(["failover", "get", created.id]);
   edgectl(["failover", "list"]);
   // Webhook verification lives on a route of an HTTPS edge, so make both first (raw API calls).
-  const edge = JSON.parse(edgectl(["api", "POST", "/edges/https", "--input", "-"], JSON.stringify({ description: "demo edge", hostports: ["demo.example.com:443"] })));
-  const route = JSON.parse(edgectl(["api", "POST", `/edges/https/${edge.id}/routes`, "--input", "-"], JSON.stringify({ match_type: "path_prefix", match: "/hooks" })));
-  edgectl(["webhook-verification", "replace", edge.id, route.id, "--provider", "GitHub", "--secret-stdin"], "s3cr3t-from-stdin\n");
+  const edge = JSON.parse(
+    edgectl(
+      ["api", "POST", "/edges/https", "--input", "-"],
+      JSON.stringify({ description: "demo edge", hostports: ["demo.example.com:443"] }),
+    ),
+  );
+  const route = JSON.parse(
+    edgectl(
+      ["api", "POST", `/edges/https/${edge.id}/routes`, "--input", "-"],
+      JSON.stringify({ match_type: "path_prefix", match: "/hooks" }),
+    ),
+  );
+  edgectl(
+    ["webhook-verification", "replace", edge.id, route.id, "--provider", "GitHub", "--secret-stdin"],
+    "s3cr3t-from-stdin\n",
+  );
   edgectl(["webhook-verification", "get", edge.id, route.id]);
   edgectl(["failover", "delete", created.id, "--yes"]);
 
@@ -44,12 +68,38 @@ try {
   const post = (path, body) => JSON.parse(edgectl(["api", "POST", path, "--input", "-"], JSON.stringify(body)));
   const eu = post("/backends/tunnel_group", { description: "eu agents", labels: { dc: "eu", service: "app" } });
   const us = post("/backends/tunnel_group", { description: "us agents", labels: { dc: "us", service: "app" } });
-  const down = post("/backends/http_response", { description: "maintenance page", status_code: 503, body: "down for maintenance" });
-  const chain = JSON.parse(edgectl(["failover", "create", "--backends", `${eu.id},${us.id},${down.id}`, "--description", "app failover", "-o", "json"]));
+  const down = post("/backends/http_response", {
+    description: "maintenance page",
+    status_code: 503,
+    body: "down for maintenance",
+  });
+  const chain = JSON.parse(
+    edgectl([
+      "failover",
+      "create",
+      "--backends",
+      `${eu.id},${us.id},${down.id}`,
+      "--description",
+      "app failover",
+      "-o",
+      "json",
+    ]),
+  );
   const shop = post("/edges/https", { description: "shop", hostports: ["shop.example.com:443"] });
-  const hook = post(`/edges/https/${shop.id}/routes`, { match_type: "exact_path", match: "/hooks/github", backend: { enabled: true, backend_id: eu.id } });
-  edgectl(["webhook-verification", "replace", shop.id, hook.id, "--provider", "github", "--secret-stdin"], "gh-s3cr3t\n");
-  post(`/edges/https/${shop.id}/routes`, { match_type: "path_prefix", match: "/", backend: { enabled: true, backend_id: chain.id } });
+  const hook = post(`/edges/https/${shop.id}/routes`, {
+    match_type: "exact_path",
+    match: "/hooks/github",
+    backend: { enabled: true, backend_id: eu.id },
+  });
+  edgectl(
+    ["webhook-verification", "replace", shop.id, hook.id, "--provider", "github", "--secret-stdin"],
+    "gh-s3cr3t\n",
+  );
+  post(`/edges/https/${shop.id}/routes`, {
+    match_type: "path_prefix",
+    match: "/",
+    backend: { enabled: true, backend_id: chain.id },
+  });
   edgectl(["migrate", "edge", shop.id]);
   edgectl(["migrate", "edge", shop.id, "--apply"]);
   edgectl(["api", "GET", "/endpoints"]);

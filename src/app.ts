@@ -70,7 +70,13 @@ export function createApp(options: AppOptions): App {
         await program.parseAsync(args, { from: "user" });
       } catch (err) {
         const debug = (program.opts() as GlobalFlags).debug === true || isTruthy(env.EDGECTL_DEBUG);
-        code = handleError(err, captured, { stdout, stderr, json: f.errorsAsJson(), debug, warnings: f.takeWarnings() });
+        code = handleError(err, captured, {
+          stdout,
+          stderr,
+          json: f.errorsAsJson(),
+          debug,
+          warnings: f.takeWarnings(),
+        });
       }
       f.flushWarnings();
       return code;
@@ -110,7 +116,8 @@ function handleError(err: unknown, captured: string, opts: ErrorContext): number
   stderr.write(formatError(err, opts));
   writeWarnings(opts);
   // The message in a stack may hold what the server sent: escaped, line by line.
-  if (opts.debug && err instanceof Error && err.stack) stderr.write(`${err.stack.split("\n").map(escapeControl).join("\n")}\n`);
+  if (opts.debug && err instanceof Error && err.stack)
+    stderr.write(`${err.stack.split("\n").map(escapeControl).join("\n")}\n`);
   return err instanceof EdgectlError ? EXIT_CODES[err.kind] : EXIT_CODES.internal;
 }
 

@@ -41,7 +41,11 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     const message = `interrupted (${signal})`;
     // On a terminal, start a fresh line after the echoed ^C; otherwise stderr starts with `error:`.
     const lead = process.stderr.isTTY ? "\n" : "";
-    process.stderr.write(app.errorsAsJson() ? `${JSON.stringify({ error: { kind: "interrupted", message } })}\n` : `${lead}error: ${message}\n`);
+    process.stderr.write(
+      app.errorsAsJson()
+        ? `${JSON.stringify({ error: { kind: "interrupted", message } })}\n`
+        : `${lead}error: ${message}\n`,
+    );
     if (process.stdout.writableLength === 0) process.exit(EXIT_CODES.interrupted);
     void flushed(process.stdout).then(() => process.exit(EXIT_CODES.interrupted));
   };
@@ -65,7 +69,9 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   // earlier cuts a big result short.
   await flushed(process.stdout);
   if (outputFailure) {
-    process.stderr.write(formatError(new InternalError(`cannot write output: ${outputFailure.message}`), { json: app.errorsAsJson() }));
+    process.stderr.write(
+      formatError(new InternalError(`cannot write output: ${outputFailure.message}`), { json: app.errorsAsJson() }),
+    );
     if (code === 0) code = EXIT_CODES.internal;
   }
   await flushed(process.stderr);

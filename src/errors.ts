@@ -81,7 +81,10 @@ export const EXIT_CODES: Record<ErrorKind, number> = {
 /** Some items of a batch failed; each was already reported. Carries the worst one's kind. */
 export class BatchError extends EdgectlError {
   readonly kind: ErrorKind;
-  constructor(message: string, readonly failures: { id: string; error: unknown }[]) {
+  constructor(
+    message: string,
+    readonly failures: { id: string; error: unknown }[],
+  ) {
     super(message);
     let worst: ErrorKind | undefined;
     for (const { error } of failures) {

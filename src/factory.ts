@@ -80,13 +80,21 @@ export function createFactory(options: FactoryOptions): Factory {
       return (profile ??= resolveProfileName(options.flags(), env));
     },
     get settings() {
-      return (settings ??= resolveSettings(options.flags(), env, profileOf(loadConfig(), f.profile, configPath(env)), f.profile, configPath(env)));
+      return (settings ??= resolveSettings(
+        options.flags(),
+        env,
+        profileOf(loadConfig(), f.profile, configPath(env)),
+        f.profile,
+        configPath(env),
+      ));
     },
     warn: (message) => void warnings.push(message),
     client(request = {}) {
       const s = f.settings;
       if (!s.apiKey) {
-        throw new AuthError(`no API key for profile "${s.profile}": run \`edgectl auth login\`, set EDGECTL_API_KEY, or pass --api-key`);
+        throw new AuthError(
+          `no API key for profile "${s.profile}": run \`edgectl auth login\`, set EDGECTL_API_KEY, or pass --api-key`,
+        );
       }
       return new ApiClient({
         baseUrl: s.baseUrl,

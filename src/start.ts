@@ -135,7 +135,10 @@ function parseCache(file: Buffer | undefined): { data: Buffer; commands: string[
 function cacheFile(env: Env, bundle: string): string | undefined {
   let dir = env.EDGECTL_CACHE_DIR;
   try {
-    dir ||= join(env.XDG_CACHE_HOME || join(env.HOME || process.getBuiltinModule("node:os").homedir(), ".cache"), "edgectl");
+    dir ||= join(
+      env.XDG_CACHE_HOME || join(env.HOME || process.getBuiltinModule("node:os").homedir(), ".cache"),
+      "edgectl",
+    );
   } catch {
     return undefined;
   }
@@ -157,7 +160,11 @@ function saveCache(script: Script, file: string, commands: string[]): void {
   try {
     const dir = join(file, "..");
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(tmp, Buffer.concat([Buffer.from(`${HEADER}${JSON.stringify(commands)}\n`), script.createCachedData()]), { mode: 0o600 });
+    writeFileSync(
+      tmp,
+      Buffer.concat([Buffer.from(`${HEADER}${JSON.stringify(commands)}\n`), script.createCachedData()]),
+      { mode: 0o600 },
+    );
     renameSync(tmp, file);
     // Caches of other builds are dead weight once this one exists (other Node versions' stay).
     for (const name of readdirSync(dir)) {
@@ -219,7 +226,10 @@ function mainBundle(word: string | undefined): Bundle {
 /** A bundle as a CommonJS module body. */
 function compileBundle(bundle: Bundle, cachedData?: Buffer): Script {
   const vm = process.getBuiltinModule("node:vm");
-  return new vm.Script(`(function (exports, require, module, __filename, __dirname) {${bundle.body}\n})`, { filename: bundle.path, cachedData });
+  return new vm.Script(`(function (exports, require, module, __filename, __dirname) {${bundle.body}\n})`, {
+    filename: bundle.path,
+    cachedData,
+  });
 }
 
 function read(file: string): Buffer | undefined {

@@ -18,7 +18,8 @@ afterEach(() => {
   rmSync(cacheDir, { recursive: true, force: true });
 });
 
-const get = (env: Record<string, string>) => suite.run(["failover", "get", FB.id, "--debug"], { env: { EDGECTL_CACHE_DIR: cacheDir, ...env } });
+const get = (env: Record<string, string>) =>
+  suite.run(["failover", "get", FB.id, "--debug"], { env: { EDGECTL_CACHE_DIR: cacheDir, ...env } });
 const cacheLine = (stderr: string) => stderr.split("\n").find((l) => l.startsWith("debug: code cache"));
 
 describe("the code cache", () => {
@@ -62,7 +63,9 @@ describe("the code cache", () => {
   });
 
   it("goes to XDG_CACHE_HOME/edgectl and never to the config folder", async () => {
-    const r = await suite.run(["failover", "get", FB.id], { env: { XDG_CACHE_HOME: cacheDir, EDGECTL_CACHE_DIR: undefined } });
+    const r = await suite.run(["failover", "get", FB.id], {
+      env: { XDG_CACHE_HOME: cacheDir, EDGECTL_CACHE_DIR: undefined },
+    });
     expect(r.exitCode).toBe(0);
     expect(readdirSync(join(cacheDir, "edgectl"))).toHaveLength(1);
     expect(readdirSync(suite.cli.configDir)).toEqual([]);
@@ -101,7 +104,11 @@ describe("the bundle a command runs from", () => {
   it("keeps each bundle's cache apart", async () => {
     await get({});
     await suite.run(["config", "path"], { env: { EDGECTL_CACHE_DIR: cacheDir } });
-    expect(readdirSync(cacheDir).map((f) => f.replace(/-[0-9a-f]{16}-.*/, "")).sort()).toEqual(["main-config", "main-failover"]);
+    expect(
+      readdirSync(cacheDir)
+        .map((f) => f.replace(/-[0-9a-f]{16}-.*/, ""))
+        .sort(),
+    ).toEqual(["main-config", "main-failover"]);
     expect(cacheLine((await get({})).stderr)).toMatch(/^debug: code cache hit \(.*main-failover-/);
   });
 });
@@ -109,12 +116,17 @@ describe("the bundle a command runs from", () => {
 describe("a bundle required on demand (zod, to word a refusal)", () => {
   it("gets a code cache of its own, made by the first run that needs it and used by the next", async () => {
     const refuse = () => suite.run(["failover", "get", "bkdfo_", "--debug"], { env: { EDGECTL_CACHE_DIR: cacheDir } });
-    const zodLines = (stderr: string) => stderr.split("\n").filter((l) => l.startsWith("debug: code cache") && l.includes("/zod-"));
+    const zodLines = (stderr: string) =>
+      stderr.split("\n").filter((l) => l.startsWith("debug: code cache") && l.includes("/zod-"));
     const first = await refuse();
     expect(first.exitCode).toBe(2);
     expect(zodLines(first.stderr)).toEqual([expect.stringMatching(/^debug: code cache miss \(/)]);
     const second = await refuse();
     expect(second.stderr).toBe(first.stderr.replace(/code cache miss/g, "code cache hit"));
-    expect(readdirSync(cacheDir).map((f) => f.replace(/-[0-9a-f]{16}-.*/, "")).sort()).toEqual(["main-failover", "zod"]);
+    expect(
+      readdirSync(cacheDir)
+        .map((f) => f.replace(/-[0-9a-f]{16}-.*/, ""))
+        .sort(),
+    ).toEqual(["main-failover", "zod"]);
   });
 });

@@ -47,7 +47,8 @@ export type Backend =
   | { kind: "weighted"; backend: z.infer<(typeof BACKEND_SCHEMAS)["weighted"]> }
   | { kind: "static"; backend: z.infer<(typeof BACKEND_SCHEMAS)["static"]> };
 
-export const backendPath = (kind: BackendKind, id?: string) => (id === undefined ? `/backends/${kind}` : `/backends/${kind}/${encodeURIComponent(id)}`);
+export const backendPath = (kind: BackendKind, id?: string) =>
+  id === undefined ? `/backends/${kind}` : `/backends/${kind}/${encodeURIComponent(id)}`;
 
 export async function getBackend(client: ApiClient, kind: BackendKind, id: string): Promise<Backend> {
   const backend = await client.requestJson("GET", backendPath(kind, id), schemaParser(BACKEND_SCHEMAS[kind]));
@@ -56,6 +57,16 @@ export async function getBackend(client: ApiClient, kind: BackendKind, id: strin
 
 /** Every backend of one kind, all pages, objects as returned. */
 export function listAllBackends(client: ApiClient, kind: BackendKind): Promise<Record<string, unknown>[]> {
-  const list = z.looseObject({ backends: z.array(BACKEND_SCHEMAS[kind]), next_page_uri: z.optional(z.nullable(z.string())) });
-  return listPages(client, `${backendPath(kind)}?limit=100`, pageOf("backends", schemaParser(list) as (data: unknown) => { backends: Record<string, unknown>[]; next_page_uri?: string | null }));
+  const list = z.looseObject({
+    backends: z.array(BACKEND_SCHEMAS[kind]),
+    next_page_uri: z.optional(z.nullable(z.string())),
+  });
+  return listPages(
+    client,
+    `${backendPath(kind)}?limit=100`,
+    pageOf(
+      "backends",
+      schemaParser(list) as (data: unknown) => { backends: Record<string, unknown>[]; next_page_uri?: string | null },
+    ),
+  );
 }

@@ -88,7 +88,8 @@ export class ApiClient {
     this.pacer = new RatePacer({ now: this.now, sleep: this.sleep });
     this.prefix = options.baseUrl.replace(/\/+$/, "");
     const basePath = base.pathname.replace(/\/+$/, "");
-    this.plainPrefixPath = base.search === "" && base.hash === "" && this.prefix === base.origin + basePath ? basePath : undefined;
+    this.plainPrefixPath =
+      base.search === "" && base.hash === "" && this.prefix === base.origin + basePath ? basePath : undefined;
     this.baseHeaders = {
       Authorization: `Bearer ${options.apiKey}`,
       "Ngrok-Version": "2",
@@ -107,11 +108,14 @@ export class ApiClient {
   private requestPath(target: string | URL): string {
     if (typeof target === "string") {
       const path = target.startsWith("/") ? target : `/${target}`;
-      if (this.plainPrefixPath !== undefined && PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path)) return this.plainPrefixPath + path;
+      if (this.plainPrefixPath !== undefined && PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path))
+        return this.plainPrefixPath + path;
       target = new URL(this.prefix + path);
     }
     if (target.origin !== this.origin) {
-      throw new NetworkError(`the request was for ${target.origin}, which is not ${this.origin}; not sending it with the key`);
+      throw new NetworkError(
+        `the request was for ${target.origin}, which is not ${this.origin}; not sending it with the key`,
+      );
     }
     return target.pathname + target.search;
   }
@@ -123,7 +127,9 @@ export class ApiClient {
   followUrl(uri: string): URL {
     const url = new URL(uri, this.baseUrl);
     if (url.origin !== this.origin) {
-      throw new NetworkError(`the API pointed to ${url.origin}, which is not ${this.origin}; not following it with the key`);
+      throw new NetworkError(
+        `the API pointed to ${url.origin}, which is not ${this.origin}; not following it with the key`,
+      );
     }
     return url;
   }
@@ -138,8 +144,14 @@ export class ApiClient {
     const path = this.requestPath(target);
     const hasBody = opts.body !== undefined && method !== "GET" && method !== "DELETE";
     const payload = hasBody ? JSON.stringify(opts.body) : undefined;
-    const bodyHeaders = payload === undefined ? undefined : { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(payload)) };
-    const headers = bodyHeaders === undefined ? this.baseHeaderList : [...Object.entries({ ...this.baseHeaders, ...bodyHeaders }).flat(), "Host", this.host];
+    const bodyHeaders =
+      payload === undefined
+        ? undefined
+        : { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(payload)) };
+    const headers =
+      bodyHeaders === undefined
+        ? this.baseHeaderList
+        : [...Object.entries({ ...this.baseHeaders, ...bodyHeaders }).flat(), "Host", this.host];
     // Debug lines cost real time per request when built (a batch makes thousands): only for --debug.
     const debug = this.options.debug !== undefined;
     const maxAttempts = this.options.retries + 1;
@@ -149,7 +161,7 @@ export class ApiClient {
     // --timeout bounds the whole request: every attempt and the waits between them. Time a
     // batch spends queued behind the API's rate limit does not count: the id is not in flight.
     let deadline: number | undefined;
-    for (let attempt = 1; ; ) {
+    for (let attempt = 1; ;) {
       // Mostly the pacer lets a request go at once: no promise to wait for then.
       const { ticket, waitedMs } = this.pacer.tryAcquire() ?? (await this.pacer.acquire());
       if (waitedMs > 0) {
@@ -159,7 +171,9 @@ export class ApiClient {
       deadline ??= this.now() + this.options.timeoutMs;
       if (debug) {
         this.log(`→ ${method} ${this.origin}${path}${attempt > 1 ? ` (attempt ${attempt}/${maxAttempts})` : ""}`);
-        this.log(`  headers: ${this.redact(JSON.stringify({ ...this.baseHeaders, ...bodyHeaders, Authorization: "Bearer ********" }))}`);
+        this.log(
+          `  headers: ${this.redact(JSON.stringify({ ...this.baseHeaders, ...bodyHeaders, Authorization: "Bearer ********" }))}`,
+        );
         if (payload !== undefined) this.log(`  body: ${this.redact(payload)}`);
       }
       const started = this.now();
@@ -167,10 +181,21 @@ export class ApiClient {
       let response: RawResponse | undefined;
       let failure: SendError | undefined;
       try {
-        response = await this.transport.send({ method, path, headers, payload, timeLeftMs: deadline - started, timeoutMs: this.options.timeoutMs });
+        response = await this.transport.send({
+          method,
+          path,
+          headers,
+          payload,
+          timeLeftMs: deadline - started,
+          timeoutMs: this.options.timeoutMs,
+        });
         outcome = { status: response.status, headers: response.headers };
-        if (debug) this.log(`← ${response.status} ${STATUS_CODES[response.status] ?? ""} in ${this.now() - started} ms`);
-        if (response.text && debug) this.log(`  body: ${this.redact(response.text.length > 4000 ? `${response.text.slice(0, 4000)}…` : response.text)}`);
+        if (debug)
+          this.log(`← ${response.status} ${STATUS_CODES[response.status] ?? ""} in ${this.now() - started} ms`);
+        if (response.text && debug)
+          this.log(
+            `  body: ${this.redact(response.text.length > 4000 ? `${response.text.slice(0, 4000)}…` : response.text)}`,
+          );
       } catch (err) {
         if (!(err instanceof SendError)) throw err;
         failure = err;
@@ -199,7 +224,9 @@ export class ApiClient {
       if (decision.retry) {
         // A rate limit holds for every request of this client, not just the one that met it.
         if (decision.pauseClient) this.pacer.pauseUntil(now + decision.waitMs);
-        this.log(`  retrying after ${failure ? failure.message : `status ${response!.status}`}: waiting ${(decision.waitMs / 1000).toFixed(2)} s`);
+        this.log(
+          `  retrying after ${failure ? failure.message : `status ${response!.status}`}: waiting ${(decision.waitMs / 1000).toFixed(2)} s`,
+        );
         await this.sleep(decision.waitMs);
         if (decision.free) {
           rateLimitWaits--;
@@ -208,7 +235,11 @@ export class ApiClient {
         continue;
       }
       if (decision.why === "no time left") {
-        this.log(failure ? `  not retrying: no time left within --timeout` : `  not retrying: waiting ${((decision.waitMs ?? 0) / 1000).toFixed(2)} s would pass --timeout`);
+        this.log(
+          failure
+            ? `  not retrying: no time left within --timeout`
+            : `  not retrying: waiting ${((decision.waitMs ?? 0) / 1000).toFixed(2)} s would pass --timeout`,
+        );
       }
       if (failure) throw this.networkError(method, failure, attempt, opts);
       if (response!.status >= 300) throw this.statusError(method, response!, opts);
@@ -217,7 +248,12 @@ export class ApiClient {
   }
 
   /** Sends a request and parses the JSON body of a successful answer. */
-  async requestJson<T>(method: Method, target: string | URL, parse: (data: unknown) => T, opts: RequestOptions = {}): Promise<T> {
+  async requestJson<T>(
+    method: Method,
+    target: string | URL,
+    parse: (data: unknown) => T,
+    opts: RequestOptions = {},
+  ): Promise<T> {
     const response = await this.request(method, target, opts);
     return parseBody(response, parse, (text) => this.redact(text));
   }
@@ -249,10 +285,13 @@ export class ApiClient {
     const { status, text } = response;
     if (status >= 300 && status < 400) {
       const location = String(response.headers.location ?? "");
-      return new ApiError(`the API answered ${status} with a redirect${location ? ` to ${excerpt(this.redact(location))}` : ""}; redirects are not followed, so the key is not sent elsewhere`, {
-        statusCode: status,
-        body: text,
-      });
+      return new ApiError(
+        `the API answered ${status} with a redirect${location ? ` to ${excerpt(this.redact(location))}` : ""}; redirects are not followed, so the key is not sent elsewhere`,
+        {
+          statusCode: status,
+          body: text,
+        },
+      );
     }
     const body = parseErrorBody(text);
     const fields = {
@@ -264,13 +303,15 @@ export class ApiClient {
     };
     let message: string;
     if (body?.msg) message = this.redact(body.msg.trim());
-    else if (text.trim()) message = `HTTP ${status} ${STATUS_CODES[status] ?? ""} with an unexpected body: ${excerpt(this.redact(text))}`;
+    else if (text.trim())
+      message = `HTTP ${status} ${STATUS_CODES[status] ?? ""} with an unexpected body: ${excerpt(this.redact(text))}`;
     else message = `HTTP ${status} ${STATUS_CODES[status] ?? ""}`.trim();
     message = explainErrorCode(fields.errorCode, message);
     // A 5xx after a POST reached the server: it may have acted before failing.
     if (method === "POST" && status >= 500) message += postDoubt(opts);
     // The Edges sunset is an account state, not a bad key: exit 1 like any refused request.
-    if ((status === 401 || status === 403) && !EDGES_SUNSET.has(fields.errorCode ?? "")) return new AuthError(message, fields);
+    if ((status === 401 || status === 403) && !EDGES_SUNSET.has(fields.errorCode ?? ""))
+      return new AuthError(message, fields);
     return new ApiError(message, fields);
   }
 
@@ -306,7 +347,10 @@ export function parseErrorBody(text: string): ErrorBody | undefined {
   if (!data || typeof data !== "object" || Array.isArray(data)) return undefined;
   const d = data as Record<string, unknown>;
   if (typeof d.msg !== "string") return undefined;
-  const details = d.details && typeof d.details === "object" && !Array.isArray(d.details) ? (d.details as Record<string, unknown>) : undefined;
+  const details =
+    d.details && typeof d.details === "object" && !Array.isArray(d.details)
+      ? (d.details as Record<string, unknown>)
+      : undefined;
   return {
     msg: d.msg,
     error_code: typeof d.error_code === "string" ? d.error_code : undefined,
@@ -331,18 +375,30 @@ function explainErrorCode(code: string | undefined, message: string): string {
 }
 
 /** Reads a successful answer's JSON body; an unusable body is a NetworkError (exit 3). `redact` masks secrets in the excerpt. */
-export function parseBody<T>(response: RawResponse, parse: (data: unknown) => T, redact: (text: string) => string = (text) => text): T {
+export function parseBody<T>(
+  response: RawResponse,
+  parse: (data: unknown) => T,
+  redact: (text: string) => string = (text) => text,
+): T {
   const { status, text } = response;
-  if (!text.trim()) throw new NetworkError(`the API answered ${status} with an empty body where a resource was expected`, { statusCode: status });
+  if (!text.trim())
+    throw new NetworkError(`the API answered ${status} with an empty body where a resource was expected`, {
+      statusCode: status,
+    });
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    throw new NetworkError(`the API answered ${status} with a body that is not valid JSON: ${excerpt(redact(text))}`, { statusCode: status });
+    throw new NetworkError(`the API answered ${status} with a body that is not valid JSON: ${excerpt(redact(text))}`, {
+      statusCode: status,
+    });
   }
   try {
     return parse(data);
   } catch (err) {
-    throw new NetworkError(`the API answered ${status} with an unexpected body (${redact((err as Error).message)}): ${excerpt(redact(text))}`, { statusCode: status });
+    throw new NetworkError(
+      `the API answered ${status} with an unexpected body (${redact((err as Error).message)}): ${excerpt(redact(text))}`,
+      { statusCode: status },
+    );
   }
 }

@@ -14,12 +14,26 @@ export const HttpsEdgeRoute = z.looseObject({
   match_type: z.string(),
   match: z.string(),
   backend: z.nullable(
-    z.optional(z.looseObject({ enabled: z.optional(z.nullable(z.boolean())), backend: z.nullable(z.optional(z.looseObject({ id: z.string() }))) })),
+    z.optional(
+      z.looseObject({
+        enabled: z.optional(z.nullable(z.boolean())),
+        backend: z.nullable(z.optional(z.looseObject({ id: z.string() }))),
+      }),
+    ),
   ),
   webhook_verification: z.nullable(
-    z.optional(z.looseObject({ enabled: z.optional(z.nullable(z.boolean())), provider: z.string(), secret: z.optional(z.nullable(z.string())) })),
+    z.optional(
+      z.looseObject({
+        enabled: z.optional(z.nullable(z.boolean())),
+        provider: z.string(),
+        secret: z.optional(z.nullable(z.string())),
+      }),
+    ),
   ),
-  ...(Object.fromEntries(OTHER_ROUTE_MODULES.map((m) => [m, Module])) as Record<(typeof OTHER_ROUTE_MODULES)[number], typeof Module>),
+  ...(Object.fromEntries(OTHER_ROUTE_MODULES.map((m) => [m, Module])) as Record<
+    (typeof OTHER_ROUTE_MODULES)[number],
+    typeof Module
+  >),
 });
 export type HttpsEdgeRoute = z.infer<typeof HttpsEdgeRoute>;
 
@@ -39,9 +53,13 @@ const HttpsEdgeList = z.looseObject({
 });
 
 const parseEdge = schemaParser(HttpsEdge) as (data: unknown) => HttpsEdge;
-const parsePage = pageOf("https_edges", schemaParser(HttpsEdgeList) as (data: unknown) => { https_edges: HttpsEdge[]; next_page_uri?: string | null });
+const parsePage = pageOf(
+  "https_edges",
+  schemaParser(HttpsEdgeList) as (data: unknown) => { https_edges: HttpsEdge[]; next_page_uri?: string | null },
+);
 
-export const httpsEdgePath = (id?: string) => (id === undefined ? "/edges/https" : `/edges/https/${encodeURIComponent(id)}`);
+export const httpsEdgePath = (id?: string) =>
+  id === undefined ? "/edges/https" : `/edges/https/${encodeURIComponent(id)}`;
 
 export function getHttpsEdge(client: ApiClient, id: string): Promise<HttpsEdge> {
   return client.requestJson("GET", httpsEdgePath(id), parseEdge);

@@ -24,7 +24,10 @@ const EndpointList = z.looseObject({ endpoints: z.array(Endpoint), next_page_uri
 export const endpointsPath = "/endpoints";
 
 export function createEndpoint(client: ApiClient, body: EndpointCreate): Promise<Endpoint> {
-  return client.requestJson("POST", endpointsPath, schemaParser(Endpoint), { body, checkWith: "`edgectl api GET /endpoints`" });
+  return client.requestJson("POST", endpointsPath, schemaParser(Endpoint), {
+    body,
+    checkWith: "`edgectl api GET /endpoints`",
+  });
 }
 
 /** Every endpoint, all pages. */

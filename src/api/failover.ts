@@ -29,10 +29,21 @@ export type FailoverBackendList = z.infer<ReturnType<typeof FailoverBackendList>
 
 /** The schemas' shapes, as their plain checks see them (a test holds each equal to shapeOf its schema). */
 export const FAILOVER_BACKEND_SHAPE = {
-  object: { id: "string", uri: "string", created_at: "string", description: { optional: "string" }, metadata: { optional: "string" }, backends: { array: "string" } },
+  object: {
+    id: "string",
+    uri: "string",
+    created_at: "string",
+    description: { optional: "string" },
+    metadata: { optional: "string" },
+    backends: { array: "string" },
+  },
 } as const satisfies Shape;
 export const FAILOVER_BACKEND_LIST_SHAPE = {
-  object: { backends: { array: FAILOVER_BACKEND_SHAPE }, uri: { optional: "string" }, next_page_uri: { optional: { nullable: "string" } } },
+  object: {
+    backends: { array: FAILOVER_BACKEND_SHAPE },
+    uri: { optional: "string" },
+    next_page_uri: { optional: { nullable: "string" } },
+  },
 } as const satisfies Shape;
 
 export interface FailoverCreate {
@@ -45,7 +56,8 @@ export type FailoverUpdate = Partial<FailoverCreate>;
 const parseBackend = shapedParser(FailoverBackend, FAILOVER_BACKEND_SHAPE);
 const parseList = shapedParser(FailoverBackendList, FAILOVER_BACKEND_LIST_SHAPE);
 
-export const failoverPath = (id?: string) => (id === undefined ? "/backends/failover" : `/backends/failover/${encodeURIComponent(id)}`);
+export const failoverPath = (id?: string) =>
+  id === undefined ? "/backends/failover" : `/backends/failover/${encodeURIComponent(id)}`;
 
 export function createFailover(client: ApiClient, body: FailoverCreate): Promise<FailoverBackend> {
   // A backend may or may not have been created when the answer is lost: the list tells.
@@ -71,5 +83,7 @@ const parseListPage = pageOf<"backends", FailoverBackend>("backends", parseList)
 
 /** The first page (`limit` per page, else the API's default), or with `all` every page. */
 export function listFailover(client: ApiClient, opts: { limit?: number; all: boolean }): Promise<FailoverBackend[]> {
-  return listPages(client, opts.limit ? `${failoverPath()}?limit=${opts.limit}` : failoverPath(), parseListPage, { all: opts.all });
+  return listPages(client, opts.limit ? `${failoverPath()}?limit=${opts.limit}` : failoverPath(), parseListPage, {
+    all: opts.all,
+  });
 }

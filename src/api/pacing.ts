@@ -98,13 +98,15 @@ export class RatePacer {
       this.forget(ticket);
       if (answer.hinted || !answer.learn) return;
       const mode = this.mode;
-      if (mode.kind === "open") this.mode = { kind: "learning", since: this.log[0] ?? now, next: now + MIN_PROBE_STEP_MS };
+      if (mode.kind === "open")
+        this.mode = { kind: "learning", since: this.log[0] ?? now, next: now + MIN_PROBE_STEP_MS };
       else if (mode.kind === "learning" && ticket.probe) mode.refused = ticket.at;
       else if (mode.kind === "paced" && ticket.at > mode.changedAt) {
         // Refused while keeping to the learned rate: the window is longer than the middle
         // guess, or someone else shares the limit, or it is lower. (A send made before the
         // last change says nothing about the rate now.)
-        const change = mode.windowMs < mode.maxWindowMs ? { windowMs: mode.maxWindowMs } : { limit: Math.max(1, mode.limit - 1) };
+        const change =
+          mode.windowMs < mode.maxWindowMs ? { windowMs: mode.maxWindowMs } : { limit: Math.max(1, mode.limit - 1) };
         this.mode = { ...mode, ...change, changedAt: now };
       }
       return;
@@ -117,7 +119,13 @@ export class RatePacer {
       // Measured to the answer, not the send: the server saw the probe somewhere in between.
       const maxWindowMs = Math.max(1, now - since);
       const minWindowMs = this.mode.refused === undefined ? maxWindowMs : this.mode.refused - since;
-      this.mode = { kind: "paced", limit, windowMs: Math.max(1, (minWindowMs + maxWindowMs) / 2), maxWindowMs, changedAt: now };
+      this.mode = {
+        kind: "paced",
+        limit,
+        windowMs: Math.max(1, (minWindowMs + maxWindowMs) / 2),
+        maxWindowMs,
+        changedAt: now,
+      };
     }
     if (this.mode.kind === "paced") this.trim(now - this.mode.maxWindowMs);
   }

@@ -10,14 +10,22 @@ export interface Page<T> {
   next_page_uri?: string | null;
 }
 
-export async function listPages<T>(client: ApiClient, path: string, parsePage: (data: unknown) => Page<T>, opts: { all: boolean } = { all: true }): Promise<T[]> {
+export async function listPages<T>(
+  client: ApiClient,
+  path: string,
+  parsePage: (data: unknown) => Page<T>,
+  opts: { all: boolean } = { all: true },
+): Promise<T[]> {
   const items: T[] = [];
   let page = await client.requestJson("GET", path, parsePage);
   items.push(...page.items);
   const seen = new Set<string>();
   while (opts.all && page.next_page_uri && page.items.length > 0) {
     const next = page.next_page_uri;
-    if (seen.has(next)) throw new NetworkError(`the API's next_page_uri points back to a page already read (${escapeControl(next)}); stopped after ${seen.size + 1} pages so as not to loop`);
+    if (seen.has(next))
+      throw new NetworkError(
+        `the API's next_page_uri points back to a page already read (${escapeControl(next)}); stopped after ${seen.size + 1} pages so as not to loop`,
+      );
     seen.add(next);
     page = await client.requestJson("GET", client.followUrl(next), parsePage);
     items.push(...page.items);
@@ -26,7 +34,10 @@ export async function listPages<T>(client: ApiClient, path: string, parsePage: (
 }
 
 /** A page parser for a list whose items sit under `key`, from a schema parser of the whole page. */
-export function pageOf<K extends string, T>(key: K, parse: (data: unknown) => { [P in K]: T[] } & { next_page_uri?: string | null }): (data: unknown) => Page<T> {
+export function pageOf<K extends string, T>(
+  key: K,
+  parse: (data: unknown) => { [P in K]: T[] } & { next_page_uri?: string | null },
+): (data: unknown) => Page<T> {
   return (data) => {
     const page = parse(data);
     return { items: page[key], next_page_uri: page.next_page_uri };

@@ -61,7 +61,9 @@ export function proxyFor(target: URL, env: Env): URL | undefined {
     throw new UsageError(`${entry.name} is not a valid proxy URL (expected http://host:port)`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new UsageError(`${entry.name}: ${url.protocol.slice(0, -1)} proxies are not supported; use an http:// or https:// proxy`);
+    throw new UsageError(
+      `${entry.name}: ${url.protocol.slice(0, -1)} proxies are not supported; use an http:// or https:// proxy`,
+    );
   }
   if (!url.hostname) throw new UsageError(`${entry.name} names no proxy host`);
   return url;
@@ -140,7 +142,9 @@ export function proxyAgentFor(target: URL, env: Env, maxSockets: number): Agent 
       path: authority,
       headers,
       agent: false,
-      ...(proxy.protocol === "https:" && !isIP(unbracket(proxy.hostname)) ? { servername: unbracket(proxy.hostname) } : {}),
+      ...(proxy.protocol === "https:" && !isIP(unbracket(proxy.hostname))
+        ? { servername: unbracket(proxy.hostname) }
+        : {}),
     });
     pending.add(req);
     let called = false;
@@ -153,14 +157,21 @@ export function proxyAgentFor(target: URL, env: Env, maxSockets: number): Agent 
     req.once("connect", (res, socket, head) => {
       if (res.statusCode !== 200) {
         socket.destroy();
-        const hint = res.statusCode === 407 ? " — the proxy wants credentials: put them in the proxy URL (http://user:password@host:port)" : "";
-        finish(new ProxyError(`proxy ${proxyName} refused the tunnel to ${authority} (status ${res.statusCode})${hint}`));
+        const hint =
+          res.statusCode === 407
+            ? " — the proxy wants credentials: put them in the proxy URL (http://user:password@host:port)"
+            : "";
+        finish(
+          new ProxyError(`proxy ${proxyName} refused the tunnel to ${authority} (status ${res.statusCode})${hint}`),
+        );
         return;
       }
       if (head.length) socket.unshift(head);
       // The certificate is checked against the API's host (never the proxy's): `host` is
       // what tls matches the certificate to; SNI is sent only for a name, not an IP.
-      const tls = process.getBuiltinModule("node:tls").connect({ socket, host, ...(isIP(host) ? {} : { servername: host }) });
+      const tls = process
+        .getBuiltinModule("node:tls")
+        .connect({ socket, host, ...(isIP(host) ? {} : { servername: host }) });
       finish(null, tls);
     });
     // Node reports every answer to a CONNECT, whatever its status, as "connect".

@@ -11,7 +11,10 @@ export function redactText(text: string, secrets: (string | undefined)[]): strin
     for (const form of encodedForms(secret)) {
       // A very short value is masked only where it stands alone, or every word holding its
       // letters would be; a long one wherever it appears.
-      out = secret.length < 4 ? out.replace(new RegExp(`(?<![A-Za-z0-9_-])${escapeRegExp(form)}(?![A-Za-z0-9_-])`, "g"), MASK) : out.split(form).join(MASK);
+      out =
+        secret.length < 4
+          ? out.replace(new RegExp(`(?<![A-Za-z0-9_-])${escapeRegExp(form)}(?![A-Za-z0-9_-])`, "g"), MASK)
+          : out.split(form).join(MASK);
     }
   }
   return maskSecretFields(out);

@@ -75,7 +75,8 @@ export function decideRetry(input: RetryInput): RetryDecision {
   if (status < 300) return { retry: false, why: "done" };
   const rateLimited = status === 429;
   // A 429 means the API did not act on the request, so even a POST may be repeated.
-  if (!RETRY_STATUSES.has(status) || !(idempotent(method) || rateLimited)) return { retry: false, why: "not retryable" };
+  if (!RETRY_STATUSES.has(status) || !(idempotent(method) || rateLimited))
+    return { retry: false, why: "not retryable" };
   const free = rateLimited && input.rateLimitWaits > 0;
   if (!free && attempt >= maxAttempts) return { retry: false, why: "no attempts left" };
   const retryAfter = retryAfterMs(headers["retry-after"], input.now);

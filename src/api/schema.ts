@@ -13,7 +13,15 @@ import type * as z from "zod/mini";
  * What the plain check checks: plain strings, finite numbers, booleans, anything, optionals,
  * nullables, arrays, and objects (extra keys allowed).
  */
-export type Shape = "string" | "number" | "boolean" | "unknown" | { optional: Shape } | { nullable: Shape } | { array: Shape } | { object: { readonly [key: string]: Shape } };
+export type Shape =
+  | "string"
+  | "number"
+  | "boolean"
+  | "unknown"
+  | { optional: Shape }
+  | { nullable: Shape }
+  | { array: Shape }
+  | { object: { readonly [key: string]: Shape } };
 
 export type Parser<T> = (data: unknown) => T;
 

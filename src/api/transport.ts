@@ -73,7 +73,9 @@ export class Transport {
     const maxSockets = this.options.maxSockets ?? 8;
     return (this.agent =
       proxyAgentFor(origin, this.options.env ?? {}, maxSockets) ??
-      (origin.protocol === "https:" ? new (httpsModule().Agent)({ keepAlive: true, maxSockets }) : new Agent({ keepAlive: true, maxSockets })));
+      (origin.protocol === "https:"
+        ? new (httpsModule().Agent)({ keepAlive: true, maxSockets })
+        : new Agent({ keepAlive: true, maxSockets })));
   }
 
   close(): void {
@@ -91,7 +93,15 @@ export class Transport {
         clearTimeout(timer);
         fn();
       };
-      const options = { protocol: this.protocol, hostname: this.hostname, port: this.port, path, method, headers, agent: this.agentFor() };
+      const options = {
+        protocol: this.protocol,
+        hostname: this.hostname,
+        port: this.port,
+        path,
+        method,
+        headers,
+        agent: this.agentFor(),
+      };
       this.request ??= this.protocol === "https:" ? httpsModule().request : request;
       const req = this.request(options, (res) => {
         const chunks: Buffer[] = [];
@@ -99,7 +109,14 @@ export class Transport {
         res.on("data", (chunk: Buffer) => {
           size += chunk.length;
           if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
-          finish(() => reject(new SendError(`the response is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; stopped reading it`, "fatal")));
+          finish(() =>
+            reject(
+              new SendError(
+                `the response is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; stopped reading it`,
+                "fatal",
+              ),
+            ),
+          );
           req.destroy();
         });
         res.on("end", () => {
@@ -111,7 +128,10 @@ export class Transport {
         const cutOff = (why: string) => {
           const got = Buffer.concat(chunks).toString("utf8");
           const part = got.trim() ? `, after ${size} bytes: ${excerpt(got)}` : "";
-          return new SendError(`connection lost while reading the response (HTTP ${res.statusCode}${why}${part})`, "lost");
+          return new SendError(
+            `connection lost while reading the response (HTTP ${res.statusCode}${why}${part})`,
+            "lost",
+          );
         };
         res.on("error", (err) => finish(() => reject(cutOff(`, ${describeNetworkError(err)}`))));
         res.on("aborted", () => finish(() => reject(cutOff(""))));
@@ -137,9 +157,13 @@ export class Transport {
 
 function failureKind(err: NodeJS.ErrnoException, reachedServer: boolean): FailureKind {
   // A ProxyError (proxy.ts) is a failure before the tunnel to the API opened.
-  const refused = err.code === "ECONNREFUSED" || (!reachedServer && err.code === "ENOTFOUND") || (err as { neverSent?: boolean }).neverSent === true;
+  const refused =
+    err.code === "ECONNREFUSED" ||
+    (!reachedServer && err.code === "ENOTFOUND") ||
+    (err as { neverSent?: boolean }).neverSent === true;
   if (refused && !reachedServer) return "never-sent";
-  const fatal = err.code === "ENOTFOUND" || err.code === "ERR_TLS_CERT_ALTNAME_INVALID" || String(err.code ?? "").includes("CERT");
+  const fatal =
+    err.code === "ENOTFOUND" || err.code === "ERR_TLS_CERT_ALTNAME_INVALID" || String(err.code ?? "").includes("CERT");
   return fatal ? "fatal" : "lost";
 }
 

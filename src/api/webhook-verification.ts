@@ -30,7 +30,11 @@ export function replaceWebhookVerification(
   return client.requestJson("PUT", webhookVerificationPath(edgeId, routeId), parseModule, { body });
 }
 
-export function getWebhookVerification(client: ApiClient, edgeId: string, routeId: string): Promise<WebhookVerification> {
+export function getWebhookVerification(
+  client: ApiClient,
+  edgeId: string,
+  routeId: string,
+): Promise<WebhookVerification> {
   return client.requestJson("GET", webhookVerificationPath(edgeId, routeId), parseModule);
 }
 

@@ -98,7 +98,11 @@ export async function runBatch<T>(
 }
 
 /** Reports each failure on stderr; throws a BatchError (worst exit code) if any failed. */
-export function reportFailures<T>(deps: Pick<Deps, "io" | "settings">, outcomes: BatchOutcome<T>[], verb: string): void {
+export function reportFailures<T>(
+  deps: Pick<Deps, "io" | "settings">,
+  outcomes: BatchOutcome<T>[],
+  verb: string,
+): void {
   const failures = outcomes.filter((o) => o.error !== undefined).map((o) => ({ id: o.id, error: o.error }));
   const skipped = outcomes.filter((o) => o.skipped).length;
   if (failures.length === 0) return;
@@ -111,11 +115,18 @@ export function reportFailures<T>(deps: Pick<Deps, "io" | "settings">, outcomes:
 }
 
 /** Ids from the arguments, or one per line from stdin when the only argument is `-`. */
-export async function collectIds(args: string[], deps: Pick<Deps, "io" | "readStdin">): Promise<{ ids: string[]; many: boolean }> {
+export async function collectIds(
+  args: string[],
+  deps: Pick<Deps, "io" | "readStdin">,
+): Promise<{ ids: string[]; many: boolean }> {
   if (args.length === 1 && args[0] === "-") {
-    if (deps.io.stdin.isTTY) throw new UsageError("<id>: `-` reads ids from stdin, but stdin is a terminal; pipe the ids in");
+    if (deps.io.stdin.isTTY)
+      throw new UsageError("<id>: `-` reads ids from stdin, but stdin is a terminal; pipe the ids in");
     const text = await deps.readStdin();
-    const ids = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "");
+    const ids = text
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => l !== "");
     if (ids.length === 0) throw new UsageError("<id>: no ids on stdin");
     return { ids, many: true };
   }
@@ -124,7 +135,11 @@ export async function collectIds(args: string[], deps: Pick<Deps, "io" | "readSt
 }
 
 /** A progress line on stderr, only on a terminal and only for big batches. */
-export function progressLine(deps: Pick<Deps, "io">, label: string, total: number): ((done: number, total: number) => void) | undefined {
+export function progressLine(
+  deps: Pick<Deps, "io">,
+  label: string,
+  total: number,
+): ((done: number, total: number) => void) | undefined {
   if (!deps.io.stderr.isTTY || total <= 20) return undefined;
   return (done, all) => {
     deps.io.stderr.write(`\r\x1b[2K${label} ${done}/${all}`);

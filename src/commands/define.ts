@@ -107,9 +107,10 @@ export function registerNoun(parent: Command, noun: NounDecl, verbs: readonly An
 /** No arguments or no flags declared. */
 type NoDecls = Record<never, never>;
 
-export function defineCommand<A extends Record<string, ArgDecl> = NoDecls, F extends Record<string, FlagDecl> = NoDecls>(
-  decl: CommandDecl<A, F>,
-): CommandDef<OptionsOf<A, F>> {
+export function defineCommand<
+  A extends Record<string, ArgDecl> = NoDecls,
+  F extends Record<string, FlagDecl> = NoDecls,
+>(decl: CommandDecl<A, F>): CommandDef<OptionsOf<A, F>> {
   type O = OptionsOf<A, F>;
   const args = Object.entries(decl.args ?? {}) as [string, ArgDecl][];
   const flags = Object.entries(decl.flags ?? {}) as [string, FlagDecl][];
@@ -122,7 +123,12 @@ export function defineCommand<A extends Record<string, ArgDecl> = NoDecls, F ext
     for (const [key, entry] of [...args, ...flags]) shape[key] = entry.schema();
     const object = z.object(shape);
     const rules = (decl.rules ?? []).map((rule) =>
-      z.refine((options: unknown) => rule.ok(options as O), typeof rule.message === "string" ? rule.message : { error: (issue) => (rule.message as (o: O) => string)(issue.input as O) }),
+      z.refine(
+        (options: unknown) => rule.ok(options as O),
+        typeof rule.message === "string"
+          ? rule.message
+          : { error: (issue) => (rule.message as (o: O) => string)(issue.input as O) },
+      ),
     );
     return rules.length > 0 ? object.check(...(rules as z.core.$ZodCheck<unknown>[])) : object;
   };
@@ -137,7 +143,8 @@ export function defineCommand<A extends Record<string, ArgDecl> = NoDecls, F ext
     }
     return (decl.rules ?? []).every((rule) => rule.ok(options as O)) ? (options as O) : undefined;
   };
-  const parse = (input: Record<string, unknown>) => plain(input) ?? (parseInput((schema ??= build()), input, labels) as O);
+  const parse = (input: Record<string, unknown>) =>
+    plain(input) ?? (parseInput((schema ??= build()), input, labels) as O);
 
   return {
     name: decl.name,

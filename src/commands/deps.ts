@@ -34,4 +34,3 @@ export interface Deps {
   /** Registers cleanup to run on Ctrl-C/SIGTERM instead of exiting at once (the emulator). */
   onInterrupt(handler: () => Promise<void>): void;
 }
-

@@ -19,7 +19,13 @@ function requestText(deps: Pick<Deps, "settings">, { method, path, body }: DryRu
   return `${method} ${deps.settings.baseUrl + path}\n${body === undefined ? "" : renderJson(body)}`;
 }
 
-export function printDryRun(deps: Pick<Deps, "io" | "settings">, method: Method, path: string, body?: unknown, secrets: string[] = []): void {
+export function printDryRun(
+  deps: Pick<Deps, "io" | "settings">,
+  method: Method,
+  path: string,
+  body?: unknown,
+  secrets: string[] = [],
+): void {
   const request = { method, path, body };
   const text = deps.settings.output === "json" ? renderJson(requestObject(deps, request)) : requestText(deps, request);
   deps.io.stdout.write(redactText(text, secrets));
@@ -29,7 +35,11 @@ export function printDryRun(deps: Pick<Deps, "io" | "settings">, method: Method,
  * Several requests (a batch): with -o json ONE document, an array of what printDryRun prints
  * for each; as text each request in turn. One write, like printResult.
  */
-export function printDryRuns(deps: Pick<Deps, "io" | "settings">, requests: DryRunRequest[], secrets: string[] = []): void {
+export function printDryRuns(
+  deps: Pick<Deps, "io" | "settings">,
+  requests: DryRunRequest[],
+  secrets: string[] = [],
+): void {
   const text =
     deps.settings.output === "json"
       ? renderJson(requests.map((r) => requestObject(deps, r)))

@@ -21,12 +21,20 @@ export function unquoted(message: string) {
   return { message, params: { unquoted: true } };
 }
 
-const isWhole = (digits: string, min: number, max: number) => /^\d+$/.test(digits) && Number(digits) >= min && Number(digits) <= max;
+const isWhole = (digits: string, min: number, max: number) =>
+  /^\d+$/.test(digits) && Number(digits) >= min && Number(digits) <= max;
 
 /** A whole number typed as text (`--concurrency 8`), from min to max; `trim` allows blanks around it. */
-export function wholeNumber(min: number, max: number, { trim = false, message = `must be a whole number from ${min} to ${max}` } = {}) {
+export function wholeNumber(
+  min: number,
+  max: number,
+  { trim = false, message = `must be a whole number from ${min} to ${max}` } = {},
+) {
   const digits = (v: string) => (trim ? v.trim() : v);
-  return z.pipe(z.string().check(z.refine((v) => isWhole(digits(v), min, max), message)), z.transform((v) => Number(digits(v))));
+  return z.pipe(
+    z.string().check(z.refine((v) => isWhole(digits(v), min, max), message)),
+    z.transform((v) => Number(digits(v))),
+  );
 }
 
 /** What a plain check answers for a value it is not sure of: the schema then judges it. */
@@ -51,11 +59,18 @@ export function strings(): Checked<z.ZodMiniArray<z.ZodMiniString>> {
 
 /** Ids of one kind. */
 export function idList(kind: IdKind): Checked<z.ZodMiniArray<ReturnType<typeof idSchema>>> {
-  return { schema: () => z.array(idSchema(kind)), plain: (v) => (isStrings(v) && v.every((id) => isValidId(kind, id)) ? [...v] : UNSURE) };
+  return {
+    schema: () => z.array(idSchema(kind)),
+    plain: (v) => (isStrings(v) && v.every((id) => isValidId(kind, id)) ? [...v] : UNSURE),
+  };
 }
 
 /** A whole number typed as text, from min to max, `fallback` when absent. */
-export function wholeNumberOr(min: number, max: number, fallback: number): Checked<z.ZodMiniDefault<ReturnType<typeof wholeNumber>>> {
+export function wholeNumberOr(
+  min: number,
+  max: number,
+  fallback: number,
+): Checked<z.ZodMiniDefault<ReturnType<typeof wholeNumber>>> {
   return {
     schema: () => z._default(wholeNumber(min, max), fallback),
     plain: (v) => (v === undefined ? fallback : typeof v === "string" && isWhole(v, min, max) ? Number(v) : UNSURE),
@@ -77,7 +92,11 @@ export function parseField<S extends z.ZodMiniType>(field: Checked<S>, value: un
 }
 
 /** `labels` maps the input's keys to what the user typed (`--backends`, `<id>`). */
-export function parseInput<S extends z.ZodMiniType>(schema: S, input: unknown, labels: Record<string, string>): z.infer<S> {
+export function parseInput<S extends z.ZodMiniType>(
+  schema: S,
+  input: unknown,
+  labels: Record<string, string>,
+): z.infer<S> {
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data as z.infer<S>;
   const issue = result.error.issues[0]!;
@@ -88,7 +107,10 @@ export function parseInput<S extends z.ZodMiniType>(schema: S, input: unknown, l
   const value = issue.input;
   let shown = "";
   if (typeof value === "string" && !(issue.code === "custom" && issue.params?.unquoted)) {
-    shown = value.length > 80 ? ` "${escapeControl(value.slice(0, 80))}…" (${utf8Length(value)} bytes)` : ` "${escapeControl(value)}"`;
+    shown =
+      value.length > 80
+        ? ` "${escapeControl(value.slice(0, 80))}…" (${utf8Length(value)} bytes)`
+        : ` "${escapeControl(value)}"`;
   }
   throw new UsageError(`${label}:${shown} ${issue.message}`);
 }

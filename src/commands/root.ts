@@ -31,28 +31,42 @@ declare const __EDGECTL_ONLY__: string | undefined;
 /** In help order. */
 export const COMMANDS: readonly (NounDecl | RootCommand)[] = [
   ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "failover" ? [failover] : []),
-  ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "webhook-verification" ? [webhookVerification] : []),
+  ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "webhook-verification"
+    ? [webhookVerification]
+    : []),
   ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "export"
     ? [{ name: "export", load: async () => (await import("./export/export.js")).exportCommand }]
     : []),
   ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "migrate" ? [migrate] : []),
   ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "auth" ? [auth] : []),
   ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "config" ? [config] : []),
-  ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "api" ? [{ name: "api", load: async () => (await import("./api/api.js")).api }] : []),
+  ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "api"
+    ? [{ name: "api", load: async () => (await import("./api/api.js")).api }]
+    : []),
   ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "emulator"
     ? [{ name: "emulator", load: async () => (await import("./emulator/index.js")).emulator }]
     : []),
   // Made from the whole tree: it has no bundle of its own.
-  ...(typeof __EDGECTL_ONLY__ === "undefined" ? [{ name: "completion", load: async () => (await import("./completion/completion.js")).completion, wholeTree: true }] : []),
+  ...(typeof __EDGECTL_ONLY__ === "undefined"
+    ? [
+        {
+          name: "completion",
+          load: async () => (await import("./completion/completion.js")).completion,
+          wholeTree: true,
+        },
+      ]
+    : []),
 ];
 
 export function buildProgram(f: Deps): Program {
   const program = new Program(f)
     .description("Manage ngrok Failover backends and HTTPS edge webhook verification")
     .version(VERSION, "-v, --version", "print the version")
-    .addOption(new Option("--api-key <key>", "API key (visible in process lists: prefer EDGECTL_API_KEY or `auth login`)"))
+    .addOption(
+      new Option("--api-key <key>", "API key (visible in process lists: prefer EDGECTL_API_KEY or `auth login`)"),
+    )
     .addOption(new Option("--base-url <url>", "API base URL (default https://api.ngrok.com)"))
-    .addOption(new Option("--profile <name>", "config profile (default \"default\")"))
+    .addOption(new Option("--profile <name>", 'config profile (default "default")'))
     .addOption(new Option("-o, --output <format>", "output format: table or json"))
     .addOption(new Option("--json", "same as --output json"))
     .addOption(new Option("--timeout <seconds>", "time limit for the whole request, retries included (default 30)"))
@@ -97,7 +111,9 @@ export class Program extends Command {
   override async parseAsync(argv?: readonly string[], options?: ParseOptions): Promise<this> {
     // As commander reads argv: from "node" (the default) skips the runtime and the script.
     const from = options?.from ?? "node";
-    await this.load(argv === undefined ? undefined : from === "user" ? argv : from === "node" ? argv.slice(2) : undefined);
+    await this.load(
+      argv === undefined ? undefined : from === "user" ? argv : from === "node" ? argv.slice(2) : undefined,
+    );
     return super.parseAsync(argv, options);
   }
 
@@ -132,7 +148,8 @@ export class Program extends Command {
       const attached = long ? arg.includes("=") : arg.length > 2;
       // A short switch with more letters after it (`-vo`): commander splits those; not worth it here.
       if (attached && !long && !option.required && !option.optional) break;
-      if (!attached && (option.required || (option.optional && i + 1 < args.length && !args[i + 1]!.startsWith("-")))) i++;
+      if (!attached && (option.required || (option.optional && i + 1 < args.length && !args[i + 1]!.startsWith("-"))))
+        i++;
     }
     return words;
   }

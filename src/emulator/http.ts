@@ -52,7 +52,9 @@ export function throwIt(err: Error): never {
 
 export function allow(method: string, allowed: string[], path: string): void {
   if (!allowed.includes(method)) {
-    throw new HttpError(405, undefined, `Method ${method} is not allowed on ${path}; allowed: ${allowed.join(", ")}`, { Allow: allowed.join(", ") });
+    throw new HttpError(405, undefined, `Method ${method} is not allowed on ${path}; allowed: ${allowed.join(", ")}`, {
+      Allow: allowed.join(", "),
+    });
   }
 }
 
@@ -84,7 +86,11 @@ export function pathId(format: IdFormat, segment: string): string {
     id = segment;
   }
   if (!format.re.test(id)) {
-    throw new HttpError(400, "ERR_NGROK_227", `The ID ${JSON.stringify(id)} is invalid. Expected an ID with a prefix of ${format.prefix}: it ${format.rule}.`);
+    throw new HttpError(
+      400,
+      "ERR_NGROK_227",
+      `The ID ${JSON.stringify(id)} is invalid. Expected an ID with a prefix of ${format.prefix}: it ${format.rule}.`,
+    );
   }
   return id;
 }
@@ -102,10 +108,18 @@ export function listPage<T extends { id: string }>(
   const seen = new Set<string>();
   for (const key of params.keys()) {
     if (key !== "limit" && key !== "before_id") {
-      throw new HttpError(400, "ERR_NGROK_231", `The query part of the requested URI includes unknown parameters: ${key}. The supported parameters are: before_id, limit.`);
+      throw new HttpError(
+        400,
+        "ERR_NGROK_231",
+        `The query part of the requested URI includes unknown parameters: ${key}. The supported parameters are: before_id, limit.`,
+      );
     }
     if (seen.has(key)) {
-      throw new HttpError(400, "ERR_NGROK_232", `The request must specify only a single value for the ${key} parameter but got ${params.getAll(key).length}.`);
+      throw new HttpError(
+        400,
+        "ERR_NGROK_232",
+        `The request must specify only a single value for the ${key} parameter but got ${params.getAll(key).length}.`,
+      );
     }
     seen.add(key);
   }
@@ -113,25 +127,41 @@ export function listPage<T extends { id: string }>(
   let limit = PAGE_MAX;
   if (limitText !== "") {
     if (!/^\d+$/.test(limitText)) {
-      throw new HttpError(400, "ERR_NGROK_244", `The page size limit must be a number between 1 and ${PAGE_MAX} but ${JSON.stringify(limitText)} was provided.`);
+      throw new HttpError(
+        400,
+        "ERR_NGROK_244",
+        `The page size limit must be a number between 1 and ${PAGE_MAX} but ${JSON.stringify(limitText)} was provided.`,
+      );
     }
     limit = Number(limitText);
     if (limit < 1 || limit > PAGE_MAX) {
-      throw new HttpError(400, "ERR_NGROK_233", `The page size limit must be between 1 and ${PAGE_MAX} but ${limitText} was provided.`);
+      throw new HttpError(
+        400,
+        "ERR_NGROK_233",
+        `The page size limit must be between 1 and ${PAGE_MAX} but ${limitText} was provided.`,
+      );
     }
   }
   const beforeText = params.get("before_id") ?? "";
   let beforeId: string | undefined;
   if (beforeText !== "") {
     if (!opts.format.re.test(beforeText)) {
-      throw new HttpError(400, "ERR_NGROK_227", `The ID ${JSON.stringify(beforeText)} given as before_id is invalid. Expected an ID with a prefix of ${opts.format.prefix}.`);
+      throw new HttpError(
+        400,
+        "ERR_NGROK_227",
+        `The ID ${JSON.stringify(beforeText)} given as before_id is invalid. Expected an ID with a prefix of ${opts.format.prefix}.`,
+      );
     }
     beforeId = beforeText;
   }
   const page = opts.collection.list(limit, beforeId);
   const last = page.items[page.items.length - 1];
-  const next = page.more && last ? `${ctx.base}${r.path}?before_id=${last.id}${limitText !== "" ? `&limit=${limit}` : ""}` : null;
-  return { status: 200, body: { [opts.key]: page.items.map(opts.render), uri: `${ctx.base}${r.raw}`, next_page_uri: next } };
+  const next =
+    page.more && last ? `${ctx.base}${r.path}?before_id=${last.id}${limitText !== "" ? `&limit=${limit}` : ""}` : null;
+  return {
+    status: 200,
+    body: { [opts.key]: page.items.map(opts.render), uri: `${ctx.base}${r.raw}`, next_page_uri: next },
+  };
 }
 
 // --- Bodies --------------------------------------------------------------------------------
@@ -139,7 +169,11 @@ export function listPage<T extends { id: string }>(
 export function onlyFields(body: Record<string, unknown>, allowed: readonly string[]): void {
   for (const key of Object.keys(body)) {
     if (!allowed.includes(key)) {
-      throw new HttpError(400, "ERR_NGROK_214", `The request parameter ${JSON.stringify(key)} is unknown and not expected. The supported fields are: ${allowed.join(", ")}.`);
+      throw new HttpError(
+        400,
+        "ERR_NGROK_214",
+        `The request parameter ${JSON.stringify(key)} is unknown and not expected. The supported fields are: ${allowed.join(", ")}.`,
+      );
     }
   }
 }
@@ -174,7 +208,11 @@ export function description(value: unknown): string | undefined {
 export function metadata(value: unknown): string | undefined {
   const text = optionalString(value, "metadata");
   if (text !== undefined && utf8Length(text) > METADATA_MAX_BYTES) {
-    throw new HttpError(400, "ERR_NGROK_100", `Invalid metadata length: ${utf8Length(text)} bytes. Max: ${METADATA_MAX_BYTES}`);
+    throw new HttpError(
+      400,
+      "ERR_NGROK_100",
+      `Invalid metadata length: ${utf8Length(text)} bytes. Max: ${METADATA_MAX_BYTES}`,
+    );
   }
   return text;
 }
@@ -183,7 +221,11 @@ export function metadata(value: unknown): string | undefined {
 export function backendId(value: unknown, field: string): string {
   if (typeof value !== "string") throw invalid(`${field} must be a string (a backend id)`);
   if (!ID_RULES.backend.re.test(value)) {
-    throw new HttpError(400, "ERR_NGROK_242", `The ID ${JSON.stringify(value)} in ${field} is not a valid Backend ID: it ${ID_RULES.backend.rule}.`);
+    throw new HttpError(
+      400,
+      "ERR_NGROK_242",
+      `The ID ${JSON.stringify(value)} in ${field} is not a valid Backend ID: it ${ID_RULES.backend.rule}.`,
+    );
   }
   return value;
 }
@@ -200,16 +242,26 @@ export async function readJsonObject(req: http.IncomingMessage): Promise<Record<
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw new HttpError(400, "ERR_NGROK_213", `The application/json request body could not be parsed: ${(err as Error).message}`);
+    throw new HttpError(
+      400,
+      "ERR_NGROK_213",
+      `The application/json request body could not be parsed: ${(err as Error).message}`,
+    );
   }
   if (!isObject(data)) {
-    throw new HttpError(400, "ERR_NGROK_213", "The application/json request body could not be parsed: expected a JSON object");
+    throw new HttpError(
+      400,
+      "ERR_NGROK_213",
+      "The application/json request body could not be parsed: expected a JSON object",
+    );
   }
   return data;
 }
 
 const tooLarge = () =>
-  new HttpError(413, "ERR_NGROK_212", `The request body is larger than the limit of ${MAX_BODY_BYTES} bytes.`, { Connection: "close" });
+  new HttpError(413, "ERR_NGROK_212", `The request body is larger than the limit of ${MAX_BODY_BYTES} bytes.`, {
+    Connection: "close",
+  });
 
 /** The body as UTF-8, refusing (without reading on) one over the size limit. */
 function readBody(req: http.IncomingMessage): Promise<string> {
@@ -248,7 +300,12 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 
 // --- Responses -----------------------------------------------------------------------------
 
-export function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function send(
+  res: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent || res.destroyed) return;
   if (body === undefined) {
     res.writeHead(status);
@@ -256,12 +313,17 @@ export function send(res: http.ServerResponse, status: number, body: unknown, he
     return;
   }
   const text = JSON.stringify(body);
-  res.writeHead(status, { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(text)), ...headers });
+  res.writeHead(status, {
+    "Content-Type": "application/json",
+    "Content-Length": String(Buffer.byteLength(text)),
+    ...headers,
+  });
   res.end(text);
 }
 
 export function sendFailure(res: http.ServerResponse, err: unknown): void {
-  const e = err instanceof HttpError ? err : new HttpError(500, undefined, `The emulator failed: ${persistMessage(err)}`);
+  const e =
+    err instanceof HttpError ? err : new HttpError(500, undefined, `The emulator failed: ${persistMessage(err)}`);
   const body = {
     ...(e.code ? { error_code: e.code } : {}),
     status_code: e.status,

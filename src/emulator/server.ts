@@ -67,19 +67,27 @@ const MAX_RATE_REQUESTS = 1_000_000;
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
   const host = opts.host ?? "127.0.0.1";
   const port = opts.port ?? 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`port ${port} must be a whole number from 0 to 65535`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`port ${port} must be a whole number from 0 to 65535`);
   let limiter: RateLimiter | undefined;
   if (opts.rateLimit) {
     const { requests, windowSeconds } = opts.rateLimit;
     if (!Number.isInteger(requests) || requests < 1 || requests > MAX_RATE_REQUESTS) {
       throw new UsageError(`rate limit: requests must be a whole number from 1 to ${MAX_RATE_REQUESTS}`);
     }
-    if (!(windowSeconds > 0) || !Number.isFinite(windowSeconds)) throw new UsageError("rate limit: the window must be a positive number of seconds");
+    if (!(windowSeconds > 0) || !Number.isFinite(windowSeconds))
+      throw new UsageError("rate limit: the window must be a positive number of seconds");
     limiter = new RateLimiter(requests, windowSeconds);
   }
 
   const store = await Store.open(opts.stateFile);
-  const ctx: ServerContext = { store, base: "", apiKeyDigest: opts.apiKey === undefined ? undefined : digest(opts.apiKey), limiter, edges: opts.edges ?? "active" };
+  const ctx: ServerContext = {
+    store,
+    base: "",
+    apiKeyDigest: opts.apiKey === undefined ? undefined : digest(opts.apiKey),
+    limiter,
+    edges: opts.edges ?? "active",
+  };
   // Sockets with a request being answered, and those of them whose next bytes did not parse:
   // the answer under way goes out first, then the connection closes.
   const busy = new WeakSet<object>();
@@ -102,7 +110,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
 
   await new Promise<void>((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {
-      const why = err.code === "EADDRINUSE" ? "the address is already in use (try --port 0)" : (err.code ?? err.message);
+      const why =
+        err.code === "EADDRINUSE" ? "the address is already in use (try --port 0)" : (err.code ?? err.message);
       reject(new UsageError(`cannot listen on ${formatHost(host)}:${port}: ${why}`));
     };
     server.once("error", onError);
@@ -142,9 +151,14 @@ async function handle(ctx: ServerContext, req: http.IncomingMessage, res: http.S
     if (ctx.limiter) {
       const wait = ctx.limiter.take(Date.now());
       if (wait > 0) {
-        throw new HttpError(429, "ERR_NGROK_226", `Your account is rate limited to ${ctx.limiter.describe()}. Retry after ${wait} seconds.`, {
-          "Retry-After": String(wait),
-        });
+        throw new HttpError(
+          429,
+          "ERR_NGROK_226",
+          `Your account is rate limited to ${ctx.limiter.describe()}. Retry after ${wait} seconds.`,
+          {
+            "Retry-After": String(wait),
+          },
+        );
       }
     }
     authenticate(ctx, req.headers.authorization);
@@ -158,12 +172,22 @@ async function handle(ctx: ServerContext, req: http.IncomingMessage, res: http.S
 function authenticate(ctx: ServerContext, header: string | undefined): void {
   const www = { "WWW-Authenticate": 'Bearer realm="edgectl emulator"' };
   if (header === undefined || header.trim() === "") {
-    throw new HttpError(401, "ERR_NGROK_200", "The API requires that you set the Authorization header: Authorization: Bearer <API key>.", www);
+    throw new HttpError(
+      401,
+      "ERR_NGROK_200",
+      "The API requires that you set the Authorization header: Authorization: Bearer <API key>.",
+      www,
+    );
   }
   // The header is never echoed back: it holds the key.
   const match = /^\s*Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) {
-    throw new HttpError(401, "ERR_NGROK_201", "The API requires Bearer authentication via the Authorization header (Authorization: Bearer <API key>); it could not parse the header.", www);
+    throw new HttpError(
+      401,
+      "ERR_NGROK_201",
+      "The API requires Bearer authentication via the Authorization header (Authorization: Bearer <API key>); it could not parse the header.",
+      www,
+    );
   }
   if (ctx.apiKeyDigest && !timingSafeEqual(digest(match[1]!), ctx.apiKeyDigest)) {
     throw new HttpError(401, "ERR_NGROK_203", "The API key you specified is properly formed, but it is invalid.", www);
@@ -173,10 +197,18 @@ function authenticate(ctx: ServerContext, header: string | undefined): void {
 function checkVersion(header: string | string[] | undefined): void {
   const value = Array.isArray(header) ? header.join(",") : header;
   if (value === undefined || value.trim() === "") {
-    throw new HttpError(400, "ERR_NGROK_218", "Your request has not specified an API version. Include the version you wish to use in the Ngrok-Version header. Supported versions: 2.");
+    throw new HttpError(
+      400,
+      "ERR_NGROK_218",
+      "Your request has not specified an API version. Include the version you wish to use in the Ngrok-Version header. Supported versions: 2.",
+    );
   }
   if (value.trim() !== "2") {
-    throw new HttpError(400, "ERR_NGROK_217", `The provided API version "${value.trim()}" is invalid or unsupported. Supported versions: 2.`);
+    throw new HttpError(
+      400,
+      "ERR_NGROK_217",
+      `The provided API version "${value.trim()}" is invalid or unsupported. Supported versions: 2.`,
+    );
   }
 }
 
@@ -184,7 +216,10 @@ async function route(shared: ServerContext, req: http.IncomingMessage, res: http
   // Links (uri, next_page_uri) name the host the client asked for, as a real server does:
   // reached as localhost, the emulator must not point to 127.0.0.1, another origin.
   const host = req.headers.host;
-  const ctx: Context = { store: shared.store, base: host && /^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(host) ? `http://${host}` : shared.base };
+  const ctx: Context = {
+    store: shared.store,
+    base: host && /^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(host) ? `http://${host}` : shared.base,
+  };
   const raw = req.url ?? "/";
   const q = raw.indexOf("?");
   let path = q < 0 ? raw : raw.slice(0, q);
@@ -212,7 +247,8 @@ const EDGES_READ_ONLY =
 /** An account after the Edges sunset: no access at all (7008), or reads only (7196). */
 function checkEdgesAccess(mode: EdgesMode, method: string): void {
   if (mode === "retired") throw new HttpError(403, "ERR_NGROK_7008", EDGES_GONE);
-  if (mode === "read-only" && method !== "GET" && method !== "HEAD") throw new HttpError(403, "ERR_NGROK_7196", EDGES_READ_ONLY);
+  if (mode === "read-only" && method !== "GET" && method !== "HEAD")
+    throw new HttpError(403, "ERR_NGROK_7196", EDGES_READ_ONLY);
 }
 
 function digest(key: string): Buffer {

@@ -7,7 +7,14 @@ import { z } from "zod";
 import { DESCRIPTION_MAX_BYTES, ID_RULES, METADATA_MAX_BYTES, utf8Length } from "../api/ids.js";
 import { isProvider } from "../api/providers.js";
 import { UsageError } from "../errors.js";
-import type { BackendRecord, EdgeRecord, EndpointRecord, FailoverRecord, OtherBackendKind, RouteRecord } from "./store.js";
+import type {
+  BackendRecord,
+  EdgeRecord,
+  EndpointRecord,
+  FailoverRecord,
+  OtherBackendKind,
+  RouteRecord,
+} from "./store.js";
 
 const STATE_VERSION = 1;
 
@@ -19,10 +26,16 @@ export interface StateFile {
 }
 
 const KINDS: OtherBackendKind[] = ["tunnel_group", "http_response", "weighted", "static"];
-const KIND_PREFIX: Record<OtherBackendKind, string> = { tunnel_group: "bkdtg_", http_response: "bkdhr_", weighted: "bkdwd_", static: "bkdsc_" };
+const KIND_PREFIX: Record<OtherBackendKind, string> = {
+  tunnel_group: "bkdtg_",
+  http_response: "bkdhr_",
+  weighted: "bkdwd_",
+  static: "bkdsc_",
+};
 
 export function serializeState(state: StateFile): string {
-  const list = (records: unknown[]) => (records.length ? `[\n${records.map((r) => JSON.stringify(r)).join(",\n")}\n]` : "[]");
+  const list = (records: unknown[]) =>
+    records.length ? `[\n${records.map((r) => JSON.stringify(r)).join(",\n")}\n]` : "[]";
   const backends = KINDS.map((k) => `${JSON.stringify(k)}:${list(state.backends[k])}`).join(",\n");
   return (
     `{"version":${STATE_VERSION},\n"failover_backends":${list(state.failover_backends)},\n` +
@@ -34,7 +47,8 @@ const time = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "is not an R
 const desc = z.string().refine((s) => utf8Length(s) <= DESCRIPTION_MAX_BYTES, `is over ${DESCRIPTION_MAX_BYTES} bytes`);
 const meta = z.string().refine((s) => utf8Length(s) <= METADATA_MAX_BYTES, `is over ${METADATA_MAX_BYTES} bytes`);
 const id = (re: RegExp, rule: string) => z.string().refine((s) => re.test(s), rule);
-const idWith = (prefix: string) => id(new RegExp(`^${prefix}[A-Za-z0-9]{1,64}$`), `must be ${prefix} followed by 1–64 letters or digits`);
+const idWith = (prefix: string) =>
+  id(new RegExp(`^${prefix}[A-Za-z0-9]{1,64}$`), `must be ${prefix} followed by 1–64 letters or digits`);
 const backendRef = id(ID_RULES.backend.re, "is not a valid backend id");
 const object = z.record(z.string(), z.unknown());
 const webhook = z.object({
@@ -43,8 +57,15 @@ const webhook = z.object({
   secret: z.string(),
 });
 
-const failoverSchema = z.object({ id: id(ID_RULES.failover.re, ID_RULES.failover.rule), created_at: time, description: desc, metadata: meta, backends: z.array(backendRef).min(1) });
-const backendSchema = (prefix: string) => z.object({ id: idWith(prefix), created_at: time, description: desc, metadata: meta, fields: object });
+const failoverSchema = z.object({
+  id: id(ID_RULES.failover.re, ID_RULES.failover.rule),
+  created_at: time,
+  description: desc,
+  metadata: meta,
+  backends: z.array(backendRef).min(1),
+});
+const backendSchema = (prefix: string) =>
+  z.object({ id: idWith(prefix), created_at: time, description: desc, metadata: meta, fields: object });
 const routeSchema = z.object({
   id: id(ID_RULES.route.re, ID_RULES.route.rule),
   created_at: time,
@@ -78,13 +99,21 @@ const endpointSchema = z.object({
   bindings: z.array(z.string()),
   pooling_enabled: z.boolean(),
 });
-const legacyWebhook = webhook.extend({ edge_id: id(ID_RULES.edge.re, ID_RULES.edge.rule), route_id: id(ID_RULES.route.re, ID_RULES.route.rule) });
+const legacyWebhook = webhook.extend({
+  edge_id: id(ID_RULES.edge.re, ID_RULES.edge.rule),
+  route_id: id(ID_RULES.route.re, ID_RULES.route.rule),
+});
 
 const stateSchema = z.object({
   version: z.unknown(),
   failover_backends: z.array(failoverSchema).default([]),
   backends: z
-    .object(Object.fromEntries(KINDS.map((k) => [k, z.array(backendSchema(KIND_PREFIX[k])).default([])])) as Record<OtherBackendKind, z.ZodDefault<z.ZodArray<ReturnType<typeof backendSchema>>>>)
+    .object(
+      Object.fromEntries(KINDS.map((k) => [k, z.array(backendSchema(KIND_PREFIX[k])).default([])])) as Record<
+        OtherBackendKind,
+        z.ZodDefault<z.ZodArray<ReturnType<typeof backendSchema>>>
+      >,
+    )
     .default({ tunnel_group: [], http_response: [], weighted: [], static: [] }),
   https_edges: z.array(edgeSchema).default([]),
   endpoints: z.array(endpointSchema).default([]),
@@ -104,14 +133,21 @@ export function parseState(path: string, text: string): StateFile {
   }
   if (typeof data !== "object" || data === null || Array.isArray(data)) return fail("expected a JSON object");
   const version = (data as Record<string, unknown>).version;
-  if (version !== STATE_VERSION) return fail(`unsupported version ${JSON.stringify(version)} (expected ${STATE_VERSION})`);
+  if (version !== STATE_VERSION)
+    return fail(`unsupported version ${JSON.stringify(version)} (expected ${STATE_VERSION})`);
   const parsed = stateSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const where = issue.path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join("");
+    const where = issue.path
+      .map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))
+      .join("");
     const value = valueAt(data, issue.path);
     const message =
-      issue.code === "invalid_type" && issue.expected === "string" ? "must be a string" : issue.code === "too_small" ? "must not be empty" : issue.message;
+      issue.code === "invalid_type" && issue.expected === "string"
+        ? "must be a string"
+        : issue.code === "too_small"
+          ? "must not be empty"
+          : issue.message;
     return fail(`${where}${typeof value === "string" ? ` "${value}"` : ""} ${message}`);
   }
   const state = parsed.data as StateFile & { webhook_verifications: z.infer<typeof legacyWebhook>[] };
@@ -131,21 +167,45 @@ export function parseState(path: string, text: string): StateFile {
 
   const edges = new Map(state.https_edges.map((e) => [e.id, e]));
   for (const w of state.webhook_verifications) adoptLegacyWebhook(edges, w);
-  return { failover_backends: state.failover_backends, backends: state.backends, https_edges: [...edges.values()], endpoints: state.endpoints };
+  return {
+    failover_backends: state.failover_backends,
+    backends: state.backends,
+    https_edges: [...edges.values()],
+    endpoints: state.endpoints,
+  };
 }
 
 function adoptLegacyWebhook(edges: Map<string, EdgeRecord>, w: z.infer<typeof legacyWebhook>): void {
   const now = `${new Date().toISOString().slice(0, 19)}Z`;
   let edge = edges.get(w.edge_id);
   if (!edge) {
-    edge = { id: w.edge_id, created_at: now, description: "", metadata: "", hostports: [], mutual_tls: null, tls_termination: null, routes: [] };
+    edge = {
+      id: w.edge_id,
+      created_at: now,
+      description: "",
+      metadata: "",
+      hostports: [],
+      mutual_tls: null,
+      tls_termination: null,
+      routes: [],
+    };
     edges.set(edge.id, edge);
   }
   const module = { enabled: w.enabled, provider: w.provider, secret: w.secret };
   const route = edge.routes.find((r) => r.id === w.route_id);
   if (route) route.webhook_verification = module;
   else {
-    const made: RouteRecord = { id: w.route_id, created_at: now, match_type: "path_prefix", match: "/", description: "", metadata: "", backend: null, webhook_verification: module, modules: {} };
+    const made: RouteRecord = {
+      id: w.route_id,
+      created_at: now,
+      match_type: "path_prefix",
+      match: "/",
+      description: "",
+      metadata: "",
+      backend: null,
+      webhook_verification: module,
+      modules: {},
+    };
     edge.routes.push(made);
   }
 }

@@ -235,7 +235,8 @@ export class Store {
     for (const record of state.endpoints) this.endpoints.put(record);
     // New ids must sort after the saved ones, even if the clock has gone back since.
     const observe = (id: string) => this.ids.observe(id.slice(id.lastIndexOf("_") + 1));
-    for (const c of [this.failover, ...Object.values(this.backends), this.edges, this.endpoints]) for (const r of c.all()) observe(r.id);
+    for (const c of [this.failover, ...Object.values(this.backends), this.edges, this.endpoints])
+      for (const r of c.all()) observe(r.id);
     for (const edge of this.edges.all()) for (const route of edge.routes) observe(route.id);
   }
 
@@ -255,7 +256,9 @@ export class Store {
     // The snapshot is taken now, so it holds every change whose request joined this batch.
     const text = serializeState({
       failover_backends: this.failover.all(),
-      backends: Object.fromEntries(OTHER_BACKEND_KINDS.map((k) => [k, this.backends[k].all()])) as StateFile["backends"],
+      backends: Object.fromEntries(
+        OTHER_BACKEND_KINDS.map((k) => [k, this.backends[k].all()]),
+      ) as StateFile["backends"],
       https_edges: this.edges.all(),
       endpoints: this.endpoints.all(),
     });

@@ -44,7 +44,11 @@ export class IOStreams {
     const stdin = Boolean(this.stdin.isTTY);
     const stderr = Boolean(this.stderr.isTTY);
     if (stdin && stderr) return undefined;
-    return !stdin && !stderr ? "stdin and stderr are not terminals" : !stdin ? "stdin is not a terminal" : "stderr is not a terminal";
+    return !stdin && !stderr
+      ? "stdin and stderr are not terminals"
+      : !stdin
+        ? "stdin is not a terminal"
+        : "stderr is not a terminal";
   }
 
   canPrompt(): boolean {

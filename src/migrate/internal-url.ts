@@ -25,7 +25,12 @@ export function isInternalUrl(url: string): boolean {
   } catch {
     return false;
   }
-  return parsed.protocol === "https:" && /^[a-z0-9-]+(\.[a-z0-9-]+)*\.internal$/.test(parsed.hostname) && !parsed.username && !parsed.password;
+  return (
+    parsed.protocol === "https:" &&
+    /^[a-z0-9-]+(\.[a-z0-9-]+)*\.internal$/.test(parsed.hostname) &&
+    !parsed.username &&
+    !parsed.password
+  );
 }
 
 /** `--map <backend-id>=<url>` values as a map; any bad one is a UsageError (nothing sent yet). */
@@ -36,11 +41,17 @@ export function parseMaps(values: string[]): Map<string, string> {
     const id = eq < 0 ? "" : value.slice(0, eq);
     const url = eq < 0 ? "" : value.slice(eq + 1);
     if (!/^bkd[a-z]{2}_[A-Za-z0-9]{1,64}$/.test(id) || !url) {
-      throw new UsageError(`--map: "${escapeControl(value)}" must be <backend-id>=<url>, e.g. bkdwd_123=https://api.internal`);
+      throw new UsageError(
+        `--map: "${escapeControl(value)}" must be <backend-id>=<url>, e.g. bkdwd_123=https://api.internal`,
+      );
     }
-    if (!isInternalUrl(url)) throw new UsageError(`--map: "${escapeControl(url)}" must be an https:// URL whose host ends in .internal (e.g. https://api.internal)`);
+    if (!isInternalUrl(url))
+      throw new UsageError(
+        `--map: "${escapeControl(url)}" must be an https:// URL whose host ends in .internal (e.g. https://api.internal)`,
+      );
     const earlier = maps.get(id);
-    if (earlier !== undefined && earlier !== url) throw new UsageError(`--map: ${id} is mapped twice (${escapeControl(earlier)} and ${escapeControl(url)})`);
+    if (earlier !== undefined && earlier !== url)
+      throw new UsageError(`--map: ${id} is mapped twice (${escapeControl(earlier)} and ${escapeControl(url)})`);
     maps.set(id, url);
   }
   return maps;

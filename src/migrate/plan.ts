@@ -32,7 +32,8 @@ export interface PlanResult {
   warnings: string[];
 }
 
-const enabled = (module: { enabled?: boolean | null } | null | undefined): boolean => Boolean(module) && module!.enabled !== false;
+const enabled = (module: { enabled?: boolean | null } | null | undefined): boolean =>
+  Boolean(module) && module!.enabled !== false;
 
 /** The backend a route forwards to, when its backend module is enabled. */
 export function routeBackendId(route: HttpsEdgeRoute): string | undefined {
@@ -78,33 +79,55 @@ export function endpointUrl(hostport: string): { url: string; host: string; host
   return { host, hostport: `${host}:${port}`, url: port === "443" ? `https://${host}` : `https://${host}:${port}` };
 }
 
-type Chain = { actions: Action[]; problem?: undefined; dropped: string[] } | { problem: string; actions?: undefined; dropped?: undefined };
+type Chain =
+  | { actions: Action[]; problem?: undefined; dropped: string[] }
+  | { problem: string; actions?: undefined; dropped?: undefined };
 
 /** The terminating actions a backend becomes, failovers flattened in order. */
-export function backendActions(id: string, backends: BackendsRead, maps: ReadonlyMap<string, string>, path: string[] = []): Chain {
+export function backendActions(
+  id: string,
+  backends: BackendsRead,
+  maps: ReadonlyMap<string, string>,
+  path: string[] = [],
+): Chain {
   const mapped = maps.get(id);
   if (mapped !== undefined) return { actions: [{ type: "forward-internal", config: { url: mapped } }], dropped: [] };
   if (path.includes(id)) return { problem: `failover cycle: ${[...path.slice(path.indexOf(id)), id].join(" → ")}` };
   const found = backends.get(id);
-  if (found === null) return { problem: `backend ${id} does not exist (the API answered 404); point the route at a backend that exists, or give an internal URL with --map ${id}=https://….internal` };
+  if (found === null)
+    return {
+      problem: `backend ${id} does not exist (the API answered 404); point the route at a backend that exists, or give an internal URL with --map ${id}=https://….internal`,
+    };
   if (!found) {
-    return { problem: backendKindOf(id) ? `backend ${id} was not read` : `backend ${id} is of a kind edgectl does not know; give its internal URL with --map ${id}=https://….internal` };
+    return {
+      problem: backendKindOf(id)
+        ? `backend ${id} was not read`
+        : `backend ${id} is of a kind edgectl does not know; give its internal URL with --map ${id}=https://….internal`,
+    };
   }
   switch (found.kind) {
     case "tunnel_group": {
       const url = tunnelGroupUrl(found.backend.labels ?? {});
-      if (!url) return { problem: `tunnel group ${id} has no labels to name an internal URL; give one with --map ${id}=https://….internal` };
+      if (!url)
+        return {
+          problem: `tunnel group ${id} has no labels to name an internal URL; give one with --map ${id}=https://….internal`,
+        };
       return { actions: [{ type: "forward-internal", config: { url } }], dropped: [] };
     }
     case "http_response": {
       const { status_code, body, headers } = found.backend;
-      const config: { status_code: number; body: string; headers?: Record<string, string> } = { status_code, body: body ?? "" };
+      const config: { status_code: number; body: string; headers?: Record<string, string> } = {
+        status_code,
+        body: body ?? "",
+      };
       if (headers && Object.keys(headers).length > 0) config.headers = headers;
       return { actions: [{ type: "custom-response", config }], dropped: [] };
     }
     case "weighted":
     case "static":
-      return { problem: `${found.kind} backend ${id} has no Traffic Policy equivalent; give its internal URL with --map ${id}=https://….internal` };
+      return {
+        problem: `${found.kind} backend ${id} has no Traffic Policy equivalent; give its internal URL with --map ${id}=https://….internal`,
+      };
     case "failover": {
       if (found.backend.backends.length === 0) return { problem: `failover ${id} has no backends` };
       const actions: Action[] = [];
@@ -128,7 +151,11 @@ export function backendActions(id: string, backends: BackendsRead, maps: Readonl
 /** Every forward-internal but the chain's last action falls through to the next on error. */
 function chainOnError(actions: Action[]): Action[] {
   return actions.map((a, i) =>
-    a.type === "forward-internal" && i < actions.length - 1 ? { type: a.type, config: { url: a.config.url, on_error: "continue" } } : a.type === "forward-internal" ? { type: a.type, config: { url: a.config.url } } : a,
+    a.type === "forward-internal" && i < actions.length - 1
+      ? { type: a.type, config: { url: a.config.url, on_error: "continue" } }
+      : a.type === "forward-internal"
+        ? { type: a.type, config: { url: a.config.url } }
+        : a,
   );
 }
 
@@ -140,10 +167,21 @@ interface RoutePlan {
   actions: Action[];
 }
 
-function planRoute(route: HttpsEdgeRoute, backends: BackendsRead, maps: ReadonlyMap<string, string>, notMigrated: NotMigrated[], warnings: string[]): RoutePlan | undefined {
+function planRoute(
+  route: HttpsEdgeRoute,
+  backends: BackendsRead,
+  maps: ReadonlyMap<string, string>,
+  notMigrated: NotMigrated[],
+  warnings: string[],
+): RoutePlan | undefined {
   const problems: NotMigrated[] = [];
   for (const module of OTHER_ROUTE_MODULES) {
-    if (enabled(route[module])) problems.push({ route_id: route.id, item: module, reason: `the ${module} module has no automatic translation; rebuild it as Traffic Policy actions by hand` });
+    if (enabled(route[module]))
+      problems.push({
+        route_id: route.id,
+        item: module,
+        reason: `the ${module} module has no automatic translation; rebuild it as Traffic Policy actions by hand`,
+      });
   }
   const actions: Action[] = [];
   const wv = route.webhook_verification;
@@ -151,19 +189,30 @@ function planRoute(route: HttpsEdgeRoute, backends: BackendsRead, maps: Readonly
     const provider = wv.provider.toLowerCase();
     if (provider === "sns") actions.push({ type: "verify-webhook", config: { provider } });
     else if (wv.secret) actions.push({ type: "verify-webhook", config: { provider, secret: wv.secret } });
-    else problems.push({ route_id: route.id, item: "webhook_verification", reason: `the API did not show the ${provider} secret, so the verify-webhook action cannot be written` });
+    else
+      problems.push({
+        route_id: route.id,
+        item: "webhook_verification",
+        reason: `the API did not show the ${provider} secret, so the verify-webhook action cannot be written`,
+      });
   }
   if (route.match_type !== "exact_path" && route.match_type !== "path_prefix") {
-    problems.push({ route_id: route.id, item: "match", reason: `match_type "${route.match_type}" is neither exact_path nor path_prefix` });
+    problems.push({
+      route_id: route.id,
+      item: "match",
+      reason: `match_type "${route.match_type}" is neither exact_path nor path_prefix`,
+    });
   }
   const backendId = routeBackendId(route);
-  if (backendId === undefined) problems.push({ route_id: route.id, item: "backend", reason: "the route has no enabled backend" });
+  if (backendId === undefined)
+    problems.push({ route_id: route.id, item: "backend", reason: "the route has no enabled backend" });
   else {
     const chain = backendActions(backendId, backends, maps);
     if (chain.problem !== undefined) problems.push({ route_id: route.id, item: "backend", reason: chain.problem });
     else {
       actions.push(...chainOnError(chain.actions));
-      for (const d of chain.dropped) warnings.push(`route ${route.id}: backend ${d} can never be reached and was left out`);
+      for (const d of chain.dropped)
+        warnings.push(`route ${route.id}: backend ${d} can never be reached and was left out`);
     }
   }
   if (problems.length > 0) {
@@ -188,24 +237,38 @@ function ruleOf(rp: RoutePlan): Rule {
 }
 
 /** A match's host names an endpoint by its host, or by host:port. */
-const namesEndpoint = (matchHost: string, e: { host: string; hostport: string }) => matchHost === e.host || matchHost === e.hostport;
+const namesEndpoint = (matchHost: string, e: { host: string; hostport: string }) =>
+  matchHost === e.host || matchHost === e.hostport;
 
-export const NOT_FOUND_RULE: Rule = { name: "no route matched", actions: [{ type: "custom-response", config: { status_code: 404 } }] };
+export const NOT_FOUND_RULE: Rule = {
+  name: "no route matched",
+  actions: [{ type: "custom-response", config: { status_code: 404 } }],
+};
 
 /** The plan for one edge. `backends` holds every backend backendsToRead asked for. */
 export function planEdge(edge: HttpsEdge, backends: BackendsRead, maps: ReadonlyMap<string, string>): PlanResult {
   const notMigrated: NotMigrated[] = [];
   const warnings: string[] = [];
   if (enabled(edge.mutual_tls)) {
-    notMigrated.push({ route_id: null, item: "mutual_tls", reason: "the edge's mutual TLS has no automatic translation; set it up on the new endpoints by hand" });
+    notMigrated.push({
+      route_id: null,
+      item: "mutual_tls",
+      reason: "the edge's mutual TLS has no automatic translation; set it up on the new endpoints by hand",
+    });
   }
   const hostports = edge.hostports ?? [];
   if (hostports.length === 0) warnings.push(`edge ${edge.id} has no hostports, so no endpoint replaces it`);
   const endpoints = hostports.map((hp) => endpointUrl(hp));
-  const routes = (edge.routes ?? []).map((r) => planRoute(r, backends, maps, notMigrated, warnings)).filter((r): r is RoutePlan => r !== undefined);
+  const routes = (edge.routes ?? [])
+    .map((r) => planRoute(r, backends, maps, notMigrated, warnings))
+    .filter((r): r is RoutePlan => r !== undefined);
   for (const rp of routes) {
     if (rp.host !== undefined && !endpoints.some((e) => namesEndpoint(rp.host!, e))) {
-      notMigrated.push({ route_id: rp.route.id, item: "match", reason: `the match names host ${rp.host}, which is none of the edge's hostports` });
+      notMigrated.push({
+        route_id: rp.route.id,
+        item: "match",
+        reason: `the match names host ${rp.host}, which is none of the edge's hostports`,
+      });
     }
   }
   const ordered = [...routes].sort(bySpecificity);
@@ -217,7 +280,12 @@ export function planEdge(edge: HttpsEdge, backends: BackendsRead, maps: Readonly
         const mine = ordered.filter((rp) => rp.host === undefined || namesEndpoint(rp.host, endpoint));
         const rules = mine.map(ruleOf);
         if (!rules.some((r) => r.expressions === undefined)) rules.push(NOT_FOUND_RULE);
-        return { url, description: `Migrated from edge ${edge.id}`, metadata: edge.metadata ?? "", traffic_policy: { on_http_request: rules } };
+        return {
+          url,
+          description: `Migrated from edge ${edge.id}`,
+          metadata: edge.metadata ?? "",
+          traffic_policy: { on_http_request: rules },
+        };
       }),
       not_migrated: notMigrated,
     },

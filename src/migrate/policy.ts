@@ -42,7 +42,9 @@ export function maskPolicy(policy: TrafficPolicy): TrafficPolicy {
 
 /** The secrets a policy holds, for redaction of what is printed around it. */
 export function policySecrets(policy: TrafficPolicy): string[] {
-  return policy.on_http_request.flatMap((r) => r.actions.flatMap((a) => (a.type === "verify-webhook" && a.config.secret ? [a.config.secret] : [])));
+  return policy.on_http_request.flatMap((r) =>
+    r.actions.flatMap((a) => (a.type === "verify-webhook" && a.config.secret ? [a.config.secret] : [])),
+  );
 }
 
 /** The text sent as `traffic_policy`: JSON, which the API takes as well as YAML. */

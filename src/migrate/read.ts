@@ -6,7 +6,11 @@ import { getHttpsEdge, type HttpsEdge } from "../api/edges.js";
 import { ApiError } from "../errors.js";
 import { backendsToRead } from "./plan.js";
 
-export async function readEdgeAndBackends(client: ApiClient, edgeId: string, maps: ReadonlyMap<string, string>): Promise<{ edge: HttpsEdge; backends: Map<string, Backend | null> }> {
+export async function readEdgeAndBackends(
+  client: ApiClient,
+  edgeId: string,
+  maps: ReadonlyMap<string, string>,
+): Promise<{ edge: HttpsEdge; backends: Map<string, Backend | null> }> {
   const edge = await getHttpsEdge(client, edgeId);
   const backends = new Map<string, Backend | null>();
   for (let ids = backendsToRead(edge, backends, maps); ids.length > 0; ids = backendsToRead(edge, backends, maps)) {

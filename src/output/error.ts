@@ -17,7 +17,10 @@ export function errorView(err: unknown, id?: string): ErrorView {
   const view: ErrorView =
     err instanceof EdgectlError
       ? { kind: err.kind, message: err.message }
-      : { kind: "internal", message: `internal error: ${err instanceof Error ? err.message : String(err)} (a bug in edgectl; --debug shows where)` };
+      : {
+          kind: "internal",
+          message: `internal error: ${err instanceof Error ? err.message : String(err)} (a bug in edgectl; --debug shows where)`,
+        };
   if (err instanceof ApiError) {
     if (err.statusCode !== undefined) view.status_code = err.statusCode;
     if (err.errorCode) view.error_code = err.errorCode;

@@ -35,7 +35,11 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 // Unicode property classes cost ~0.2 ms to build: made on the first text that is not ASCII.
 let classes: { zeroWidth: RegExp; emoji: RegExp; emojiCapable: RegExp } | undefined;
 const unicodeClasses = () =>
-  (classes ??= { zeroWidth: /^[\p{Mn}\p{Me}\u200b-\u200f\u2060\ufe00-\ufe0f\ufeff]$/u, emoji: /^\p{Emoji_Presentation}$/u, emojiCapable: /^\p{Emoji}$/u });
+  (classes ??= {
+    zeroWidth: /^[\p{Mn}\p{Me}\u200b-\u200f\u2060\ufe00-\ufe0f\ufeff]$/u,
+    emoji: /^\p{Emoji_Presentation}$/u,
+    emojiCapable: /^\p{Emoji}$/u,
+  });
 
 /**
  * Terminal columns a (control-free) string takes, code point by code point as wcwidth does:

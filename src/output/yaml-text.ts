@@ -17,7 +17,13 @@ export function maskYamlSecrets(text: string, mask: string): string | undefined 
   let changed = false;
   visit(doc, {
     Pair(_, pair) {
-      if (isScalar(pair.key) && pair.key.value === "secret" && isScalar(pair.value) && typeof pair.value.value === "string" && pair.value.value !== "") {
+      if (
+        isScalar(pair.key) &&
+        pair.key.value === "secret" &&
+        isScalar(pair.value) &&
+        typeof pair.value.value === "string" &&
+        pair.value.value !== ""
+      ) {
         pair.value.value = mask;
         pair.value.type = "QUOTE_DOUBLE";
         changed = true;

@@ -42,7 +42,9 @@ export function readConfig(env: Env, warn: (message: string) => void): ConfigDat
   if (process.platform !== "win32") {
     const mode = statSync(path, { throwIfNoEntry: false })?.mode;
     if (mode !== undefined && mode & 0o077) {
-      warn(`${path} is readable by others (mode ${(mode & 0o777).toString(8)}) and may hold an API key; run: chmod 600 '${path}'`);
+      warn(
+        `${path} is readable by others (mode ${(mode & 0o777).toString(8)}) and may hold an API key; run: chmod 600 '${path}'`,
+      );
     }
   }
   return parseConfig(text, path);
@@ -64,7 +66,8 @@ function parseConfig(text: string, path: string): ConfigData {
   } catch {
     throw new UsageError(`config file ${path} is not valid JSON; fix or remove it`);
   }
-  if (!isObject(data)) throw new UsageError(`config file ${path} is not valid JSON (expected an object); fix or remove it`);
+  if (!isObject(data))
+    throw new UsageError(`config file ${path} is not valid JSON (expected an object); fix or remove it`);
   const profiles = data.profiles;
   if (profiles === undefined) return data;
   if (!isObject(profiles) || !Object.values(profiles).every(isObject)) {
@@ -119,7 +122,10 @@ export async function writeProfileKey(
   const created = mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined;
   if (!created && process.platform !== "win32") {
     const mode = statSync(dir).mode;
-    if (mode & 0o077) warn(`the config folder ${dir} is open to others (mode ${(mode & 0o7777).toString(8)}); edgectl leaves its mode as it is, and keeps config.json 0600`);
+    if (mode & 0o077)
+      warn(
+        `the config folder ${dir} is open to others (mode ${(mode & 0o7777).toString(8)}); edgectl leaves its mode as it is, and keeps config.json 0600`,
+      );
   }
   const { lock, writeFileAtomic } = await import("./config-write.js");
   let release: () => Promise<void>;
@@ -128,7 +134,9 @@ export async function writeProfileKey(
     release = await lock(path, { realpath: false, retries: LOCK_RETRIES, stale: 10_000 });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ELOCKED") {
-      throw new InternalError(`config file ${path} is locked by another edgectl that is writing it; nothing was changed, try again (a lock left by a crash, ${path}.lock, expires after 10 s)`);
+      throw new InternalError(
+        `config file ${path} is locked by another edgectl that is writing it; nothing was changed, try again (a lock left by a crash, ${path}.lock, expires after 10 s)`,
+      );
     }
     throw new InternalError(`cannot lock config file ${path}: ${(err as Error).message}; nothing was changed`);
   }

@@ -52,9 +52,21 @@ function pick(...candidates: [string | undefined, string][]): [string, string] |
 /**
  * `file` is the config file's path, named in the message when a profile's value is refused.
  */
-export function resolveSettings(flags: GlobalFlags, env: Env, profile: Profile, profileName: string, file = "the config file"): Settings {
+export function resolveSettings(
+  flags: GlobalFlags,
+  env: Env,
+  profile: Profile,
+  profileName: string,
+  file = "the config file",
+): Settings {
   // An empty flag value is a mistake (an unset variable in a script), not "use the default".
-  for (const [name, value] of [["--api-key", flags.apiKey], ["--base-url", flags.baseUrl], ["--output", flags.output], ["--timeout", flags.timeout], ["--retries", flags.retries]] as const) {
+  for (const [name, value] of [
+    ["--api-key", flags.apiKey],
+    ["--base-url", flags.baseUrl],
+    ["--output", flags.output],
+    ["--timeout", flags.timeout],
+    ["--retries", flags.retries],
+  ] as const) {
     if (value !== undefined && value.trim() === "") throw new UsageError(`${name}: must not be empty`);
   }
   const key = pick(
@@ -68,10 +80,24 @@ export function resolveSettings(flags: GlobalFlags, env: Env, profile: Profile, 
   const output: [string, string] | undefined = flags.json
     ? ["json", "--json"]
     : pick([flags.output, "--output"], [env.EDGECTL_OUTPUT, "EDGECTL_OUTPUT"], [profile.output, stored("output")]);
-  const timeout = pick([flags.timeout, "--timeout"], [env.EDGECTL_TIMEOUT, "EDGECTL_TIMEOUT"], [profile.timeout, stored("timeout")]);
-  const retries = pick([flags.retries, "--retries"], [env.EDGECTL_RETRIES, "EDGECTL_RETRIES"], [profile.retries, stored("retries")]);
-  const baseUrl = pick([flags.baseUrl, "--base-url"], [env.EDGECTL_BASE_URL, "EDGECTL_BASE_URL"], [profile.base_url, stored("base_url")]);
-  const apiKey = key ? parseApiKey(key[0], key[1] === `profile "${profileName}"` ? stored("api_key") : key[1]) : undefined;
+  const timeout = pick(
+    [flags.timeout, "--timeout"],
+    [env.EDGECTL_TIMEOUT, "EDGECTL_TIMEOUT"],
+    [profile.timeout, stored("timeout")],
+  );
+  const retries = pick(
+    [flags.retries, "--retries"],
+    [env.EDGECTL_RETRIES, "EDGECTL_RETRIES"],
+    [profile.retries, stored("retries")],
+  );
+  const baseUrl = pick(
+    [flags.baseUrl, "--base-url"],
+    [env.EDGECTL_BASE_URL, "EDGECTL_BASE_URL"],
+    [profile.base_url, stored("base_url")],
+  );
+  const apiKey = key
+    ? parseApiKey(key[0], key[1] === `profile "${profileName}"` ? stored("api_key") : key[1])
+    : undefined;
   return {
     profile: profileName,
     apiKey,
@@ -97,7 +123,11 @@ export function parseApiKey(value: string, source: string): string {
   const key = value.trim();
   const bad = /[^\x21-\x7e]/.exec(key)?.[0];
   if (bad !== undefined) {
-    const what = /\s/.test(bad) ? "spaces or line breaks" : /[\x00-\x1f\x7f]/.test(bad) ? "control characters" : "characters outside printable ASCII";
+    const what = /\s/.test(bad)
+      ? "spaces or line breaks"
+      : /[\x00-\x1f\x7f]/.test(bad)
+        ? "control characters"
+        : "characters outside printable ASCII";
     throw new UsageError(`${source}: the API key must be printable ASCII without spaces (this one has ${what})`);
   }
   return key;

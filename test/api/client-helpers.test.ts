@@ -19,7 +19,12 @@ function caught(fn: () => unknown): unknown {
 
 describe("parseErrorBody", () => {
   it("reads the API's error body", () => {
-    const text = JSON.stringify({ error_code: "ERR_NGROK_218", status_code: 400, msg: "bad id", details: { operation_id: "op_123" } });
+    const text = JSON.stringify({
+      error_code: "ERR_NGROK_218",
+      status_code: 400,
+      msg: "bad id",
+      details: { operation_id: "op_123" },
+    });
     expect(parseErrorBody(text)).toEqual({
       msg: "bad id",
       error_code: "ERR_NGROK_218",
@@ -29,7 +34,9 @@ describe("parseErrorBody", () => {
   });
 
   it("accepts a body without error_code", () => {
-    const body = parseErrorBody(JSON.stringify({ status_code: 404, msg: "not found", details: { operation_id: "op_9" } }));
+    const body = parseErrorBody(
+      JSON.stringify({ status_code: 404, msg: "not found", details: { operation_id: "op_9" } }),
+    );
     expect(body?.error_code).toBeUndefined();
     expect(body?.msg).toBe("not found");
     expect(body?.details?.operation_id).toBe("op_9");
@@ -133,7 +140,10 @@ describe("retryAfterMs", () => {
     expect(retryAfterMs(["3", "50"])).toBe(3000);
   });
 
-  it.each([undefined, "", "soon", "abc", "1e3", "Infinity", "5 seconds", "0x10"])("returns undefined for %j", (value) => {
-    expect(retryAfterMs(value)).toBeUndefined();
-  });
+  it.each([undefined, "", "soon", "abc", "1e3", "Infinity", "5 seconds", "0x10"])(
+    "returns undefined for %j",
+    (value) => {
+      expect(retryAfterMs(value)).toBeUndefined();
+    },
+  );
 });

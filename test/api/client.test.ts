@@ -8,7 +8,14 @@ import { freePort, startFaultServer, type FaultServer, type Reply } from "../hel
 import { skippedTime } from "../helpers/skipped-time.js";
 
 const KEY = "key_client_tests_Hq27Lm";
-const FB = { id: "bkdfo_abc", uri: "/backends/failover/bkdfo_abc", created_at: "2026-01-01T00:00:00Z", description: "", metadata: "", backends: ["bkdhr_a"] };
+const FB = {
+  id: "bkdfo_abc",
+  uri: "/backends/failover/bkdfo_abc",
+  created_at: "2026-01-01T00:00:00Z",
+  description: "",
+  metadata: "",
+  backends: ["bkdhr_a"],
+};
 
 const servers: FaultServer[] = [];
 const clients: ApiClient[] = [];
@@ -26,13 +33,31 @@ async function server(): Promise<FaultServer> {
 function client(baseUrl: string, options: Partial<ClientOptions> = {}) {
   const time = skippedTime();
   const debug: string[] = [];
-  const c = new ApiClient({ baseUrl, apiKey: KEY, timeoutMs: 30_000, retries: 3, now: time.now, sleep: time.sleep, random: () => 0, debug: (l) => debug.push(l), ...options });
+  const c = new ApiClient({
+    baseUrl,
+    apiKey: KEY,
+    timeoutMs: 30_000,
+    retries: 3,
+    now: time.now,
+    sleep: time.sleep,
+    random: () => 0,
+    debug: (l) => debug.push(l),
+    ...options,
+  });
   clients.push(c);
   return { c, waits: time.waits, debug };
 }
 
-const errorBody = (status: number, msg: string) => ({ status_code: status, msg, details: { operation_id: `op_${status}` } });
-const status = (code: number, headers: Record<string, string> = {}): Reply => ({ status: code, headers, body: errorBody(code, "trouble") });
+const errorBody = (status: number, msg: string) => ({
+  status_code: status,
+  msg,
+  details: { operation_id: `op_${status}` },
+});
+const status = (code: number, headers: Record<string, string> = {}): Reply => ({
+  status: code,
+  headers,
+  body: errorBody(code, "trouble"),
+});
 const PATH = "/backends/failover/bkdfo_abc";
 
 /** The error a request ended with (or the test fails). */
@@ -53,7 +78,9 @@ describe("idempotent requests are retried up to --retries", () => {
     ["504", () => status(504, { "Retry-After": "0" }), ApiError],
     ["connection reset", () => ({ reset: true }), NetworkError],
   ];
-  const cases = (["GET", "PUT", "DELETE"] as Method[]).flatMap((method) => faults.map(([name, reply, kind]) => [method, name, reply, kind] as const));
+  const cases = (["GET", "PUT", "DELETE"] as Method[]).flatMap((method) =>
+    faults.map(([name, reply, kind]) => [method, name, reply, kind] as const),
+  );
 
   it.each(cases)("%s on %s: --retries 2 → 3 requests, then the error", async (method, _name, reply, kind) => {
     const s = await server();
@@ -64,14 +91,17 @@ describe("idempotent requests are retried up to --retries", () => {
     expect(s.requests.map((q) => q.method)).toEqual([method, method, method]);
   });
 
-  it.each(["GET", "PUT", "DELETE"] as Method[])("%s recovers: 503, reset, then success after 3 requests", async (method) => {
-    const s = await server();
-    s.script(status(503, { "Retry-After": "0" }), { reset: true }, { status: 200, body: FB });
-    const { c } = client(s.url, { retries: 2 });
-    const r = await c.request(method, PATH);
-    expect(r.status).toBe(200);
-    expect(s.requests).toHaveLength(3);
-  });
+  it.each(["GET", "PUT", "DELETE"] as Method[])(
+    "%s recovers: 503, reset, then success after 3 requests",
+    async (method) => {
+      const s = await server();
+      s.script(status(503, { "Retry-After": "0" }), { reset: true }, { status: 200, body: FB });
+      const { c } = client(s.url, { retries: 2 });
+      const r = await c.request(method, PATH);
+      expect(r.status).toBe(200);
+      expect(s.requests).toHaveLength(3);
+    },
+  );
 
   it.each(["GET", "PUT", "DELETE"] as Method[])("--retries 0 disables retries: one %s", async (method) => {
     const s = await server();
@@ -190,24 +220,39 @@ describe("waits between attempts", () => {
     s.script(status(503, { "Retry-After": "0" }), { reset: true }, { status: 200, body: FB });
     const { c, debug } = client(s.url, { retries: 2 });
     await c.request("GET", PATH);
-    expect(debug.filter((l) => l.startsWith("→ GET"))).toEqual([`→ GET ${s.url}${PATH}`, `→ GET ${s.url}${PATH} (attempt 2/3)`, `→ GET ${s.url}${PATH} (attempt 3/3)`]);
-    expect(debug.filter((l) => /waiting \d+\.\d+ s/.test(l))).toEqual(["  retrying after status 503: waiting 0.00 s", "  retrying after connection reset by the server: waiting 0.50 s"]);
+    expect(debug.filter((l) => l.startsWith("→ GET"))).toEqual([
+      `→ GET ${s.url}${PATH}`,
+      `→ GET ${s.url}${PATH} (attempt 2/3)`,
+      `→ GET ${s.url}${PATH} (attempt 3/3)`,
+    ]);
+    expect(debug.filter((l) => /waiting \d+\.\d+ s/.test(l))).toEqual([
+      "  retrying after status 503: waiting 0.00 s",
+      "  retrying after connection reset by the server: waiting 0.50 s",
+    ]);
   });
 });
 
 describe("POST is not repeated unless it never reached the server", () => {
-  const create = (c: ApiClient, opts: RequestOptions = {}) => c.request("POST", "/backends/failover", { body: { backends: ["bkdhr_a"] }, checkWith: "`edgectl failover list`", ...opts });
+  const create = (c: ApiClient, opts: RequestOptions = {}) =>
+    c.request("POST", "/backends/failover", {
+      body: { backends: ["bkdhr_a"] },
+      checkWith: "`edgectl failover list`",
+      ...opts,
+    });
 
-  it.each([500, 502, 503, 504])("after %i: one request, and the message says it may or may not have been created", async (code) => {
-    const s = await server();
-    s.fallback = () => status(code, { "Retry-After": "0" });
-    const { c } = client(s.url);
-    const err = await failure(create(c));
-    expect(err).toBeInstanceOf(ApiError);
-    expect(err.message).toMatch(/may or may not have been/);
-    expect(err.message).toContain("failover list");
-    expect(s.requests).toHaveLength(1);
-  });
+  it.each([500, 502, 503, 504])(
+    "after %i: one request, and the message says it may or may not have been created",
+    async (code) => {
+      const s = await server();
+      s.fallback = () => status(code, { "Retry-After": "0" });
+      const { c } = client(s.url);
+      const err = await failure(create(c));
+      expect(err).toBeInstanceOf(ApiError);
+      expect(err.message).toMatch(/may or may not have been/);
+      expect(err.message).toContain("failover list");
+      expect(s.requests).toHaveLength(1);
+    },
+  );
 
   it("names the check the caller gives: an endpoint's is not a backend's", async () => {
     const s = await server();

@@ -70,11 +70,16 @@ describe("BatchError takes the worst kind among its failures", () => {
   const f = (error: unknown) => ({ id: "bkdfo_x", error });
 
   it("is api when every failure is an API error", () => {
-    expect(new BatchError("2 failed", [f(new ApiError("a", { statusCode: 404 })), f(new ApiError("b", { statusCode: 500 }))]).kind).toBe("api");
+    expect(
+      new BatchError("2 failed", [f(new ApiError("a", { statusCode: 404 })), f(new ApiError("b", { statusCode: 500 }))])
+        .kind,
+    ).toBe("api");
   });
 
   it("prefers network over api", () => {
-    expect(new BatchError("x", [f(new ApiError("a", { statusCode: 404 })), f(new NetworkError("n"))]).kind).toBe("network");
+    expect(new BatchError("x", [f(new ApiError("a", { statusCode: 404 })), f(new NetworkError("n"))]).kind).toBe(
+      "network",
+    );
   });
 
   it("prefers auth over network and api, regardless of order", () => {
@@ -84,12 +89,18 @@ describe("BatchError takes the worst kind among its failures", () => {
   });
 
   it("prefers interrupted over everything", () => {
-    expect(new BatchError("x", [f(new AuthError("k")), f(new InterruptedError("i")), f(new UsageError("u"))]).kind).toBe("interrupted");
+    expect(
+      new BatchError("x", [f(new AuthError("k")), f(new InterruptedError("i")), f(new UsageError("u"))]).kind,
+    ).toBe("interrupted");
   });
 
   it("counts an unknown error as internal (exit 1, not a network error to retry)", () => {
-    expect(new BatchError("x", [f(new TypeError("boom")), f(new ApiError("a", { statusCode: 400 }))]).kind).toBe("internal");
-    expect(EXIT_CODES[new BatchError("x", [f(new ApiError("a", { statusCode: 400 })), f(new TypeError("boom"))]).kind]).toBe(1);
+    expect(new BatchError("x", [f(new TypeError("boom")), f(new ApiError("a", { statusCode: 400 }))]).kind).toBe(
+      "internal",
+    );
+    expect(
+      EXIT_CODES[new BatchError("x", [f(new ApiError("a", { statusCode: 400 })), f(new TypeError("boom"))]).kind],
+    ).toBe(1);
   });
 
   it("keeps the failures it was given", () => {

@@ -42,7 +42,14 @@ function rollingLimiter(limit: number, windowMs: number) {
 }
 
 /** `total` requests, `concurrency` at a time, each repeated on 429 until let in. */
-async function drive(pacer: RatePacer, clock: ReturnType<typeof virtualClock>, admit: (now: number) => boolean, total: number, concurrency: number, latencyMs = 5) {
+async function drive(
+  pacer: RatePacer,
+  clock: ReturnType<typeof virtualClock>,
+  admit: (now: number) => boolean,
+  total: number,
+  concurrency: number,
+  latencyMs = 5,
+) {
   const accepted: number[] = [];
   let refused = 0;
   let next = 0;

@@ -6,9 +6,12 @@ describe("isProvider", () => {
     expect(isProvider(p)).toBe(true);
   });
 
-  it.each(["GitHub", "GITHUB", "githb", "", " github", "github ", "facebook-graph-api", "aws_sns"])("refuses %j (exact lower-case names only)", (p) => {
-    expect(isProvider(p)).toBe(false);
-  });
+  it.each(["GitHub", "GITHUB", "githb", "", " github", "github ", "facebook-graph-api", "aws_sns"])(
+    "refuses %j (exact lower-case names only)",
+    (p) => {
+      expect(isProvider(p)).toBe(false);
+    },
+  );
 
   it("knows all 69 providers of the contract", () => {
     expect(PROVIDERS).toHaveLength(69);

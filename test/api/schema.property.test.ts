@@ -6,22 +6,55 @@ import * as z from "zod/mini";
 import { BACKEND_SCHEMAS } from "../../src/api/backends.js";
 import { HttpsEdge } from "../../src/api/edges.js";
 import { Endpoint } from "../../src/api/endpoints.js";
-import { FAILOVER_BACKEND_LIST_SHAPE, FAILOVER_BACKEND_SHAPE, FailoverBackend, FailoverBackendList } from "../../src/api/failover.js";
+import {
+  FAILOVER_BACKEND_LIST_SHAPE,
+  FAILOVER_BACKEND_SHAPE,
+  FailoverBackend,
+  FailoverBackendList,
+} from "../../src/api/failover.js";
 import { lazySchema, schemaParser, shapedParser, shapeOf, type Parser } from "../../src/api/schema.js";
 import { WebhookVerification } from "../../src/api/webhook-verification.js";
 
-const FB = { id: "bkdfo_abc", uri: "https://api.ngrok.com/backends/failover/bkdfo_abc", created_at: "2026-01-01T00:00:00Z", description: "eu pair", metadata: "", backends: ["bkdhr_a", "bkdtg_b"] };
+const FB = {
+  id: "bkdfo_abc",
+  uri: "https://api.ngrok.com/backends/failover/bkdfo_abc",
+  created_at: "2026-01-01T00:00:00Z",
+  description: "eu pair",
+  metadata: "",
+  backends: ["bkdhr_a", "bkdtg_b"],
+};
 const EDGE = {
   id: "edghts_a",
   hostports: ["a.example:443"],
   mutual_tls: null,
-  routes: [{ id: "edghtsrt_b", match_type: "exact_path", match: "/", backend: { enabled: true, backend: { id: "bkdfo_abc" } }, webhook_verification: { enabled: true, provider: "github", secret: null } }],
+  routes: [
+    {
+      id: "edghtsrt_b",
+      match_type: "exact_path",
+      match: "/",
+      backend: { enabled: true, backend: { id: "bkdfo_abc" } },
+      webhook_verification: { enabled: true, provider: "github", secret: null },
+    },
+  ],
 };
 
 /** A JSON-like value, including the shapes the schemas expect, so a mutation often nearly fits. */
 const value = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
-  fc.constantFrom<unknown>(undefined, null, "", 0, Number.NaN, Number.POSITIVE_INFINITY, [], {}, ["x"], [1], { id: "x" }, true),
+  fc.constantFrom<unknown>(
+    undefined,
+    null,
+    "",
+    0,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    [],
+    {},
+    ["x"],
+    [1],
+    { id: "x" },
+    true,
+  ),
 );
 
 /** The valid answer with one field (at some depth) replaced, removed or added. */
@@ -32,17 +65,19 @@ function mutated(valid: unknown): fc.Arbitrary<unknown> {
     if (v && typeof v === "object") for (const [k, c] of Object.entries(v)) walk(c, [...path, k]);
   };
   walk(valid, []);
-  return fc.tuple(fc.constantFrom(...paths), fc.constantFrom("replace", "remove", "add"), value).map(([path, how, v]) => {
-    const copy = structuredClone(valid) as Record<string, unknown>;
-    if (path.length === 0) return how === "replace" ? v : copy;
-    let parent = copy as Record<string, unknown>;
-    for (const k of path.slice(0, -1)) parent = parent[k] as Record<string, unknown>;
-    const last = path[path.length - 1]!;
-    if (how === "replace") parent[last] = v;
-    else if (how === "remove") delete parent[last];
-    else parent[`${last}_extra`] = v;
-    return copy;
-  });
+  return fc
+    .tuple(fc.constantFrom(...paths), fc.constantFrom("replace", "remove", "add"), value)
+    .map(([path, how, v]) => {
+      const copy = structuredClone(valid) as Record<string, unknown>;
+      if (path.length === 0) return how === "replace" ? v : copy;
+      let parent = copy as Record<string, unknown>;
+      for (const k of path.slice(0, -1)) parent = parent[k] as Record<string, unknown>;
+      const last = path[path.length - 1]!;
+      if (how === "replace") parent[last] = v;
+      else if (how === "remove") delete parent[last];
+      else parent[`${last}_extra`] = v;
+      return copy;
+    });
 }
 
 const FB_PAGE = { backends: [FB, { ...FB, id: "bkdfo_def" }], uri: "u", next_page_uri: null };
@@ -50,12 +85,26 @@ const FB_PAGE = { backends: [FB, { ...FB, id: "bkdfo_def" }], uri: "u", next_pag
 const CASES: [string, z.ZodMiniType, unknown, Parser<unknown>?][] = [
   ["a Failover backend", FailoverBackend(), FB],
   ["a page of Failover backends", FailoverBackendList(), FB_PAGE],
-  ["a Failover backend, by its declared shape", FailoverBackend(), FB, shapedParser(FailoverBackend, FAILOVER_BACKEND_SHAPE)],
-  ["a page of Failover backends, by its declared shape", FailoverBackendList(), FB_PAGE, shapedParser(FailoverBackendList, FAILOVER_BACKEND_LIST_SHAPE)],
+  [
+    "a Failover backend, by its declared shape",
+    FailoverBackend(),
+    FB,
+    shapedParser(FailoverBackend, FAILOVER_BACKEND_SHAPE),
+  ],
+  [
+    "a page of Failover backends, by its declared shape",
+    FailoverBackendList(),
+    FB_PAGE,
+    shapedParser(FailoverBackendList, FAILOVER_BACKEND_LIST_SHAPE),
+  ],
   ["a webhook verification module", WebhookVerification, { enabled: true, provider: "github", secret: null }],
   ["an HTTPS edge", HttpsEdge, EDGE],
   ["an endpoint", Endpoint, { id: "ep_a", url: "https://a.example", traffic_policy: null }],
-  ["an http_response backend", BACKEND_SCHEMAS.http_response, { id: "bkdhr_a", body: "ok", headers: { a: "b" }, status_code: 200 }],
+  [
+    "an http_response backend",
+    BACKEND_SCHEMAS.http_response,
+    { id: "bkdhr_a", body: "ok", headers: { a: "b" }, status_code: 200 },
+  ],
 ];
 
 describe("schemaParser", () => {

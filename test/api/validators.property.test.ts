@@ -9,8 +9,15 @@ import { refusal } from "../helpers/refusal.js";
 
 /** --provider as the declared command checks it (the route valid, nothing else given). */
 const parseProvider = (provider: string | undefined) =>
-  replace.parse({ edgeId: "edghts_1", routeId: "edghtsrt_1", provider, secretStdin: false, disabled: false, showSecret: false, dryRun: false }).provider;
-
+  replace.parse({
+    edgeId: "edghts_1",
+    routeId: "edghtsrt_1",
+    provider,
+    secretStdin: false,
+    disabled: false,
+    showSecret: false,
+    dryRun: false,
+  }).provider;
 
 const provider = fc.constantFrom(...PROVIDERS);
 const known = (s: string) => (PROVIDERS as readonly string[]).includes(s.toLowerCase());
@@ -19,7 +26,12 @@ const RAW_CONTROL = /[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
 
 /** One typo: a letter dropped, added, replaced, or two neighbours swapped. */
 const typo = fc
-  .tuple(provider, fc.nat(), fc.constantFrom("drop", "add", "replace", "swap"), fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz_0123456789"))
+  .tuple(
+    provider,
+    fc.nat(),
+    fc.constantFrom("drop", "add", "replace", "swap"),
+    fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz_0123456789"),
+  )
   .map(([p, n, kind, ch]) => {
     const i = n % p.length;
     switch (kind) {
@@ -30,7 +42,9 @@ const typo = fc
       case "replace":
         return p.slice(0, i) + ch + p.slice(i + 1);
       default:
-        return i + 1 < p.length ? p.slice(0, i) + p[i + 1] + p[i] + p.slice(i + 2) : p.slice(0, i - 1) + p[i] + p[i - 1];
+        return i + 1 < p.length
+          ? p.slice(0, i) + p[i + 1] + p[i] + p.slice(i + 2)
+          : p.slice(0, i - 1) + p[i] + p[i - 1];
     }
   });
 
@@ -46,14 +60,18 @@ describe("--provider properties", () => {
   });
 
   it("refuses every other string, naming --provider, with no raw control character", () => {
-    const other = fc.oneof(
-      fc.string(),
-      fc.string({ unit: "binary" }),
-      fc.string({ unit: fc.integer({ min: 0, max: 0x9f }).map((c) => String.fromCharCode(c)) }),
-      fc.tuple(fc.mixedCase(provider), fc.constantFrom(" ", "\n", "\t", "-", "_", "\x1b[31m", "\u202e", "s", "1")).map(([p, x]) => p + x),
-      fc.tuple(fc.constantFrom(" ", "\x1b[2J", "\u200b", "-"), fc.mixedCase(provider)).map(([x, p]) => x + p),
-      fc.mixedCase(provider).map((p) => p.replace(/_/g, "-")),
-    ).filter((s) => s !== "" && !known(s));
+    const other = fc
+      .oneof(
+        fc.string(),
+        fc.string({ unit: "binary" }),
+        fc.string({ unit: fc.integer({ min: 0, max: 0x9f }).map((c) => String.fromCharCode(c)) }),
+        fc
+          .tuple(fc.mixedCase(provider), fc.constantFrom(" ", "\n", "\t", "-", "_", "\x1b[31m", "\u202e", "s", "1"))
+          .map(([p, x]) => p + x),
+        fc.tuple(fc.constantFrom(" ", "\x1b[2J", "\u200b", "-"), fc.mixedCase(provider)).map(([x, p]) => x + p),
+        fc.mixedCase(provider).map((p) => p.replace(/_/g, "-")),
+      )
+      .filter((s) => s !== "" && !known(s));
     fc.assert(
       fc.property(other, (value) => {
         const message = refusal(() => parseProvider(value));
@@ -84,12 +102,17 @@ describe("--provider properties", () => {
 
   it("only ever suggests a supported provider, and only one close enough to be a typo", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), typo, fc.string({ unit: fc.constantFrom(..."aeiostrnl_"), maxLength: 16 })), (input) => {
-        const hint = suggestProvider(input);
-        if (hint === undefined) return;
-        expect(isProvider(hint)).toBe(true);
-        expect(editDistance(input.toLowerCase(), hint)).toBeLessThanOrEqual(Math.max(1, Math.floor(input.length / 3)));
-      }),
+      fc.property(
+        fc.oneof(fc.string(), typo, fc.string({ unit: fc.constantFrom(..."aeiostrnl_"), maxLength: 16 })),
+        (input) => {
+          const hint = suggestProvider(input);
+          if (hint === undefined) return;
+          expect(isProvider(hint)).toBe(true);
+          expect(editDistance(input.toLowerCase(), hint)).toBeLessThanOrEqual(
+            Math.max(1, Math.floor(input.length / 3)),
+          );
+        },
+      ),
     );
   });
 });

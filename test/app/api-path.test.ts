@@ -26,23 +26,30 @@ describe("edgectl api with a base URL below a path", () => {
     expect(suite.server.requests).toEqual([]);
   });
 
-  it.each(["/%2e%2e/%2e%2e/admin", "/backends/%2E./%2e%2E/%2e./admin", "/x/../../admin"])("refuses %s, which leaves the base path", async (path) => {
-    const r = await suite.run(["api", "GET", path], { env: { EDGECTL_BASE_URL: base() } });
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/^error: <path>: /);
-    expect(suite.server.requests).toEqual([]);
-  });
+  it.each(["/%2e%2e/%2e%2e/admin", "/backends/%2E./%2e%2E/%2e./admin", "/x/../../admin"])(
+    "refuses %s, which leaves the base path",
+    async (path) => {
+      const r = await suite.run(["api", "GET", path], { env: { EDGECTL_BASE_URL: base() } });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toMatch(/^error: <path>: /);
+      expect(suite.server.requests).toEqual([]);
+    },
+  );
 });
 
 describe("apiUrl", () => {
   it("checks the URL as parsed: tab-split dot segments that escape the base path are refused", () => {
     expect(() => apiUrl("http://127.0.0.1:1/api/v2", "/.\t./.\t./admin")).toThrow(
-      new UsageError("<path>: leads to http://127.0.0.1:1/admin, which is not below the base URL http://127.0.0.1:1/api/v2; not sending the key there"),
+      new UsageError(
+        "<path>: leads to http://127.0.0.1:1/admin, which is not below the base URL http://127.0.0.1:1/api/v2; not sending the key there",
+      ),
     );
   });
 
   it("allows the base path itself and anything below it, and a base at the root", () => {
-    expect(apiUrl("http://127.0.0.1:1/api/v2", "/backends/failover?limit=5").href).toBe("http://127.0.0.1:1/api/v2/backends/failover?limit=5");
+    expect(apiUrl("http://127.0.0.1:1/api/v2", "/backends/failover?limit=5").href).toBe(
+      "http://127.0.0.1:1/api/v2/backends/failover?limit=5",
+    );
     expect(apiUrl("http://127.0.0.1:1", "/backends").href).toBe("http://127.0.0.1:1/backends");
     expect(() => apiUrl("http://127.0.0.1:1/api/v2", "/../v2x/admin")).toThrow(UsageError);
   });

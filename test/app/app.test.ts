@@ -21,7 +21,12 @@ function capture(facts: { isTTY?: boolean; columns?: number } = {}) {
 const run = async (args: string[], stdoutFacts: { isTTY?: boolean; columns?: number } = {}) => {
   const stdout = capture(stdoutFacts);
   const stderr = capture();
-  const code = await runApp(args, { env: { NO_COLOR: "1", EDGECTL_CONFIG_DIR: "/nonexistent/edgectl-app-test" }, stdout, stderr, stdin: Readable.from([]) });
+  const code = await runApp(args, {
+    env: { NO_COLOR: "1", EDGECTL_CONFIG_DIR: "/nonexistent/edgectl-app-test" },
+    stdout,
+    stderr,
+    stdin: Readable.from([]),
+  });
   return { code, stdout: stdout.text, stderr: stderr.text };
 };
 

@@ -74,7 +74,10 @@ const BAD: Bad[] = [
   { args: ["webhook-verification", "get", "edghtsrt_b", "edghts_a"], names: "<edge-id>", note: "swapped" },
   { args: ["webhook-verification", "delete", "edghts_a", "edghtsrt_%2F", "--yes"], names: "<route-id>" },
   { args: ["webhook-verification", "delete", "edghts_a", "edghtsrt_b"], names: "--yes" },
-  { args: ["webhook-verification", "replace", "edghts_ä", "edghtsrt_b", "--provider", "github", "--secret", "abcdefgh"], names: "<edge-id>" },
+  {
+    args: ["webhook-verification", "replace", "edghts_ä", "edghtsrt_b", "--provider", "github", "--secret", "abcdefgh"],
+    names: "<edge-id>",
+  },
 
   // backends
   { args: ["failover", "create"], names: "--backends" },
@@ -102,7 +105,11 @@ const BAD: Bad[] = [
   { args: [...CREATE, "--metadata", `${a(4093)}😀`], names: "--metadata" },
   { args: [...CREATE, "--metadata", "€".repeat(1366)], names: "--metadata", note: "1366 characters, 4098 bytes" },
   { args: ["failover", "update", "bkdfo_abc", "--metadata", `${a(4095)}é`], names: "--metadata" },
-  { args: ["failover", "update", "bkdfo_abc"], names: /--backends.*--description.*--metadata/, note: "update with no fields" },
+  {
+    args: ["failover", "update", "bkdfo_abc"],
+    names: /--backends.*--description.*--metadata/,
+    note: "update with no fields",
+  },
 
   // providers and secrets
   { args: [...WH, "--provider", "githb", "--secret", "abcdefgh"], names: /--provider.*did you mean "github"/ },
@@ -116,9 +123,20 @@ const BAD: Bad[] = [
   { args: [...WH, "--provider", "sns", "--secret", "abcdefgh"], names: /--secret.*sns/ },
   { args: [...WH, "--provider", "SNS", "--secret-file", "{file}"], names: /--secret-file.*sns/ },
   { args: [...WH, "--provider", "sns", "--secret-stdin"], input: "abcdefgh\n", names: /--secret-stdin.*sns/ },
-  { args: [...WH, "--provider", "github", "--secret", "abcdefgh", "--secret-file", "{file}"], names: /--secret-file and --secret/ },
-  { args: [...WH, "--provider", "github", "--secret-stdin", "--secret", "abcdefgh"], input: "x\n", names: /--secret-stdin and --secret/ },
-  { args: [...WH, "--provider", "github", "--secret-stdin", "--secret-file", "{file}", "--secret", "abcdefgh"], input: "x\n", names: /--secret-stdin and --secret-file and --secret/ },
+  {
+    args: [...WH, "--provider", "github", "--secret", "abcdefgh", "--secret-file", "{file}"],
+    names: /--secret-file and --secret/,
+  },
+  {
+    args: [...WH, "--provider", "github", "--secret-stdin", "--secret", "abcdefgh"],
+    input: "x\n",
+    names: /--secret-stdin and --secret/,
+  },
+  {
+    args: [...WH, "--provider", "github", "--secret-stdin", "--secret-file", "{file}", "--secret", "abcdefgh"],
+    input: "x\n",
+    names: /--secret-stdin and --secret-file and --secret/,
+  },
   { args: [...WH, "--provider", "github"], names: /--secret/, note: "no secret from any source" },
   { args: [...WH, "--provider", "github", "--secret", ""], names: "--secret" },
   { args: [...WH, "--provider", "github", "--secret-stdin"], input: "", names: "--secret-stdin" },
@@ -196,13 +214,28 @@ const BAD: Bad[] = [
 ];
 
 function fill(value: string, port: string): string {
-  return value.replaceAll("{port}", port).replaceAll("{file}", join(scratch, "secret.txt")).replaceAll("{json}", join(scratch, "body.json"));
+  return value
+    .replaceAll("{port}", port)
+    .replaceAll("{file}", join(scratch, "secret.txt"))
+    .replaceAll("{json}", join(scratch, "body.json"));
 }
 
 const label = (c: { args: string[]; env?: Record<string, string>; input?: string; note?: string }) => {
-  const shown = c.args.map((x) => (x.length > 40 ? `${JSON.stringify(x.slice(0, 8))}…${JSON.stringify(Array.from(x).slice(-2).join(""))} (${Array.from(x).length} chars, ${Buffer.byteLength(x)} bytes)` : JSON.stringify(x))).join(" ");
+  const shown = c.args
+    .map((x) =>
+      x.length > 40
+        ? `${JSON.stringify(x.slice(0, 8))}…${JSON.stringify(Array.from(x).slice(-2).join(""))} (${Array.from(x).length} chars, ${Buffer.byteLength(x)} bytes)`
+        : JSON.stringify(x),
+    )
+    .join(" ");
   const stdin = c.input === undefined ? "" : ` < ${JSON.stringify(c.input)}`;
-  return `${c.env ? `${Object.entries(c.env).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" ")} ` : ""}${shown}${stdin}${c.note ? ` — ${c.note}` : ""}`;
+  return `${
+    c.env
+      ? `${Object.entries(c.env)
+          .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+          .join(" ")} `
+      : ""
+  }${shown}${stdin}${c.note ? ` — ${c.note}` : ""}`;
 };
 
 describe.concurrent(`${BAD.length} bad command lines: exit 2, the field named, nothing sent`, () => {
@@ -249,23 +282,97 @@ const created = { status: 201, reply: FB };
 const post = (body: object) => ({ method: "POST", path: "/backends/failover", body });
 
 const GOOD: Good[] = [
-  { args: [...CREATE, "--description", a(255)], ...created, sent: post({ backends: ["bkdhr_a"], description: a(255) }) },
-  { args: [...CREATE, "--description", `${a(253)}é`], ...created, sent: post({ backends: ["bkdhr_a"], description: `${a(253)}é` }) },
-  { args: [...CREATE, "--description", `${a(252)}€`], ...created, sent: post({ backends: ["bkdhr_a"], description: `${a(252)}€` }) },
-  { args: [...CREATE, "--description", `${a(251)}😀`], ...created, sent: post({ backends: ["bkdhr_a"], description: `${a(251)}😀` }) },
-  { args: [...CREATE, "--description", "€".repeat(85)], ...created, sent: post({ backends: ["bkdhr_a"], description: "€".repeat(85) }), note: "85 × 3 bytes" },
+  {
+    args: [...CREATE, "--description", a(255)],
+    ...created,
+    sent: post({ backends: ["bkdhr_a"], description: a(255) }),
+  },
+  {
+    args: [...CREATE, "--description", `${a(253)}é`],
+    ...created,
+    sent: post({ backends: ["bkdhr_a"], description: `${a(253)}é` }),
+  },
+  {
+    args: [...CREATE, "--description", `${a(252)}€`],
+    ...created,
+    sent: post({ backends: ["bkdhr_a"], description: `${a(252)}€` }),
+  },
+  {
+    args: [...CREATE, "--description", `${a(251)}😀`],
+    ...created,
+    sent: post({ backends: ["bkdhr_a"], description: `${a(251)}😀` }),
+  },
+  {
+    args: [...CREATE, "--description", "€".repeat(85)],
+    ...created,
+    sent: post({ backends: ["bkdhr_a"], description: "€".repeat(85) }),
+    note: "85 × 3 bytes",
+  },
   { args: [...CREATE, "--metadata", a(4096)], ...created, sent: post({ backends: ["bkdhr_a"], metadata: a(4096) }) },
-  { args: [...CREATE, "--metadata", `${a(4094)}é`], ...created, sent: post({ backends: ["bkdhr_a"], metadata: `${a(4094)}é` }) },
-  { args: [...CREATE, "--metadata", `${a(4093)}€`], ...created, sent: post({ backends: ["bkdhr_a"], metadata: `${a(4093)}€` }) },
-  { args: [...CREATE, "--metadata", `${a(4092)}😀`], ...created, sent: post({ backends: ["bkdhr_a"], metadata: `${a(4092)}😀` }) },
-  { args: ["failover", "create", "--backends", `bkdhr_${a(64)},bkdfo_Z9`], ...created, sent: post({ backends: [`bkdhr_${a(64)}`, "bkdfo_Z9"] }) },
-  { args: ["failover", "update", "bkdfo_abc", "--description", ""], status: 200, reply: FB, sent: { method: "PATCH", path: "/backends/failover/bkdfo_abc", body: { description: "" } }, note: "clearing is allowed" },
-  { args: [...GET, `bkdfo_${a(64)}`], status: 200, reply: FB, sent: { method: "GET", path: `/backends/failover/bkdfo_${a(64)}` } },
-  { args: [...WH, "--provider", "GitHub", "--secret", "abcdefgh"], status: 200, reply: MODULE, sent: { method: "PUT", body: { enabled: true, provider: "github", secret: "abcdefgh" } } },
-  { args: [...WH, "--provider", "SNS", "--disabled"], status: 200, reply: { ...MODULE, provider: "sns" }, sent: { method: "PUT", body: { enabled: false, provider: "sns" } } },
-  { args: [...WH, "--provider", "stripe", "--secret-stdin"], input: "whsec_x\n", status: 200, reply: MODULE, sent: { method: "PUT", body: { enabled: true, provider: "stripe", secret: "whsec_x" } } },
-  { args: ["failover", "list", "--limit", "1", "--timeout", "3600", "--retries", "10"], status: 200, reply: { backends: [FB] }, sent: { method: "GET", path: "/backends/failover?limit=1" } },
-  { args: ["failover", "list", "--limit", "100", "--retries", "0", "--timeout", "0.5"], status: 200, reply: { backends: [FB] }, sent: { method: "GET", path: "/backends/failover?limit=100" } },
+  {
+    args: [...CREATE, "--metadata", `${a(4094)}é`],
+    ...created,
+    sent: post({ backends: ["bkdhr_a"], metadata: `${a(4094)}é` }),
+  },
+  {
+    args: [...CREATE, "--metadata", `${a(4093)}€`],
+    ...created,
+    sent: post({ backends: ["bkdhr_a"], metadata: `${a(4093)}€` }),
+  },
+  {
+    args: [...CREATE, "--metadata", `${a(4092)}😀`],
+    ...created,
+    sent: post({ backends: ["bkdhr_a"], metadata: `${a(4092)}😀` }),
+  },
+  {
+    args: ["failover", "create", "--backends", `bkdhr_${a(64)},bkdfo_Z9`],
+    ...created,
+    sent: post({ backends: [`bkdhr_${a(64)}`, "bkdfo_Z9"] }),
+  },
+  {
+    args: ["failover", "update", "bkdfo_abc", "--description", ""],
+    status: 200,
+    reply: FB,
+    sent: { method: "PATCH", path: "/backends/failover/bkdfo_abc", body: { description: "" } },
+    note: "clearing is allowed",
+  },
+  {
+    args: [...GET, `bkdfo_${a(64)}`],
+    status: 200,
+    reply: FB,
+    sent: { method: "GET", path: `/backends/failover/bkdfo_${a(64)}` },
+  },
+  {
+    args: [...WH, "--provider", "GitHub", "--secret", "abcdefgh"],
+    status: 200,
+    reply: MODULE,
+    sent: { method: "PUT", body: { enabled: true, provider: "github", secret: "abcdefgh" } },
+  },
+  {
+    args: [...WH, "--provider", "SNS", "--disabled"],
+    status: 200,
+    reply: { ...MODULE, provider: "sns" },
+    sent: { method: "PUT", body: { enabled: false, provider: "sns" } },
+  },
+  {
+    args: [...WH, "--provider", "stripe", "--secret-stdin"],
+    input: "whsec_x\n",
+    status: 200,
+    reply: MODULE,
+    sent: { method: "PUT", body: { enabled: true, provider: "stripe", secret: "whsec_x" } },
+  },
+  {
+    args: ["failover", "list", "--limit", "1", "--timeout", "3600", "--retries", "10"],
+    status: 200,
+    reply: { backends: [FB] },
+    sent: { method: "GET", path: "/backends/failover?limit=1" },
+  },
+  {
+    args: ["failover", "list", "--limit", "100", "--retries", "0", "--timeout", "0.5"],
+    status: 200,
+    reply: { backends: [FB] },
+    sent: { method: "GET", path: "/backends/failover?limit=100" },
+  },
 ];
 
 // One at a time: the cases run in this process, beside their server, and one has a 0.5 s limit.

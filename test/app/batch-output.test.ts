@@ -13,7 +13,14 @@ const suite = useFaultServer(KEY, appSandbox);
 const { run } = suite;
 
 const idOf = (path: string) => decodeURIComponent(path.split("/").pop() ?? "");
-const resource = (id: string) => ({ id, uri: `${suite.server.url}/backends/failover/${id}`, created_at: "2026-01-01T00:00:00Z", description: "d", metadata: "", backends: ["bkdhr_a"] });
+const resource = (id: string) => ({
+  id,
+  uri: `${suite.server.url}/backends/failover/${id}`,
+  created_at: "2026-01-01T00:00:00Z",
+  description: "d",
+  metadata: "",
+  backends: ["bkdhr_a"],
+});
 
 describe("a batch where every id fails prints nothing on stdout", () => {
   const ids = ["bkdfo_miss1", "bkdfo_miss2", "bkdfo_miss3"];
@@ -39,7 +46,9 @@ describe("a batch where every id fails prints nothing on stdout", () => {
     const r = await run(args);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe("");
-    const { error } = parseJsonError(r.stderr) as { error: { kind: string; details: { failures: { id: string; status_code: number }[] } } };
+    const { error } = parseJsonError(r.stderr) as {
+      error: { kind: string; details: { failures: { id: string; status_code: number }[] } };
+    };
     expect(error.kind).toBe("api");
     expect(error.details.failures.map((f) => [f.id, f.status_code])).toEqual(ids.map((id) => [id, 404]));
   });
@@ -89,14 +98,18 @@ describe("failover delete --dry-run with several ids", () => {
     const r = await run(["failover", "delete", "bkdfo_1", "bkdfo_2", "bkdfo_3", "--dry-run", "-o", "json"]);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe("");
-    expect(JSON.parse(r.stdout)).toEqual(["bkdfo_1", "bkdfo_2", "bkdfo_3"].map((id) => ({ dry_run: true, request: { method: "DELETE", url: url(id) } })));
+    expect(JSON.parse(r.stdout)).toEqual(
+      ["bkdfo_1", "bkdfo_2", "bkdfo_3"].map((id) => ({ dry_run: true, request: { method: "DELETE", url: url(id) } })),
+    );
     expect(suite.server.requests).toHaveLength(0);
   });
 
   it("-o json with ids from stdin (`-`) is one array too, even for one id", async () => {
     const many = await run(["failover", "delete", "-", "--dry-run", "-o", "json"], { input: "bkdfo_1\nbkdfo_2\n" });
     expect(many.exitCode).toBe(0);
-    expect(JSON.parse(many.stdout)).toEqual(["bkdfo_1", "bkdfo_2"].map((id) => ({ dry_run: true, request: { method: "DELETE", url: url(id) } })));
+    expect(JSON.parse(many.stdout)).toEqual(
+      ["bkdfo_1", "bkdfo_2"].map((id) => ({ dry_run: true, request: { method: "DELETE", url: url(id) } })),
+    );
     const one = await run(["failover", "delete", "-", "--dry-run", "-o", "json"], { input: "bkdfo_1\n" });
     expect(one.exitCode).toBe(0);
     expect(JSON.parse(one.stdout)).toEqual([{ dry_run: true, request: { method: "DELETE", url: url("bkdfo_1") } }]);

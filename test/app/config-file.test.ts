@@ -35,7 +35,9 @@ describe("files that are not edgectl's", () => {
     expect(login.exitCode, login.stderr).toBe(0);
     expect(modeOf(shared)).toBe(0o1777);
     expect(modeOf(join(shared, "config.json"))).toBe(0o600);
-    expect(login.stderr).toContain(`warning: the config folder ${shared} is open to others (mode 1777); edgectl leaves its mode as it is`);
+    expect(login.stderr).toContain(
+      `warning: the config folder ${shared} is open to others (mode 1777); edgectl leaves its mode as it is`,
+    );
   });
 
   it("makes an existing project folder no tighter at login", async () => {
@@ -57,7 +59,12 @@ describe("files that are not edgectl's", () => {
   ])("`%s` writes and chmods nothing, only warns about a file open to others", async (args) => {
     chmodSync(suite.cli.configDir, 0o755);
     writeConfig({ profiles: { default: { api_key: KEY, output: "table" } } }, 0o644);
-    const before = { dir: statSync(suite.cli.configDir), file: statSync(file()), entries: readdirSync(suite.cli.configDir), text: readFileSync(file(), "utf8") };
+    const before = {
+      dir: statSync(suite.cli.configDir),
+      file: statSync(file()),
+      entries: readdirSync(suite.cli.configDir),
+      text: readFileSync(file(), "utf8"),
+    };
     const r = await run(args);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(readdirSync(suite.cli.configDir)).toEqual(before.entries);
@@ -65,7 +72,10 @@ describe("files that are not edgectl's", () => {
     expect(modeOf(suite.cli.configDir)).toBe(0o755);
     expect(modeOf(file())).toBe(0o644);
     expect(statSync(file()).mtimeMs).toBe(before.file.mtimeMs);
-    if (args[1] !== "path") expect(r.stderr).toContain(`warning: ${file()} is readable by others (mode 644) and may hold an API key; run: chmod 600 '${file()}'`);
+    if (args[1] !== "path")
+      expect(r.stderr).toContain(
+        `warning: ${file()} is readable by others (mode 644) and may hold an API key; run: chmod 600 '${file()}'`,
+      );
   });
 });
 
@@ -93,10 +103,27 @@ describe("settings that cannot crash", () => {
   it.each([
     ["a file that is not JSON", "{oops", {}],
     ["a bad value", { profiles: { default: { output: 5, timeout: "soon" } } }, {}],
-    ["bad environment values", {}, { EDGECTL_TIMEOUT: "soon", EDGECTL_OUTPUT: "wide", EDGECTL_RETRIES: "many", EDGECTL_BASE_URL: "ftp://x", EDGECTL_API_KEY: "a\u00e9b" }],
+    [
+      "bad environment values",
+      {},
+      {
+        EDGECTL_TIMEOUT: "soon",
+        EDGECTL_OUTPUT: "wide",
+        EDGECTL_RETRIES: "many",
+        EDGECTL_BASE_URL: "ftp://x",
+        EDGECTL_API_KEY: "a\u00e9b",
+      },
+    ],
   ])("runs `config path`, `completion`, --help and --version with %s", async (_what, config, env) => {
     writeConfig(config);
-    for (const args of [["config", "path"], ["completion", "bash"], ["--help"], ["--version"], ["failover", "--help"], ["config", "--help"]]) {
+    for (const args of [
+      ["config", "path"],
+      ["completion", "bash"],
+      ["--help"],
+      ["--version"],
+      ["failover", "--help"],
+      ["config", "--help"],
+    ]) {
       const r = await run(args, { env });
       expect(r.exitCode, `${args.join(" ")}: ${r.stderr}`).toBe(0);
       expect(r.stdout).not.toBe("");

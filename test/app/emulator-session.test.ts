@@ -15,7 +15,16 @@ const { env, run, runJson, create, record } = ctx;
 
 describe("failover in table output", () => {
   it("create, get and update print a FIELD/VALUE table holding the values", async () => {
-    const c = await run(["failover", "create", "--backends", "bkdhr_t1,bkdtg_t2", "--description", "table test", "--metadata", "m=1"]);
+    const c = await run([
+      "failover",
+      "create",
+      "--backends",
+      "bkdhr_t1,bkdtg_t2",
+      "--description",
+      "table test",
+      "--metadata",
+      "m=1",
+    ]);
     expect(c.exitCode).toBe(0);
     expect(c.stderr).toBe("");
     const rec = record(c.stdout);
@@ -85,7 +94,9 @@ describe("failover get/delete with several ids and - from stdin", () => {
     const a = await create("--backends", "bkdhr_d1");
     const b = await create("--backends", "bkdhr_d2");
     const missing = "bkdfo_neverexisted42";
-    const r = await run(["failover", "delete", "-", "--yes", "-o", "json"], { input: `${b.id}\n${missing}\n${a.id}\n` });
+    const r = await run(["failover", "delete", "-", "--yes", "-o", "json"], {
+      input: `${b.id}\n${missing}\n${a.id}\n`,
+    });
     expect(r.exitCode).toBe(1);
     expect(JSON.parse(r.stdout)).toEqual([
       { id: b.id, deleted: true },
@@ -104,7 +115,13 @@ describe("failover get/delete with several ids and - from stdin", () => {
     const r = await run(["failover", "delete", b.id, a.id, "--yes"]);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe("");
-    expect(r.stdout.trimEnd().split("\n").slice(1).map((l) => l.split(/\s+/))).toEqual([
+    expect(
+      r.stdout
+        .trimEnd()
+        .split("\n")
+        .slice(1)
+        .map((l) => l.split(/\s+/)),
+    ).toEqual([
       [b.id, "true"],
       [a.id, "true"],
     ]);
@@ -117,14 +134,26 @@ describe("webhook verification against the emulator", () => {
     const made = await makeRoute(ctx.emu.url);
     return [made.edgeId, made.routeId] as const;
   };
-  const wv = (verb: string, r: readonly [string, string], ...args: string[]) => ["webhook-verification", verb, r[0], r[1], ...args];
+  const wv = (verb: string, r: readonly [string, string], ...args: string[]) => [
+    "webhook-verification",
+    verb,
+    r[0],
+    r[1],
+    ...args,
+  ];
 
   it("replace (--secret-stdin) → get → get --show-secret → delete → get gives 404", async () => {
     const r = await route();
-    const replaced = await runJson(wv("replace", r, "--provider", "GitHub", "--secret-stdin"), { input: "gh-stdin-secret\n" });
+    const replaced = await runJson(wv("replace", r, "--provider", "GitHub", "--secret-stdin"), {
+      input: "gh-stdin-secret\n",
+    });
     expect(replaced).toEqual({ enabled: true, provider: "github", secret: "********" });
     expect(await runJson(wv("get", r))).toEqual({ enabled: true, provider: "github", secret: "********" });
-    expect(await runJson(wv("get", r, "--show-secret"))).toEqual({ enabled: true, provider: "github", secret: "gh-stdin-secret" });
+    expect(await runJson(wv("get", r, "--show-secret"))).toEqual({
+      enabled: true,
+      provider: "github",
+      secret: "gh-stdin-secret",
+    });
     expect(await runJson(wv("delete", r, "--yes"))).toEqual({ id: `${r[0]}/${r[1]}`, deleted: true });
     const gone = await run(wv("get", r));
     expect(gone.exitCode).toBe(1);
@@ -137,12 +166,18 @@ describe("webhook verification against the emulator", () => {
     const file = join(ctx.scratch, "stripe.secret");
     writeFileSync(file, "whsec_file_secret\n", { mode: 0o600 });
     await runJson(wv("replace", r, "--provider", "stripe", "--secret-file", file));
-    expect(await runJson(wv("get", r, "--show-secret"))).toEqual({ enabled: true, provider: "stripe", secret: "whsec_file_secret" });
+    expect(await runJson(wv("get", r, "--show-secret"))).toEqual({
+      enabled: true,
+      provider: "stripe",
+      secret: "whsec_file_secret",
+    });
   });
 
   it("--secret and --show-secret on replace itself", async () => {
     const r = await route();
-    expect(await runJson(wv("replace", r, "--provider", "slack", "--secret", "slack-flag-secret", "--show-secret"))).toEqual({
+    expect(
+      await runJson(wv("replace", r, "--provider", "slack", "--secret", "slack-flag-secret", "--show-secret")),
+    ).toEqual({
       enabled: true,
       provider: "slack",
       secret: "slack-flag-secret",
@@ -152,7 +187,11 @@ describe("webhook verification against the emulator", () => {
   it("EDGECTL_WEBHOOK_SECRET is the source when no flag is given", async () => {
     const r = await route();
     await runJson(wv("replace", r, "--provider", "twilio"), { env: { EDGECTL_WEBHOOK_SECRET: "env-webhook-secret" } });
-    expect(await runJson(wv("get", r, "--show-secret"))).toEqual({ enabled: true, provider: "twilio", secret: "env-webhook-secret" });
+    expect(await runJson(wv("get", r, "--show-secret"))).toEqual({
+      enabled: true,
+      provider: "twilio",
+      secret: "env-webhook-secret",
+    });
   });
 
   it("sns takes no secret", async () => {
@@ -238,20 +277,26 @@ describe("the emulator with --api-key", () => {
   });
 
   it("a wrong key gets 401: exit 4, nothing on stdout, the key not echoed", async () => {
-    const r = await run(["failover", "list"], { env: { EDGECTL_BASE_URL: locked.url, EDGECTL_API_KEY: "wrong-key-xyz" } });
+    const r = await run(["failover", "list"], {
+      env: { EDGECTL_BASE_URL: locked.url, EDGECTL_API_KEY: "wrong-key-xyz" },
+    });
     expect(r.exitCode).toBe(4);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/^error: /);
     expect(r.stderr).toContain("401");
     expect(r.stderr).not.toContain("wrong-key-xyz");
 
-    const j = await run(["failover", "get", "bkdfo_any", "-o", "json"], { env: { EDGECTL_BASE_URL: locked.url, EDGECTL_API_KEY: "wrong-key-xyz" } });
+    const j = await run(["failover", "get", "bkdfo_any", "-o", "json"], {
+      env: { EDGECTL_BASE_URL: locked.url, EDGECTL_API_KEY: "wrong-key-xyz" },
+    });
     expect(j.exitCode).toBe(4);
     expect(parseJsonError(j.stderr).error).toMatchObject({ kind: "auth", status_code: 401 });
   });
 
   it("the right key works", async () => {
-    const r = await run(["failover", "list", "-o", "json"], { env: { EDGECTL_BASE_URL: locked.url, EDGECTL_API_KEY: "right" } });
+    const r = await run(["failover", "list", "-o", "json"], {
+      env: { EDGECTL_BASE_URL: locked.url, EDGECTL_API_KEY: "right" },
+    });
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([]);
   });

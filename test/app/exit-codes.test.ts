@@ -26,7 +26,13 @@ describe("exit 1: the API answered with an error", () => {
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe("");
     const { error } = parseJsonError(r.stderr);
-    expect(error).toMatchObject({ kind: "api", status_code: 404, error_code: "ERR_NGROK_404", operation_id: "op_test123", message: "not found" });
+    expect(error).toMatchObject({
+      kind: "api",
+      status_code: 404,
+      error_code: "ERR_NGROK_404",
+      operation_id: "op_test123",
+      message: "not found",
+    });
   });
 
   it("an error body without error_code still reports status and operation_id", async () => {
@@ -64,20 +70,58 @@ describe("exit 2: usage errors send nothing", () => {
     ["an id with a slash (no path injection)", ["failover", "get", "bkdfo_a/../b"], /<id>/],
     ["an invalid child backend id", ["failover", "create", "--backends", "bkdhr_a,xyz_1"], /--backends.*"xyz_1"/],
     ["no backends", ["failover", "create", "--description", "x"], /--backends.*at least one/],
-    ["a description over 255 bytes of UTF-8", ["failover", "create", "--backends", "bkdhr_a", "--description", "é".repeat(128)], /--description.*255 bytes/],
-    ["metadata over 4096 bytes", ["failover", "create", "--backends", "bkdhr_a", "--metadata", "m".repeat(4097)], /--metadata.*4096 bytes/],
+    [
+      "a description over 255 bytes of UTF-8",
+      ["failover", "create", "--backends", "bkdhr_a", "--description", "é".repeat(128)],
+      /--description.*255 bytes/,
+    ],
+    [
+      "metadata over 4096 bytes",
+      ["failover", "create", "--backends", "bkdhr_a", "--metadata", "m".repeat(4097)],
+      /--metadata.*4096 bytes/,
+    ],
     ["update with nothing to change", ["failover", "update", "bkdfo_abc"], /nothing to update/],
     ["an invalid edge id", ["webhook-verification", "get", "edg_1", "edghtsrt_1"], /<edge-id>/],
     ["an invalid route id", ["webhook-verification", "get", "edghts_1", "edghts_1"], /<route-id>/],
-    ["a provider typo, with a suggestion", ["webhook-verification", "replace", "edghts_1", "edghtsrt_1", "--provider", "githb", "--secret", "abcd"], /--provider.*did you mean "github"/],
-    ["two secret sources", ["webhook-verification", "replace", "edghts_1", "edghtsrt_1", "--provider", "github", "--secret", "abcd", "--secret-stdin"], /only one source/],
-    ["a secret for sns", ["webhook-verification", "replace", "edghts_1", "edghtsrt_1", "--provider", "sns", "--secret", "abcd"], /sns/],
-    ["no secret for github", ["webhook-verification", "replace", "edghts_1", "edghtsrt_1", "--provider", "github"], /needs a secret/],
+    [
+      "a provider typo, with a suggestion",
+      ["webhook-verification", "replace", "edghts_1", "edghtsrt_1", "--provider", "githb", "--secret", "abcd"],
+      /--provider.*did you mean "github"/,
+    ],
+    [
+      "two secret sources",
+      [
+        "webhook-verification",
+        "replace",
+        "edghts_1",
+        "edghtsrt_1",
+        "--provider",
+        "github",
+        "--secret",
+        "abcd",
+        "--secret-stdin",
+      ],
+      /only one source/,
+    ],
+    [
+      "a secret for sns",
+      ["webhook-verification", "replace", "edghts_1", "edghtsrt_1", "--provider", "sns", "--secret", "abcd"],
+      /sns/,
+    ],
+    [
+      "no secret for github",
+      ["webhook-verification", "replace", "edghts_1", "edghtsrt_1", "--provider", "github"],
+      /needs a secret/,
+    ],
     ["an unknown flag", ["failover", "get", "bkdfo_abc", "--bogus"], /unknown option '--bogus'/],
     ["an unknown command, with did you mean", ["failover", "lsit"], /unknown command 'lsit'.*[Dd]id you mean list/],
     ["an unknown noun, with did you mean", ["failovr", "list"], /unknown command 'failovr'.*[Dd]id you mean failover/],
     ["failover delete without --yes and no terminal", ["failover", "delete", "bkdfo_abc"], /--yes/],
-    ["webhook-verification delete without --yes and no terminal", ["webhook-verification", "delete", "edghts_1", "edghtsrt_1"], /--yes/],
+    [
+      "webhook-verification delete without --yes and no terminal",
+      ["webhook-verification", "delete", "edghts_1", "edghtsrt_1"],
+      /--yes/,
+    ],
     ["a bad --output", ["failover", "get", "bkdfo_abc", "-o", "yaml"], /--output.*yaml/],
     ["a bad --retries", ["failover", "get", "bkdfo_abc", "--retries", "many"], /--retries/],
     ["a bad --limit", ["failover", "list", "--limit", "0"], /--limit/],
@@ -93,7 +137,16 @@ describe("exit 2: usage errors send nothing", () => {
 
   it("the limits themselves are accepted: a 64-character id tail, 255 bytes of description, 4096 of metadata", async () => {
     const r = await run(
-      ["failover", "update", `bkdfo_${"Z9".repeat(32)}`, "--description", "é".repeat(127) + "x", "--metadata", "m".repeat(4096), "--dry-run"],
+      [
+        "failover",
+        "update",
+        `bkdfo_${"Z9".repeat(32)}`,
+        "--description",
+        "é".repeat(127) + "x",
+        "--metadata",
+        "m".repeat(4096),
+        "--dry-run",
+      ],
       { env: env() },
     );
     expect(r.exitCode).toBe(0);
@@ -119,7 +172,9 @@ describe("exit 2: usage errors send nothing", () => {
 
 describe("exit 3: no usable answer", () => {
   it("connection refused with -o json is one JSON object of kind network", async () => {
-    const r = await run(["failover", "list", "--retries", "0", "-o", "json"], { env: env({ EDGECTL_BASE_URL: `http://127.0.0.1:${ctx.closedPort}` }) });
+    const r = await run(["failover", "list", "--retries", "0", "-o", "json"], {
+      env: env({ EDGECTL_BASE_URL: `http://127.0.0.1:${ctx.closedPort}` }),
+    });
     expect(r.exitCode).toBe(3);
     expect(r.stdout).toBe("");
     expect(parseJsonError(r.stderr).error).toMatchObject({ kind: "network" });
@@ -166,7 +221,9 @@ describe("many ids: input order, failures on stderr, exit code = worst", () => {
     const r = await run(["failover", "get", "bkdfo_one", "bkdfo_gone", "bkdfo_two", "-o", "json"], { env: env() });
     expect(r.exitCode).toBe(1);
     expect((JSON.parse(r.stdout) as { id: string }[]).map((x) => x.id)).toEqual(["bkdfo_one", "bkdfo_two"]);
-    expect(failuresOf(r.stderr)).toEqual([expect.objectContaining({ kind: "api", status_code: 404, error_code: "ERR_NGROK_404", id: "bkdfo_gone" })]);
+    expect(failuresOf(r.stderr)).toEqual([
+      expect.objectContaining({ kind: "api", status_code: 404, error_code: "ERR_NGROK_404", id: "bkdfo_gone" }),
+    ]);
     expect(ctx.server.requests).toHaveLength(3);
   });
 
@@ -198,12 +255,16 @@ describe("many ids: input order, failures on stderr, exit code = worst", () => {
 
   it("delete of several ids goes on past a failure; the deleted ones are printed", async () => {
     ctx.server.fallback = (req) => (req.path.endsWith("bkdfo_gone") ? apiError(404, "not found") : { status: 204 });
-    const r = await run(["failover", "delete", "bkdfo_a", "bkdfo_gone", "bkdfo_b", "--yes", "-o", "json"], { env: env() });
+    const r = await run(["failover", "delete", "bkdfo_a", "bkdfo_gone", "bkdfo_b", "--yes", "-o", "json"], {
+      env: env(),
+    });
     expect(r.exitCode).toBe(1);
     expect(JSON.parse(r.stdout)).toEqual([
       { id: "bkdfo_a", deleted: true },
       { id: "bkdfo_b", deleted: true },
     ]);
-    expect(failuresOf(r.stderr)).toEqual([expect.objectContaining({ kind: "api", status_code: 404, id: "bkdfo_gone" })]);
+    expect(failuresOf(r.stderr)).toEqual([
+      expect.objectContaining({ kind: "api", status_code: 404, id: "bkdfo_gone" }),
+    ]);
   });
 });

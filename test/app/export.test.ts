@@ -22,9 +22,17 @@ describe("edgectl export", () => {
     const url = suite.server.url;
     const many = Array.from({ length: 150 }, (_, i) => edge([], { id: `edghts_${i}` }));
     routeGets({
-      "/edges/https?limit=100": json(200, { https_edges: many.slice(0, 100), next_page_uri: `${url}/edges/https?before_id=edghts_99&limit=100` }),
+      "/edges/https?limit=100": json(200, {
+        https_edges: many.slice(0, 100),
+        next_page_uri: `${url}/edges/https?before_id=edghts_99&limit=100`,
+      }),
       "/edges/https?before_id=edghts_99&limit=100": json(200, { https_edges: many.slice(100), next_page_uri: null }),
-      ...Object.fromEntries(["failover", "tunnel_group", "http_response", "weighted", "static"].map((k) => [`/backends/${k}?limit=100`, json(200, { backends: [], next_page_uri: null })])),
+      ...Object.fromEntries(
+        ["failover", "tunnel_group", "http_response", "weighted", "static"].map((k) => [
+          `/backends/${k}?limit=100`,
+          json(200, { backends: [], next_page_uri: null }),
+        ]),
+      ),
     });
     const r = await suite.run(["export"]);
     expect(r.exitCode).toBe(0);
@@ -32,7 +40,12 @@ describe("edgectl export", () => {
   });
 
   it("does not follow a next_page_uri to another origin with the key", async () => {
-    routeGets({ "/edges/https?limit=100": json(200, { https_edges: [E1], next_page_uri: "https://elsewhere.example/edges/https?before_id=x" }) });
+    routeGets({
+      "/edges/https?limit=100": json(200, {
+        https_edges: [E1],
+        next_page_uri: "https://elsewhere.example/edges/https?before_id=x",
+      }),
+    });
     const r = await suite.run(["export"]);
     expect(r.exitCode).toBe(3);
     expect(r.stdout).toBe("");

@@ -42,19 +42,22 @@ describe("--help", () => {
     ["emulator"],
   ];
 
-  it.each(commands.map((c) => [c.join(" "), c] as const))("edgectl %s --help ends with examples", async (_name, command) => {
-    const r = await runCli(cli, [...command, "--help"]);
-    expect(r.exitCode).toBe(0);
-    expect(r.stderr).toBe("");
-    expect(r.stdout).toContain(`Usage: edgectl ${command.join(" ")}`);
-    const lines = r.stdout.trimEnd().split("\n");
-    const examples = lines.lastIndexOf("Examples:");
-    expect(examples).toBeGreaterThan(0);
-    // Everything after the heading is an example (`$ …`) or a comment line (`# …`).
-    const after = lines.slice(examples + 1).filter((l) => l.trim() !== "");
-    expect(after.length).toBeGreaterThan(0);
-    for (const l of after) expect(l).toMatch(/^ {2}[$#] /);
-    expect(after.some((l) => l.includes(`edgectl ${command[0]}`))).toBe(true);
-    expect(after.at(-1)).toMatch(/^ {2}\$ /);
-  });
+  it.each(commands.map((c) => [c.join(" "), c] as const))(
+    "edgectl %s --help ends with examples",
+    async (_name, command) => {
+      const r = await runCli(cli, [...command, "--help"]);
+      expect(r.exitCode).toBe(0);
+      expect(r.stderr).toBe("");
+      expect(r.stdout).toContain(`Usage: edgectl ${command.join(" ")}`);
+      const lines = r.stdout.trimEnd().split("\n");
+      const examples = lines.lastIndexOf("Examples:");
+      expect(examples).toBeGreaterThan(0);
+      // Everything after the heading is an example (`$ …`) or a comment line (`# …`).
+      const after = lines.slice(examples + 1).filter((l) => l.trim() !== "");
+      expect(after.length).toBeGreaterThan(0);
+      for (const l of after) expect(l).toMatch(/^ {2}[$#] /);
+      expect(after.some((l) => l.includes(`edgectl ${command[0]}`))).toBe(true);
+      expect(after.at(-1)).toMatch(/^ {2}\$ /);
+    },
+  );
 });

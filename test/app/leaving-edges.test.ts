@@ -10,7 +10,16 @@ import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appSandbox } from "../helpers/app.js";
 import { spawnEmulator } from "../helpers/emulator.js";
-import { GITHUB_SECRET, MASK, URLS, buildEdge, expectedPolicy, post, useEmulator, type Built } from "../e2e/leaving-edges.support.js";
+import {
+  GITHUB_SECRET,
+  MASK,
+  URLS,
+  buildEdge,
+  expectedPolicy,
+  post,
+  useEmulator,
+  type Built,
+} from "../e2e/leaving-edges.support.js";
 
 describe("an edge on a live account: --map, --dry-run, --apply", () => {
   const emu = useEmulator(undefined, appSandbox);
@@ -34,23 +43,44 @@ describe("an edge on a live account: --map, --dry-run, --apply", () => {
   });
 
   it("--dry-run prints the POST requests with secrets redacted and creates nothing", async () => {
-    const r = await emu.run(["migrate", "edge", b.edgeId, "--map", `${b.backends.weighted}=${LB}`, "--apply", "--dry-run", "-o", "json"]);
+    const r = await emu.run([
+      "migrate",
+      "edge",
+      b.edgeId,
+      "--map",
+      `${b.backends.weighted}=${LB}`,
+      "--apply",
+      "--dry-run",
+      "-o",
+      "json",
+    ]);
     expect(r.stderr).toBe("");
     expect(r.exitCode).toBe(0);
     const requests = JSON.parse(r.stdout);
-    expect(requests.map((q: { request: { method: string; url: string } }) => `${q.request.method} ${q.request.url}`)).toEqual([
-      `POST ${emu.url}/endpoints`,
-      `POST ${emu.url}/endpoints`,
-    ]);
+    expect(
+      requests.map((q: { request: { method: string; url: string } }) => `${q.request.method} ${q.request.url}`),
+    ).toEqual([`POST ${emu.url}/endpoints`, `POST ${emu.url}/endpoints`]);
     expect(requests.map((q: { request: { body: { url: string } } }) => q.request.body.url)).toEqual(URLS);
     expect(r.stdout).not.toContain("whsec-");
     const policy = JSON.parse(requests[0].request.body.traffic_policy);
-    expect(policy.on_http_request[0].actions[0]).toEqual({ type: "verify-webhook", config: { provider: "github", secret: MASK } });
+    expect(policy.on_http_request[0].actions[0]).toEqual({
+      type: "verify-webhook",
+      config: { provider: "github", secret: MASK },
+    });
     expect(await emu.endpoints()).toEqual([]);
   });
 
   it("--map + --apply creates one endpoint per hostport whose policy holds the real secret, and prints them masked", async () => {
-    const r = await emu.run(["migrate", "edge", b.edgeId, "--map", `${b.backends.weighted}=${LB}`, "--apply", "-o", "json"]);
+    const r = await emu.run([
+      "migrate",
+      "edge",
+      b.edgeId,
+      "--map",
+      `${b.backends.weighted}=${LB}`,
+      "--apply",
+      "-o",
+      "json",
+    ]);
     expect(r.stderr).toBe("");
     expect(r.exitCode).toBe(0);
     expect(r.stdout).not.toContain("whsec-");
@@ -61,13 +91,21 @@ describe("an edge on a live account: --map, --dry-run, --apply", () => {
     expect(listed.map((e) => e.id).sort()).toEqual(printed.map((e) => e.id).sort());
     const withAdmin = (policy: ReturnType<typeof expectedPolicy>) => {
       const rules = [...policy.on_http_request];
-      const admin = { name: b.routes.admin, expressions: ['req.url.path.startsWith("/admin")'], actions: [{ type: "forward-internal", config: { url: "https://service-app.internal" } }] };
+      const admin = {
+        name: b.routes.admin,
+        expressions: ['req.url.path.startsWith("/admin")'],
+        actions: [{ type: "forward-internal", config: { url: "https://service-app.internal" } }],
+      };
       rules.splice(2, 0, admin);
       return { on_http_request: rules };
     };
     for (const url of URLS) {
       const stored = listed.find((e) => e.url === url)!;
-      expect(stored).toMatchObject({ type: "cloud", description: `Migrated from edge ${b.edgeId}`, metadata: '{"team":"web"}' });
+      expect(stored).toMatchObject({
+        type: "cloud",
+        description: `Migrated from edge ${b.edgeId}`,
+        metadata: '{"team":"web"}',
+      });
       // The text the API holds parses (as YAML, so JSON too) to the plan, with the real secret.
       expect(parse(stored.traffic_policy)).toEqual(withAdmin(expectedPolicy(b, GITHUB_SECRET, LB)));
       const shown = printed.find((e) => e.url === url)!;
@@ -78,7 +116,11 @@ describe("an edge on a live account: --map, --dry-run, --apply", () => {
     // The table form lists them too; `edgectl api GET /endpoints` shows the URLs.
     const table = await emu.run(["api", "GET", "/endpoints"]);
     expect(table.exitCode).toBe(0);
-    expect(JSON.parse(table.stdout).endpoints.map((e: { url: string }) => e.url).sort()).toEqual(URLS);
+    expect(
+      JSON.parse(table.stdout)
+        .endpoints.map((e: { url: string }) => e.url)
+        .sort(),
+    ).toEqual(URLS);
   });
 });
 
@@ -113,7 +155,15 @@ describe("accounts after the sunset", () => {
     });
 
     it("--apply works, since /endpoints is not an Edges resource", async () => {
-      const r = await emu.run(["migrate", "edge", b.edgeId, "--map", `${b.backends.weighted}=https://lb.internal`, "--allow-partial", "--apply"]);
+      const r = await emu.run([
+        "migrate",
+        "edge",
+        b.edgeId,
+        "--map",
+        `${b.backends.weighted}=https://lb.internal`,
+        "--allow-partial",
+        "--apply",
+      ]);
       expect(r.exitCode).toBe(0);
       expect(r.stderr).toContain(`route ${b.routes.admin}: oauth`);
       const rows = r.stdout.trim().split("\n");
@@ -126,14 +176,17 @@ describe("accounts after the sunset", () => {
   describe("retired (ERR_NGROK_7008)", () => {
     const emu = useEmulator(() => ["--state", state, "--edges", "retired"], appSandbox);
 
-    it.each([["export"], ["migrate", "edge", "<edge>"]])("%s exits 1 with the plain-words explanation and nothing on stdout", async (...argv) => {
-      const r = await emu.run(argv.map((a) => (a === "<edge>" ? b.edgeId : a)));
-      expect(r.exitCode).toBe(1);
-      expect(r.stdout).toBe("");
-      expect(r.stderr).toContain("ERR_NGROK_7008");
-      expect(r.stderr).toMatch(/retired Edges on 2025-12-31/);
-      expect(r.stderr).toMatch(/Cloud Endpoint with a Traffic Policy/);
-    });
+    it.each([["export"], ["migrate", "edge", "<edge>"]])(
+      "%s exits 1 with the plain-words explanation and nothing on stdout",
+      async (...argv) => {
+        const r = await emu.run(argv.map((a) => (a === "<edge>" ? b.edgeId : a)));
+        expect(r.exitCode).toBe(1);
+        expect(r.stdout).toBe("");
+        expect(r.stderr).toContain("ERR_NGROK_7008");
+        expect(r.stderr).toMatch(/retired Edges on 2025-12-31/);
+        expect(r.stderr).toMatch(/Cloud Endpoint with a Traffic Policy/);
+      },
+    );
   });
 });
 
@@ -144,7 +197,9 @@ describe("export on an account with more than a page of everything", () => {
     const edges: string[] = [];
     const groups: string[] = [];
     for (let i = 0; i < 101; i++) {
-      edges.push((await post(emu.url, "/edges/https", { description: `edge ${i}`, hostports: [`h${i}.example.com:443`] })).id);
+      edges.push(
+        (await post(emu.url, "/edges/https", { description: `edge ${i}`, hostports: [`h${i}.example.com:443`] })).id,
+      );
       groups.push((await post(emu.url, "/backends/tunnel_group", { labels: { n: String(i) } })).id);
     }
     const statics = [(await post(emu.url, "/backends/static", { address: "10.0.0.1:443", tls: { enabled: true } })).id];
@@ -166,7 +221,12 @@ describe("host-qualified matches and paths with quotes and backslashes", () => {
   it("puts a host:port match on that endpoint only, its path a CEL literal that survives the API round trip", async () => {
     const app = await post(emu.url, "/backends/tunnel_group", { labels: { service: "app" } });
     const edge = await post(emu.url, "/edges/https", { hostports: ["shop.example.com:443", "shop.example.com:8443"] });
-    const route = (match_type: string, match: string) => post(emu.url, `/edges/https/${edge.id}/routes`, { match_type, match, backend: { enabled: true, backend_id: app.id } });
+    const route = (match_type: string, match: string) =>
+      post(emu.url, `/edges/https/${edge.id}/routes`, {
+        match_type,
+        match,
+        backend: { enabled: true, backend_id: app.id },
+      });
     const odd = await route("path_prefix", 'shop.example.com:8443/a"b\\c');
     const exact = await route("exact_path", "/x");
     const forward = [{ type: "forward-internal", config: { url: "https://service-app.internal" } }];
@@ -193,13 +253,25 @@ describe("a route whose backend is gone", () => {
   it("is listed as not migrated, naming the backend, and the rest is planned", async () => {
     const app = await post(emu.url, "/backends/tunnel_group", { labels: { service: "app" } });
     const edge = await post(emu.url, "/edges/https", { hostports: ["gone.example.com:443"] });
-    const live = await post(emu.url, `/edges/https/${edge.id}/routes`, { match_type: "path_prefix", match: "/", backend: { enabled: true, backend_id: app.id } });
-    const gone = await post(emu.url, `/edges/https/${edge.id}/routes`, { match_type: "exact_path", match: "/old", backend: { enabled: true, backend_id: "bkdhr_gone1" } });
+    const live = await post(emu.url, `/edges/https/${edge.id}/routes`, {
+      match_type: "path_prefix",
+      match: "/",
+      backend: { enabled: true, backend_id: app.id },
+    });
+    const gone = await post(emu.url, `/edges/https/${edge.id}/routes`, {
+      match_type: "exact_path",
+      match: "/old",
+      backend: { enabled: true, backend_id: "bkdhr_gone1" },
+    });
 
     const r = await emu.run(["migrate", "edge", edge.id, "-o", "json"]);
     expect(r.exitCode, r.stderr).toBe(0);
     const plan = JSON.parse(r.stdout);
-    expect(plan.not_migrated).toEqual([{ route_id: gone.id, item: "backend", reason: expect.stringContaining("backend bkdhr_gone1 does not exist") }]);
-    expect(plan.endpoints[0].traffic_policy.on_http_request.map((rule: { name: string }) => rule.name)).toEqual([live.id]);
+    expect(plan.not_migrated).toEqual([
+      { route_id: gone.id, item: "backend", reason: expect.stringContaining("backend bkdhr_gone1 does not exist") },
+    ]);
+    expect(plan.endpoints[0].traffic_policy.on_http_request.map((rule: { name: string }) => rule.name)).toEqual([
+      live.id,
+    ]);
   });
 });

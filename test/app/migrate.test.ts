@@ -19,7 +19,14 @@ describe("migrate edge: the plan", () => {
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
       edge_id: "edghts_1",
-      endpoints: [{ url: "https://shop.example.com", description: "Migrated from edge edghts_1", metadata: '{"team":"web"}', traffic_policy: EXPECTED_POLICY(SECRET) }],
+      endpoints: [
+        {
+          url: "https://shop.example.com",
+          description: "Migrated from edge edghts_1",
+          metadata: '{"team":"web"}',
+          traffic_policy: EXPECTED_POLICY(SECRET),
+        },
+      ],
       not_migrated: [],
     });
   });
@@ -29,12 +36,18 @@ describe("migrate edge: the plan", () => {
     const r = await suite.run(["migrate", "edge", "edghts_1"]);
     expect(r.exitCode).toBe(0);
     const docs = r.stdout.split(/^---$/m);
-    expect(docs.map((d) => d.trim().split("\n")[0])).toEqual(["# https://a.example.com", "# https://b.example.com:8443"]);
+    expect(docs.map((d) => d.trim().split("\n")[0])).toEqual([
+      "# https://a.example.com",
+      "# https://b.example.com:8443",
+    ]);
     for (const d of docs) expect(parse(d)).toEqual(EXPECTED_POLICY("********"));
   });
 
   it("lists what cannot be migrated as warnings on stderr, and in the plan with -o json", async () => {
-    const partial = { ...EDGE, routes: [...EDGE.routes!, route("edghtsrt_w", "path_prefix", "/w", "bkdwd_w", { oauth: { enabled: true } })] };
+    const partial = {
+      ...EDGE,
+      routes: [...EDGE.routes!, route("edghtsrt_w", "path_prefix", "/w", "bkdwd_w", { oauth: { enabled: true } })],
+    };
     scriptApi(partial);
     const r = await suite.run(["migrate", "edge", "edghts_1"]);
     expect(r.exitCode).toBe(0);
@@ -53,7 +66,9 @@ describe("migrate edge: the plan", () => {
     const r = await suite.run(["migrate", "edge", "edghts_1", "--map", "bkdwd_w=https://api.internal", "-o", "json"]);
     expect(r.exitCode).toBe(0);
     expect(requestLines()).toEqual(["GET /edges/https/edghts_1"]);
-    expect(JSON.parse(r.stdout).endpoints[0].traffic_policy.on_http_request[0].actions).toEqual([{ type: "forward-internal", config: { url: "https://api.internal" } }]);
+    expect(JSON.parse(r.stdout).endpoints[0].traffic_policy.on_http_request[0].actions).toEqual([
+      { type: "forward-internal", config: { url: "https://api.internal" } },
+    ]);
   });
 
   it.each([
@@ -101,7 +116,9 @@ describe("migrate edge --apply", () => {
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe("");
     expect(requestLines()).toEqual(READS);
-    expect(r.stderr).toMatch(/^error: 1 item\(s\) of edge edghts_1 cannot be migrated .*nothing was created.*--allow-partial/m);
+    expect(r.stderr).toMatch(
+      /^error: 1 item\(s\) of edge edghts_1 cannot be migrated .*nothing was created.*--allow-partial/m,
+    );
     expect(r.stderr).toMatch(/^warning: not migrated: edge: mutual_tls: /m);
     const j = await suite.run(["migrate", "edge", "edghts_1", "--apply", "-o", "json"]);
     expect(j.exitCode).toBe(2);
@@ -125,8 +142,18 @@ describe("migrate edge --apply", () => {
     expect(r.exitCode).toBe(0);
     expect(requestLines()).toEqual(READS);
     expect(r.stdout).not.toContain(SECRET);
-    const [dry] = JSON.parse(r.stdout) as { dry_run: boolean; request: { method: string; url: string; body: { traffic_policy: string } } }[];
-    expect(dry).toMatchObject({ dry_run: true, request: { method: "POST", url: `${suite.server.url}/endpoints`, body: { type: "cloud", url: "https://shop.example.com" } } });
+    const [dry] = JSON.parse(r.stdout) as {
+      dry_run: boolean;
+      request: { method: string; url: string; body: { traffic_policy: string } };
+    }[];
+    expect(dry).toMatchObject({
+      dry_run: true,
+      request: {
+        method: "POST",
+        url: `${suite.server.url}/endpoints`,
+        body: { type: "cloud", url: "https://shop.example.com" },
+      },
+    });
     expect(JSON.parse(dry!.request.body.traffic_policy)).toEqual(EXPECTED_POLICY("********"));
     const text = await suite.run(["migrate", "edge", "edghts_1", "--dry-run"]);
     expect(text.exitCode).toBe(0);
@@ -149,20 +176,25 @@ describe("migrate edge --apply", () => {
     expect(j.exitCode).toBe(1);
     const { error } = parseJsonError(j.stderr);
     expect(error.error_code).toBe("ERR_NGROK_18008");
-    expect((error.details as { warnings: string[] }).warnings).toContain("created before the failure: ep_1 https://a.example.com");
+    expect((error.details as { warnings: string[] }).warnings).toContain(
+      "created before the failure: ep_1 https://a.example.com",
+    );
   });
 });
 
 describe("help and completion", () => {
-  it.each([["export"], ["migrate"], ["migrate", "edge"]])("edgectl %s --help ends with examples of itself", async (...command) => {
-    const r = await suite.run([...command, "--help"]);
-    expect(r.exitCode).toBe(0);
-    const lines = r.stdout.trimEnd().split("\n");
-    const after = lines.slice(lines.lastIndexOf("Examples:") + 1).filter((l) => l.trim() !== "");
-    expect(after.length).toBeGreaterThan(0);
-    for (const l of after) expect(l).toMatch(/^ {2}[$#] /);
-    expect(after.some((l) => l.includes(`edgectl ${command.join(" ")}`))).toBe(true);
-  });
+  it.each([["export"], ["migrate"], ["migrate", "edge"]])(
+    "edgectl %s --help ends with examples of itself",
+    async (...command) => {
+      const r = await suite.run([...command, "--help"]);
+      expect(r.exitCode).toBe(0);
+      const lines = r.stdout.trimEnd().split("\n");
+      const after = lines.slice(lines.lastIndexOf("Examples:") + 1).filter((l) => l.trim() !== "");
+      expect(after.length).toBeGreaterThan(0);
+      for (const l of after) expect(l).toMatch(/^ {2}[$#] /);
+      expect(after.some((l) => l.includes(`edgectl ${command.join(" ")}`))).toBe(true);
+    },
+  );
 
   it("the root help lists export and migrate", async () => {
     const r = await suite.run(["--help"]);

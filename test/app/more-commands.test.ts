@@ -22,7 +22,6 @@ import { FB, parseJsonError, runCli, type Failover, type TextResult } from "../e
 
 const KEY = "key_more_commands_0123456789";
 
-
 let cli: AppSandbox;
 let emu: SpawnedEmulator;
 let server: FaultServer;
@@ -47,9 +46,11 @@ afterEach(() => {
 });
 
 /** Against the shared emulator. */
-const run = (args: string[], opts: RunOptions = {}) => runCli(cli, args, { ...opts, env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: emu.url, ...opts.env } });
+const run = (args: string[], opts: RunOptions = {}) =>
+  runCli(cli, args, { ...opts, env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: emu.url, ...opts.env } });
 /** Against the fault server, which records exactly what was sent. */
-const runF = (args: string[], opts: RunOptions = {}) => runCli(cli, args, { ...opts, env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: server.url, ...opts.env } });
+const runF = (args: string[], opts: RunOptions = {}) =>
+  runCli(cli, args, { ...opts, env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: server.url, ...opts.env } });
 
 function ok(r: TextResult): TextResult {
   if (r.exitCode !== 0) throw new Error(`exit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
@@ -59,7 +60,8 @@ async function create(...flags: string[]): Promise<Failover> {
   return JSON.parse(ok(await run(["failover", "create", ...flags, "-o", "json"])).stdout) as Failover;
 }
 /** The request lines `--debug` logged, as `METHOD URL`. */
-const debugRequests = (stderr: string) => [...stderr.matchAll(/^debug: → (\S+) (\S+)$/gm)].map((m) => `${m[1]} ${m[2]}`);
+const debugRequests = (stderr: string) =>
+  [...stderr.matchAll(/^debug: → (\S+) (\S+)$/gm)].map((m) => `${m[1]} ${m[2]}`);
 
 /** A fresh edge/route pair on the shared emulator, made through the API. */
 const route = async () => {
@@ -79,13 +81,20 @@ describe("failover list against a fresh emulator", () => {
   let created: Failover[] = [];
 
   it("an empty list: JSON is [] alone (exit 0, stderr quiet); a table prints nothing and says so on stderr", async () => {
-    for (const args of [["failover", "list", "-o", "json"], ["failover", "list", "--all", "--json"], ["failover", "list", "--limit", "3", "--all", "-o", "json"]]) {
+    for (const args of [
+      ["failover", "list", "-o", "json"],
+      ["failover", "list", "--all", "--json"],
+      ["failover", "list", "--limit", "3", "--all", "-o", "json"],
+    ]) {
       const r = await runL(args);
       expect(r.exitCode, args.join(" ")).toBe(0);
       expect(r.stdout).toBe("[]");
       expect(r.stderr).toBe("");
     }
-    for (const args of [["failover", "list"], ["failover", "list", "--all"]]) {
+    for (const args of [
+      ["failover", "list"],
+      ["failover", "list", "--all"],
+    ]) {
       const r = await runL(args);
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe("");
@@ -97,7 +106,9 @@ describe("failover list against a fresh emulator", () => {
   it("lists the seven created newest first", async () => {
     created = [];
     for (let i = 1; i <= 7; i++) {
-      const r = ok(await runL(["failover", "create", "--backends", `bkdhr_n${i}`, "--description", `item ${i}`, "-o", "json"]));
+      const r = ok(
+        await runL(["failover", "create", "--backends", `bkdhr_n${i}`, "--description", `item ${i}`, "-o", "json"]),
+      );
       created.push(JSON.parse(r.stdout) as Failover);
     }
     const newestFirst = created.map((f) => f.id).reverse();
@@ -110,7 +121,12 @@ describe("failover list against a fresh emulator", () => {
 
   it("--limit 3 reads one page: the three newest, one request with ?limit=3", async () => {
     const r = ok(await runL(["failover", "list", "--limit", "3", "-o", "json", "--debug"]));
-    expect((JSON.parse(r.stdout) as Failover[]).map((f) => f.id)).toEqual(created.map((f) => f.id).reverse().slice(0, 3));
+    expect((JSON.parse(r.stdout) as Failover[]).map((f) => f.id)).toEqual(
+      created
+        .map((f) => f.id)
+        .reverse()
+        .slice(0, 3),
+    );
     expect(debugRequests(r.stderr)).toEqual([`GET ${fresh.url}/backends/failover?limit=3`]);
   });
 
@@ -138,7 +154,11 @@ describe("failover list against a fresh emulator", () => {
 
   it("--all works with the base URL spelled localhost (the emulator's links follow the Host asked for)", async () => {
     const asLocalhost = fresh.url.replace("127.0.0.1", "localhost");
-    const r = ok(await runCli(cli, ["failover", "list", "--limit", "3", "--all", "-o", "json"], { env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: asLocalhost } }));
+    const r = ok(
+      await runCli(cli, ["failover", "list", "--limit", "3", "--all", "-o", "json"], {
+        env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: asLocalhost },
+      }),
+    );
     expect((JSON.parse(r.stdout) as Failover[]).map((f) => f.id)).toEqual(created.map((f) => f.id).reverse());
   });
 
@@ -152,7 +172,9 @@ describe("failover list against a fresh emulator", () => {
 describe("failover update", () => {
   it("against the emulator: replaces the backends in the order given and leaves the other fields alone", async () => {
     const fb = await create("--backends", "bkdhr_u1,bkdtg_u2", "--description", "keep me", "--metadata", "keep=1");
-    const r = ok(await run(["failover", "update", fb.id, "--backends", "bkdwd_u3", "--backends", "bkdhr_u1", "-o", "json"]));
+    const r = ok(
+      await run(["failover", "update", fb.id, "--backends", "bkdwd_u3", "--backends", "bkdhr_u1", "-o", "json"]),
+    );
     expect(JSON.parse(r.stdout)).toEqual({ ...fb, backends: ["bkdwd_u3", "bkdhr_u1"] });
     const again = ok(await run(["failover", "get", fb.id, "-o", "json"]));
     expect(JSON.parse(again.stdout)).toEqual({ ...fb, backends: ["bkdwd_u3", "bkdhr_u1"] });
@@ -188,7 +210,8 @@ describe("failover update", () => {
 });
 
 describe("webhook-verification get/delete against the emulator", () => {
-  const replace = (edge: string, rt: string) => run(["webhook-verification", "replace", edge, rt, "--provider", "stripe", "--secret", "whsec_more_1234"]);
+  const replace = (edge: string, rt: string) =>
+    run(["webhook-verification", "replace", edge, rt, "--provider", "stripe", "--secret", "whsec_more_1234"]);
 
   it("delete without a terminal and without --yes refuses, even with stdin piped in, and the module stays", async () => {
     const [edge, rt] = await route();
@@ -225,7 +248,6 @@ describe("webhook-verification get/delete against the emulator", () => {
     const s = ok(await run(["webhook-verification", "get", edge, rt, "--show-secret", "-o", "json"]));
     expect(JSON.parse(s.stdout).secret).toBe("whsec_more_1234");
   });
-
 });
 
 describe("edgectl api against the emulator", () => {
@@ -241,7 +263,9 @@ describe("edgectl api against the emulator", () => {
     const g = ok(await run(["api", "get", `/backends/failover/${made.id}`]));
     expect(JSON.parse(g.stdout)).toEqual(made);
 
-    const p = ok(await run(["api", "PATCH", `/backends/failover/${made.id}`, "--input", "-"], { input: '{"metadata":"raw=1"}\n' }));
+    const p = ok(
+      await run(["api", "PATCH", `/backends/failover/${made.id}`, "--input", "-"], { input: '{"metadata":"raw=1"}\n' }),
+    );
     expect(JSON.parse(p.stdout)).toEqual({ ...made, metadata: "raw=1" });
 
     const d = ok(await run(["api", "DELETE", `/backends/failover/${made.id}`]));
@@ -256,7 +280,11 @@ describe("edgectl api against the emulator", () => {
 
   it("PUT of a webhook module through api: the answer's secret is masked on stdout", async () => {
     const [edge, rt] = await route();
-    const r = ok(await run(["api", "PUT", `/edges/https/${edge}/routes/${rt}/webhook_verification`, "--input", "-"], { input: '{"enabled":true,"provider":"github","secret":"whsec_api_put_99"}' }));
+    const r = ok(
+      await run(["api", "PUT", `/edges/https/${edge}/routes/${rt}/webhook_verification`, "--input", "-"], {
+        input: '{"enabled":true,"provider":"github","secret":"whsec_api_put_99"}',
+      }),
+    );
     expect(JSON.parse(r.stdout)).toEqual({ enabled: true, provider: "github", secret: "********" });
     expect(r.stdout + r.stderr).not.toContain("whsec_api_put_99");
   });
@@ -272,10 +300,16 @@ describe("edgectl api against the emulator", () => {
     expect(r.stderr).toContain(body.error_code);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
 
-    const j = await run(["api", "POST", "/backends/failover", "--input", "-", "-o", "json"], { input: '{"backends":["nope"]}' });
+    const j = await run(["api", "POST", "/backends/failover", "--input", "-", "-o", "json"], {
+      input: '{"backends":["nope"]}',
+    });
     expect(j.exitCode).toBe(1);
     expect(JSON.parse(j.stdout)).toMatchObject({ status_code: 400, error_code: body.error_code });
-    expect(parseJsonError(j.stderr).error).toMatchObject({ kind: "api", status_code: 400, error_code: body.error_code });
+    expect(parseJsonError(j.stderr).error).toMatchObject({
+      kind: "api",
+      status_code: 400,
+      error_code: body.error_code,
+    });
   });
 });
 
@@ -298,7 +332,11 @@ describe("edgectl api: exit codes and retries (fault server)", () => {
   });
 
   it("GET is retried on 503 like every other command; only the final answer is printed", async () => {
-    server.script(apiError(503, "busy"), { ...apiError(503, "busy"), headers: { "Retry-After": "0" } }, json(200, { backends: [FB], uri: "u", next_page_uri: null }));
+    server.script(
+      apiError(503, "busy"),
+      { ...apiError(503, "busy"), headers: { "Retry-After": "0" } },
+      json(200, { backends: [FB], uri: "u", next_page_uri: null }),
+    );
     const r = await runF(["api", "GET", "/backends/failover", "--retries", "2"]);
     expect(r.exitCode).toBe(0);
     expect(server.requests.map((q) => q.method)).toEqual(["GET", "GET", "GET"]);
@@ -306,22 +344,36 @@ describe("edgectl api: exit codes and retries (fault server)", () => {
   });
 
   it("DELETE and PUT are retried on 503 too", async () => {
-    server.script(apiError(503, "busy"), { status: 204 }, apiError(503, "busy"), json(200, { enabled: true, provider: "sns" }));
+    server.script(
+      apiError(503, "busy"),
+      { status: 204 },
+      apiError(503, "busy"),
+      json(200, { enabled: true, provider: "sns" }),
+    );
     const d = await runF(["api", "DELETE", "/backends/failover/bkdfo_abc"]);
-    const p = await runF(["api", "PUT", "/edges/https/edghts_1/routes/edghtsrt_1/webhook_verification", "--input", "-"], { input: '{"enabled":true,"provider":"sns"}' });
+    const p = await runF(
+      ["api", "PUT", "/edges/https/edghts_1/routes/edghtsrt_1/webhook_verification", "--input", "-"],
+      { input: '{"enabled":true,"provider":"sns"}' },
+    );
     expect([d.exitCode, p.exitCode]).toEqual([0, 0]);
     expect(server.requests.map((q) => q.method)).toEqual(["DELETE", "DELETE", "PUT", "PUT"]);
   });
 
-  it.each(["POST", "PATCH"])("%s is not retried on 503: one request, the error body on stdout, exit 1", async (method) => {
-    server.script(apiError(503, "busy", "ERR_NGROK_503"));
-    server.fallback = () => json(201, FB); // what a repeat would have got
-    const r = await runF(["api", method, method === "POST" ? "/backends/failover" : "/backends/failover/bkdfo_abc", "--input", "-"], { input: '{"description":"x"}' });
-    expect(r.exitCode).toBe(1);
-    expect(server.requests).toHaveLength(1);
-    expect(JSON.parse(r.stdout)).toMatchObject({ status_code: 503 });
-    expect(r.stderr).toMatch(/^error: /);
-  });
+  it.each(["POST", "PATCH"])(
+    "%s is not retried on 503: one request, the error body on stdout, exit 1",
+    async (method) => {
+      server.script(apiError(503, "busy", "ERR_NGROK_503"));
+      server.fallback = () => json(201, FB); // what a repeat would have got
+      const r = await runF(
+        ["api", method, method === "POST" ? "/backends/failover" : "/backends/failover/bkdfo_abc", "--input", "-"],
+        { input: '{"description":"x"}' },
+      );
+      expect(r.exitCode).toBe(1);
+      expect(server.requests).toHaveLength(1);
+      expect(JSON.parse(r.stdout)).toMatchObject({ status_code: 503 });
+      expect(r.stderr).toMatch(/^error: /);
+    },
+  );
 
   it("POST --input FILE sends the file's JSON with the contract's headers", async () => {
     const file = join(scratch, "post.json");
@@ -341,12 +393,30 @@ describe("edgectl api: exit codes and retries (fault server)", () => {
 
 describe("--dry-run on edgectl api", () => {
   it.each([
-    ["POST", "/backends/failover", '{"backends":["bkdhr_a"]}', `POST {url}/backends/failover\n{\n  "backends": [\n    "bkdhr_a"\n  ]\n}`],
-    ["PATCH", "/backends/failover/bkdfo_abc", '{"description":"eu"}', `PATCH {url}/backends/failover/bkdfo_abc\n{\n  "description": "eu"\n}`],
-    ["PUT", "/edges/https/edghts_1/routes/edghtsrt_1/webhook_verification", '{"enabled":true,"provider":"github","secret":"whsec_dry_777"}', `PUT {url}/edges/https/edghts_1/routes/edghtsrt_1/webhook_verification\n{\n  "enabled": true,\n  "provider": "github",\n  "secret": "********"\n}`],
+    [
+      "POST",
+      "/backends/failover",
+      '{"backends":["bkdhr_a"]}',
+      `POST {url}/backends/failover\n{\n  "backends": [\n    "bkdhr_a"\n  ]\n}`,
+    ],
+    [
+      "PATCH",
+      "/backends/failover/bkdfo_abc",
+      '{"description":"eu"}',
+      `PATCH {url}/backends/failover/bkdfo_abc\n{\n  "description": "eu"\n}`,
+    ],
+    [
+      "PUT",
+      "/edges/https/edghts_1/routes/edghtsrt_1/webhook_verification",
+      '{"enabled":true,"provider":"github","secret":"whsec_dry_777"}',
+      `PUT {url}/edges/https/edghts_1/routes/edghtsrt_1/webhook_verification\n{\n  "enabled": true,\n  "provider": "github",\n  "secret": "********"\n}`,
+    ],
     ["DELETE", "/backends/failover/bkdfo_abc", undefined, "DELETE {url}/backends/failover/bkdfo_abc"],
   ])("api %s --dry-run prints the request (secrets masked) and sends nothing", async (method, path, body, expected) => {
-    const r = await runF(["api", method, path, ...(body === undefined ? [] : ["--input", "-"]), "--dry-run"], body === undefined ? {} : { input: body });
+    const r = await runF(
+      ["api", method, path, ...(body === undefined ? [] : ["--input", "-"]), "--dry-run"],
+      body === undefined ? {} : { input: body },
+    );
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe(expected.replace("{url}", server.url));
     expect(r.stderr).toBe("");
@@ -355,16 +425,26 @@ describe("--dry-run on edgectl api", () => {
   });
 
   it("api POST --dry-run -o json is one JSON document", async () => {
-    const r = await runF(["api", "POST", "/backends/failover", "--input", "-", "--dry-run", "-o", "json"], { input: '{"backends":["bkdhr_a"]}' });
+    const r = await runF(["api", "POST", "/backends/failover", "--input", "-", "--dry-run", "-o", "json"], {
+      input: '{"backends":["bkdhr_a"]}',
+    });
     expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ dry_run: true, request: { method: "POST", url: `${server.url}/backends/failover`, body: { backends: ["bkdhr_a"] } } });
+    expect(JSON.parse(r.stdout)).toEqual({
+      dry_run: true,
+      request: { method: "POST", url: `${server.url}/backends/failover`, body: { backends: ["bkdhr_a"] } },
+    });
     expect(server.requests).toEqual([]);
   });
 
   it.each([
     ["a body that is not JSON", ["api", "POST", "/backends/failover", "--input", "-", "--dry-run"], "{nope", /--input/],
     ["an unknown method", ["api", "FETCH", "/backends/failover", "--dry-run"], undefined, /<method>/],
-    ["a body on DELETE", ["api", "DELETE", "/backends/failover/bkdfo_abc", "--input", "-", "--dry-run"], "{}", /--input/],
+    [
+      "a body on DELETE",
+      ["api", "DELETE", "/backends/failover/bkdfo_abc", "--input", "-", "--dry-run"],
+      "{}",
+      /--input/,
+    ],
   ])("api --dry-run with %s is still exit 2", async (_name, args, input, message) => {
     const r = await runF(args, input === undefined ? {} : { input });
     expect(r.exitCode).toBe(2);
@@ -395,7 +475,8 @@ describe("edgectl completion", () => {
     const [bash, zsh, fish] = await Promise.all(["bash", "zsh", "fish"].map((s) => runCli(cli, ["completion", s])));
     for (const r of [bash!, zsh!, fish!]) expect(r.exitCode).toBe(0);
     scripts = { bash: bash!.stdout, zsh: zsh!.stdout, fish: fish!.stdout };
-    for (const shell of ["bash", "fish"] as const) writeFileSync(join(scratch, `edgectl.${shell}`), `${scripts[shell]}\n`);
+    for (const shell of ["bash", "fish"] as const)
+      writeFileSync(join(scratch, `edgectl.${shell}`), `${scripts[shell]}\n`);
   });
 
   /** Sources the bash script in a real bash and completes each command line (the last word is the one being completed). */
@@ -409,7 +490,12 @@ describe("edgectl completion", () => {
           `COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; COMPREPLY=(); _edgectl; echo "reply:\${COMPREPLY[*]}"`,
       ),
     ].join("\n");
-    const r = await execa("bash", ["--noprofile", "--norc", "-c", driver], { cwd: scratch, reject: false, env: { PATH: process.env.PATH ?? "" }, extendEnv: false });
+    const r = await execa("bash", ["--noprofile", "--norc", "-c", driver], {
+      cwd: scratch,
+      reject: false,
+      env: { PATH: process.env.PATH ?? "" },
+      extendEnv: false,
+    });
     expect(r.stderr).toBe("");
     expect(r.exitCode).toBe(0);
     const out = String(r.stdout).split("\n");
@@ -502,7 +588,16 @@ describe("a typo in a command name suggests the right one", () => {
 });
 
 describe("accounts where Edges are retired or read-only", () => {
-  const WV = ["webhook-verification", "replace", "edghts_1", "edghtsrt_1", "--provider", "github", "--secret", "whsec_retired_1"];
+  const WV = [
+    "webhook-verification",
+    "replace",
+    "edghts_1",
+    "edghtsrt_1",
+    "--provider",
+    "github",
+    "--secret",
+    "whsec_retired_1",
+  ];
   const cases = [
     ["ERR_NGROK_7008", 400, "Edges are no longer available for your account."],
     ["ERR_NGROK_7196", 403, "This operation is not permitted."],
@@ -521,17 +616,23 @@ describe("accounts where Edges are retired or read-only", () => {
     expect(r.stderr).not.toContain("whsec_retired_1");
   });
 
-  it.each(cases)("%s with -o json: one JSON error whose message has the plain words and whose error_code is the code", async (code, status, msg) => {
-    server.script(apiError(status, msg, code));
-    const r = await runF([...WV, "-o", "json"]);
-    expect(r.exitCode).toBe(1);
-    const { error } = parseJsonError(r.stderr);
-    expect(error).toMatchObject({ status_code: status, error_code: code, operation_id: "op_test123" });
-    expect(error.message).toMatch(/Edges are retired or read-only/);
-  });
+  it.each(cases)(
+    "%s with -o json: one JSON error whose message has the plain words and whose error_code is the code",
+    async (code, status, msg) => {
+      server.script(apiError(status, msg, code));
+      const r = await runF([...WV, "-o", "json"]);
+      expect(r.exitCode).toBe(1);
+      const { error } = parseJsonError(r.stderr);
+      expect(error).toMatchObject({ status_code: status, error_code: code, operation_id: "op_test123" });
+      expect(error.message).toMatch(/Edges are retired or read-only/);
+    },
+  );
 
   it("on reads and through `edgectl api` too (the body on stdout, the plain words on stderr)", async () => {
-    server.script(apiError(400, "Edges are deprecated.", "ERR_NGROK_7008"), apiError(400, "Edges are deprecated.", "ERR_NGROK_7008"));
+    server.script(
+      apiError(400, "Edges are deprecated.", "ERR_NGROK_7008"),
+      apiError(400, "Edges are deprecated.", "ERR_NGROK_7008"),
+    );
     const g = await runF(["webhook-verification", "get", "edghts_1", "edghtsrt_1"]);
     expect(g.exitCode).toBe(1);
     expect(g.stderr).toMatch(/Edges are retired or read-only/);

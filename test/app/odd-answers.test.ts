@@ -17,7 +17,8 @@ afterAll(() => cli.cleanup());
 describe("failover list --all", () => {
   it("a protocol-relative next_page_uri (//other-host/…) is another origin: not followed with the key (exit 3)", async () => {
     await withServer(async (server) => {
-      server.fallback = () => json(200, { backends: [FB], next_page_uri: "//127.0.0.2:9/backends/failover?before_id=bkdfo_abc" });
+      server.fallback = () =>
+        json(200, { backends: [FB], next_page_uri: "//127.0.0.2:9/backends/failover?before_id=bkdfo_abc" });
       const r = await cli.run(["failover", "list", "--all", "-o", "json"], { env: envFor(server) });
       expect(r.exitCode).toBe(3);
       expect(out(r.stdout)).toBe("");
@@ -45,10 +46,15 @@ describe("failover list --all", () => {
         json(200, { backends: [FB], next_page_uri: "/pfx/backends/failover?before_id=bkdfo_abc&limit=1" }),
         json(200, { backends: [{ ...FB, id: "bkdfo_older" }], next_page_uri: null }),
       );
-      const r = await cli.run(["failover", "list", "--all", "--limit", "1", "-o", "json"], { env: envFor(server, { EDGECTL_BASE_URL: `${server.url}/pfx` }) });
+      const r = await cli.run(["failover", "list", "--all", "--limit", "1", "-o", "json"], {
+        env: envFor(server, { EDGECTL_BASE_URL: `${server.url}/pfx` }),
+      });
       expect(out(r.stderr)).toBe("");
       expect(r.exitCode).toBe(0);
-      expect(server.requests.map((q) => q.path)).toEqual(["/pfx/backends/failover?limit=1", "/pfx/backends/failover?before_id=bkdfo_abc&limit=1"]);
+      expect(server.requests.map((q) => q.path)).toEqual([
+        "/pfx/backends/failover?limit=1",
+        "/pfx/backends/failover?before_id=bkdfo_abc&limit=1",
+      ]);
       expect((JSON.parse(out(r.stdout)) as { id: string }[]).map((b) => b.id)).toEqual(["bkdfo_abc", "bkdfo_older"]);
     });
   });
@@ -57,7 +63,8 @@ describe("failover list --all", () => {
 describe("-o json prints the resource as the API returned it", () => {
   it("keeps the API's field order and fields edgectl does not know", async () => {
     await withServer(async (server) => {
-      const body = '{"backends":["bkdhr_a"],"metadata":"m","created_at":"c","extra":{"z":1,"a":2},"id":"bkdfo_abc","uri":"u"}';
+      const body =
+        '{"backends":["bkdhr_a"],"metadata":"m","created_at":"c","extra":{"z":1,"a":2},"id":"bkdfo_abc","uri":"u"}';
       server.script({ status: 200, headers: { "Content-Type": "application/json" }, body });
       const r = await cli.run(["failover", "get", "bkdfo_abc", "-o", "json"], { env: envFor(server) });
       expect(r.exitCode).toBe(0);
@@ -75,7 +82,9 @@ describe("a connection cut in the middle of a 200 body", () => {
       expect(out(r.stdout)).toBe("");
       const stderr = out(r.stderr);
       expectCleanError(stderr);
-      expect(stderr).toMatch(/connection lost while reading the response \(HTTP 200, after \d+ bytes: \{"id":"bkdfo_abc"/);
+      expect(stderr).toMatch(
+        /connection lost while reading the response \(HTTP 200, after \d+ bytes: \{"id":"bkdfo_abc"/,
+      );
       expect(stderr).toContain("\\x1b]0;x\\x07");
     });
   });
@@ -94,7 +103,10 @@ describe("a very short API key or secret echoed back", () => {
   it("a 3-character webhook secret in the API's message is masked", async () => {
     await withServer(async (server) => {
       server.fallback = () => json(400, { status_code: 400, msg: "secret xyz is too short", error_code: "ERR_X" });
-      const r = await cli.run(["webhook-verification", "replace", "edghts_a", "edghtsrt_b", "--provider", "github", "--secret", "xyz"], { env: envFor(server) });
+      const r = await cli.run(
+        ["webhook-verification", "replace", "edghts_a", "edghtsrt_b", "--provider", "github", "--secret", "xyz"],
+        { env: envFor(server) },
+      );
       expect(r.exitCode).toBe(1);
       expect(out(r.stderr)).toMatch(/^error: secret \*{8} is too short/);
     });
@@ -119,18 +131,24 @@ describe("warnings on a run that fails", () => {
   it("with -o json stderr is one JSON object that carries the warnings", async () => {
     await withServer(async (server) => {
       server.fallback = () => json(500, { status_code: 500, msg: "boom" });
-      const r = await cli.run([...SNS, "-o", "json"], { env: envFor(server, { EDGECTL_WEBHOOK_SECRET: "whsec_env_1234" }) });
+      const r = await cli.run([...SNS, "-o", "json"], {
+        env: envFor(server, { EDGECTL_WEBHOOK_SECRET: "whsec_env_1234" }),
+      });
       expect(r.exitCode).toBe(1);
       const { error } = parseJsonError(out(r.stderr));
       expect(error).toMatchObject({ kind: "api", status_code: 500, message: "boom" });
-      expect((error.details as { warnings: string[] }).warnings).toEqual([expect.stringMatching(/^EDGECTL_WEBHOOK_SECRET is ignored/)]);
+      expect((error.details as { warnings: string[] }).warnings).toEqual([
+        expect.stringMatching(/^EDGECTL_WEBHOOK_SECRET is ignored/),
+      ]);
     });
   });
 
   it("on success the warning is printed on stderr, stdout keeps only the result", async () => {
     await withServer(async (server) => {
       server.fallback = () => json(200, { enabled: true, provider: "sns" });
-      const r = await cli.run([...SNS, "-o", "json"], { env: envFor(server, { EDGECTL_WEBHOOK_SECRET: "whsec_env_1234" }) });
+      const r = await cli.run([...SNS, "-o", "json"], {
+        env: envFor(server, { EDGECTL_WEBHOOK_SECRET: "whsec_env_1234" }),
+      });
       expect(r.exitCode).toBe(0);
       expect(JSON.parse(out(r.stdout))).toEqual({ enabled: true, provider: "sns" });
       expect(out(r.stderr)).toMatch(/^warning: EDGECTL_WEBHOOK_SECRET is ignored/);

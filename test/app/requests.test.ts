@@ -15,7 +15,9 @@ const { run, env, fb, expectContractHeaders } = ctx;
 describe("failover create request", () => {
   it("sends GET with no body and no content type, keeping a base URL path prefix", async () => {
     ctx.server.script(json(200, FB));
-    const r = await run(["failover", "get", "bkdfo_abc", "-o", "json"], { env: { ...env(), EDGECTL_BASE_URL: `${ctx.server.url}/prefix/` } });
+    const r = await run(["failover", "get", "bkdfo_abc", "-o", "json"], {
+      env: { ...env(), EDGECTL_BASE_URL: `${ctx.server.url}/prefix/` },
+    });
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout as string)).toEqual(FB);
     const req = ctx.server.requests[0]!;
@@ -37,11 +39,26 @@ describe("failover create request", () => {
   it("sends description and metadata verbatim, including multi-byte text and an empty metadata", async () => {
     ctx.server.script(json(201, FB));
     const r = await run(
-      ["failover", "create", "--backends", "bkdtg_1", "--backends", "bkdhr_2,bkdsc_3", "--metadata", "", "--description", "zürich ✓ \"q\""],
+      [
+        "failover",
+        "create",
+        "--backends",
+        "bkdtg_1",
+        "--backends",
+        "bkdhr_2,bkdsc_3",
+        "--metadata",
+        "",
+        "--description",
+        'zürich ✓ "q"',
+      ],
       { env: env() },
     );
     expect(r.exitCode).toBe(0);
-    expect(JSON.parse(ctx.server.requests[0]!.body)).toEqual({ backends: ["bkdtg_1", "bkdhr_2", "bkdsc_3"], description: 'zürich ✓ "q"', metadata: "" });
+    expect(JSON.parse(ctx.server.requests[0]!.body)).toEqual({
+      backends: ["bkdtg_1", "bkdhr_2", "bkdsc_3"],
+      description: 'zürich ✓ "q"',
+      metadata: "",
+    });
     expect(Object.keys(JSON.parse(ctx.server.requests[0]!.body))).toEqual(["backends", "description", "metadata"]);
   });
 });
@@ -53,9 +70,15 @@ describe("failover get/list/update/delete requests", () => {
       const id = req.path.split("/").pop()!;
       return { status: 200, body: fb(id), delayMs: id === "bkdfo_first" ? 150 : 0 };
     };
-    const r = await run(["failover", "get", "bkdfo_first", "bkdfo_second", "bkdfo_third", "-o", "json"], { env: env() });
+    const r = await run(["failover", "get", "bkdfo_first", "bkdfo_second", "bkdfo_third", "-o", "json"], {
+      env: env(),
+    });
     expect(r.exitCode).toBe(0);
-    expect((JSON.parse(r.stdout) as { id: string }[]).map((x) => x.id)).toEqual(["bkdfo_first", "bkdfo_second", "bkdfo_third"]);
+    expect((JSON.parse(r.stdout) as { id: string }[]).map((x) => x.id)).toEqual([
+      "bkdfo_first",
+      "bkdfo_second",
+      "bkdfo_third",
+    ]);
     expect(ctx.server.requests.map((q) => `${q.method} ${q.path}`).sort()).toEqual([
       "GET /backends/failover/bkdfo_first",
       "GET /backends/failover/bkdfo_second",
@@ -65,7 +88,13 @@ describe("failover get/list/update/delete requests", () => {
   });
 
   it("list without --all reads one page only", async () => {
-    ctx.server.script(json(200, { backends: [fb("bkdfo_3")], uri: "u", next_page_uri: `${ctx.server.url}/backends/failover?before_id=bkdfo_3` }));
+    ctx.server.script(
+      json(200, {
+        backends: [fb("bkdfo_3")],
+        uri: "u",
+        next_page_uri: `${ctx.server.url}/backends/failover?before_id=bkdfo_3`,
+      }),
+    );
     const r = await run(["failover", "list", "-o", "json"], { env: env() });
     expect(r.exitCode).toBe(0);
     expect(ctx.server.requests.map((q) => q.path)).toEqual(["/backends/failover"]);
@@ -74,7 +103,10 @@ describe("failover get/list/update/delete requests", () => {
 
   it("delete of ids from stdin sends one DELETE per line, blank lines ignored", async () => {
     ctx.server.fallback = () => ({ status: 204 });
-    const r = await run(["failover", "delete", "-", "--yes", "-o", "json"], { env: env(), input: "bkdfo_x1\n\nbkdfo_x2\r\n  bkdfo_x3  \n" });
+    const r = await run(["failover", "delete", "-", "--yes", "-o", "json"], {
+      env: env(),
+      input: "bkdfo_x1\n\nbkdfo_x2\r\n  bkdfo_x3  \n",
+    });
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([
       { id: "bkdfo_x1", deleted: true },
@@ -119,7 +151,9 @@ describe("webhook verification requests", () => {
 
   it("a flag wins over EDGECTL_WEBHOOK_SECRET", async () => {
     ctx.server.script(moduleReply());
-    const r = await run(replace("--provider", "stripe", "--secret", "flag-secret"), { env: { ...env(), EDGECTL_WEBHOOK_SECRET: "env-secret" } });
+    const r = await run(replace("--provider", "stripe", "--secret", "flag-secret"), {
+      env: { ...env(), EDGECTL_WEBHOOK_SECRET: "env-secret" },
+    });
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(ctx.server.requests[0]!.body).secret).toBe("flag-secret");
   });
@@ -150,7 +184,10 @@ describe("webhook verification requests", () => {
 describe("edgectl api", () => {
   it("sends the --input - body as JSON", async () => {
     ctx.server.script(json(200, FB));
-    const r = await run(["api", "PATCH", "/backends/failover/bkdfo_abc", "--input", "-"], { env: env(), input: '{ "description": "eu" }' });
+    const r = await run(["api", "PATCH", "/backends/failover/bkdfo_abc", "--input", "-"], {
+      env: env(),
+      input: '{ "description": "eu" }',
+    });
     expect(r.exitCode).toBe(0);
     expect(ctx.server.requests[0]!.body).toBe('{"description":"eu"}');
     expectContractHeaders(ctx.server.requests[0]!, true);
@@ -164,4 +201,3 @@ describe("edgectl api", () => {
     expect(r.stderr).toMatch(/^error: /);
   });
 });
-

@@ -21,8 +21,18 @@ describe("--dry-run prints the request and sends nothing", () => {
       {},
       `POST ${"{url}"}/backends/failover\n{\n  "backends": [\n    "bkdhr_a",\n    "bkdtg_b",\n    "bkdwd_c"\n  ],\n  "description": "eu"\n}`,
     ],
-    ["failover update", ["failover", "update", "bkdfo_abc", "--metadata", "m"], {}, `PATCH {url}/backends/failover/bkdfo_abc\n{\n  "metadata": "m"\n}`],
-    ["failover delete (no --yes needed)", ["failover", "delete", "bkdfo_abc"], {}, "DELETE {url}/backends/failover/bkdfo_abc"],
+    [
+      "failover update",
+      ["failover", "update", "bkdfo_abc", "--metadata", "m"],
+      {},
+      `PATCH {url}/backends/failover/bkdfo_abc\n{\n  "metadata": "m"\n}`,
+    ],
+    [
+      "failover delete (no --yes needed)",
+      ["failover", "delete", "bkdfo_abc"],
+      {},
+      "DELETE {url}/backends/failover/bkdfo_abc",
+    ],
     [
       "failover delete of several ids",
       ["failover", "delete", "bkdfo_a", "bkdfo_b", "--yes"],
@@ -53,7 +63,12 @@ describe("--dry-run prints the request and sends nothing", () => {
       {},
       `PUT {url}/edges/https/edghts_1/routes/edghtsrt_1/webhook_verification\n{\n  "enabled": true,\n  "provider": "sns"\n}`,
     ],
-    ["webhook-verification delete", [...wv, "delete", "edghts_1", "edghtsrt_1"], {}, "DELETE {url}/edges/https/edghts_1/routes/edghtsrt_1/webhook_verification"],
+    [
+      "webhook-verification delete",
+      [...wv, "delete", "edghts_1", "edghtsrt_1"],
+      {},
+      "DELETE {url}/edges/https/edghts_1/routes/edghtsrt_1/webhook_verification",
+    ],
   ];
 
   it.each(cases)("%s", async (_name, args, opts, expected) => {
@@ -131,7 +146,17 @@ describe("--debug logs requests on stderr without the key or secrets", () => {
   it("an error message that quotes the key or the secret is redacted, with and without --debug", async () => {
     for (const debug of [[], ["--debug"]]) {
       ctx.server.script(apiError(400, `rejected secret ${SECRET} for key ${KEY}`, "ERR_NGROK_215"));
-      const r = await run(["webhook-verification", "replace", "edghts_1", "edghtsrt_1", "--provider", "github", "--secret", SECRET, ...debug]);
+      const r = await run([
+        "webhook-verification",
+        "replace",
+        "edghts_1",
+        "edghtsrt_1",
+        "--provider",
+        "github",
+        "--secret",
+        SECRET,
+        ...debug,
+      ]);
       expect(r.exitCode).toBe(1);
       expect(r.stdout).toBe("");
       expect(r.stderr).toMatch(/^error: rejected secret/m);
@@ -141,7 +166,16 @@ describe("--debug logs requests on stderr without the key or secrets", () => {
   });
 
   it("a refused connection with --debug shows no key either", async () => {
-    const r = await run(["failover", "get", "bkdfo_abc", "--debug", "--retries", "0", "--base-url", "http://127.0.0.1:1"]);
+    const r = await run([
+      "failover",
+      "get",
+      "bkdfo_abc",
+      "--debug",
+      "--retries",
+      "0",
+      "--base-url",
+      "http://127.0.0.1:1",
+    ]);
     expect(r.exitCode).toBe(3);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain("GET http://127.0.0.1:1/backends/failover/bkdfo_abc");

@@ -13,11 +13,19 @@ import { parseJsonError, useFaultServer } from "../e2e/support.js";
 const KEY = "key_script_edges_7777";
 const suite = useFaultServer(KEY, appSandbox);
 const { run } = suite;
-const resource = (id: string) => ({ id, uri: `${suite.server.url}/backends/failover/${id}`, created_at: "2026-01-01T00:00:00Z", description: "d".repeat(100), metadata: "", backends: ["bkdhr_a"] });
+const resource = (id: string) => ({
+  id,
+  uri: `${suite.server.url}/backends/failover/${id}`,
+  created_at: "2026-01-01T00:00:00Z",
+  description: "d".repeat(100),
+  metadata: "",
+  backends: ["bkdhr_a"],
+});
 
 describe("a batch whose API key is refused", () => {
   it("stops sending after the first 401: exit 4, the rest not tried", async () => {
-    suite.server.fallback = () => apiError(401, "The API key you specified is properly formed, but it is invalid.", "ERR_NGROK_203");
+    suite.server.fallback = () =>
+      apiError(401, "The API key you specified is properly formed, but it is invalid.", "ERR_NGROK_203");
     const ids = Array.from({ length: 50 }, (_, i) => `bkdfo_k${i}`);
     const r = await run(["failover", "get", "-", "--concurrency", "2"], { input: `${ids.join("\n")}\n` });
     expect(r.exitCode).toBe(4);
@@ -28,7 +36,19 @@ describe("a batch whose API key is refused", () => {
 
   it("with -o json the one error object says so", async () => {
     suite.server.fallback = () => apiError(403, "forbidden", "ERR_NGROK_218");
-    const r = await run(["failover", "delete", "bkdfo_a1", "bkdfo_a2", "bkdfo_a3", "bkdfo_a4", "--yes", "--concurrency", "1", "-o", "json"]);
+    const r = await run([
+      "failover",
+      "delete",
+      "bkdfo_a1",
+      "bkdfo_a2",
+      "bkdfo_a3",
+      "bkdfo_a4",
+      "--yes",
+      "--concurrency",
+      "1",
+      "-o",
+      "json",
+    ]);
     expect(r.exitCode).toBe(4);
     expect(suite.server.requests).toHaveLength(1);
     const { error } = parseJsonError(r.stderr);
@@ -56,7 +76,10 @@ describe("an id given twice to delete", () => {
 
 describe("a blank EDGECTL_API_KEY", () => {
   it("counts as unset: the profile's key is used", async () => {
-    const login = await run(["auth", "login", "--with-token"], { input: "key_from_profile_1234\n", env: { EDGECTL_API_KEY: undefined } });
+    const login = await run(["auth", "login", "--with-token"], {
+      input: "key_from_profile_1234\n",
+      env: { EDGECTL_API_KEY: undefined },
+    });
     expect(login.exitCode).toBe(0);
     suite.server.fallback = () => json(200, resource("bkdfo_blank"));
     const r = await run(["failover", "get", "bkdfo_blank", "-o", "json"], { env: { EDGECTL_API_KEY: "   " } });
@@ -67,7 +90,14 @@ describe("a blank EDGECTL_API_KEY", () => {
 });
 
 describe("edgectl api: paths that would leave the base URL's prefix", () => {
-  it.each([["/%2e%2e/%2e%2e/admin"], ["/%2E%2E/admin"], ["/..\\..\\admin"], ["/a/%5c../admin"], ["/a/..%2fadmin"], [""]])("%j: exit 2, nothing sent", async (path) => {
+  it.each([
+    ["/%2e%2e/%2e%2e/admin"],
+    ["/%2E%2E/admin"],
+    ["/..\\..\\admin"],
+    ["/a/%5c../admin"],
+    ["/a/..%2fadmin"],
+    [""],
+  ])("%j: exit 2, nothing sent", async (path) => {
     const r = await run(["api", "GET", path], { env: { EDGECTL_BASE_URL: `${suite.server.url}/api/v2` } });
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe("");
@@ -85,9 +115,12 @@ describe("edgectl api: paths that would leave the base URL's prefix", () => {
 
 describe("edgectl api --input", () => {
   it("a body that is not JSON is refused without quoting it (it may hold a secret)", async () => {
-    const r = await run(["api", "PUT", "/edges/https/edghts_1/routes/edghtsrt_1/webhook_verification", "--input", "-"], {
-      input: '{"secret":SuperSecretValue99}',
-    });
+    const r = await run(
+      ["api", "PUT", "/edges/https/edghts_1/routes/edghtsrt_1/webhook_verification", "--input", "-"],
+      {
+        input: '{"secret":SuperSecretValue99}',
+      },
+    );
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/^error: --input: not valid JSON/);
     expect(r.stderr).not.toMatch(/SuperSecre/);

@@ -37,7 +37,10 @@ function encodings(value: string): string[] {
 
 function expectNoSecret(text: string, where: string): void {
   for (const marker of [...SECRET_MARKERS, ...KEY_MARKERS]) {
-    expect(text.includes(marker), `${where} contains ${marker}: ${JSON.stringify(text.slice(Math.max(0, text.indexOf(marker) - 80), text.indexOf(marker) + 80))}`).toBe(false);
+    expect(
+      text.includes(marker),
+      `${where} contains ${marker}: ${JSON.stringify(text.slice(Math.max(0, text.indexOf(marker) - 80), text.indexOf(marker) + 80))}`,
+    ).toBe(false);
   }
 }
 
@@ -50,15 +53,49 @@ interface Echo {
 
 /** Answers that carry the echoed text somewhere a careless client would print it. */
 const ECHOES: Echo[] = [
-  { name: "error msg (JSON error body)", reply: (e) => ({ status: 400, body: `{"error_code":"ERR_NGROK_1","status_code":400,"msg":"invalid value ${e}","details":{"operation_id":"op_1"}}` }) },
-  { name: "error details (JSON error body)", reply: (e) => ({ status: 400, body: `{"status_code":400,"msg":"invalid","details":{"operation_id":"op_1","secret":"${e}","got":"${e}"}}` }) },
-  { name: "401 naming the key", reply: (e) => ({ status: 401, body: `{"error_code":"ERR_NGROK_401","status_code":401,"msg":"The API key '${e}' is not valid"}` }) },
-  { name: "HTML error page", reply: (e) => ({ status: 502, headers: { "Retry-After": "0" }, body: `<html><body>upstream said: ${e}</body></html>` }) },
-  { name: "HTML error page, echo at the excerpt cut", reply: (e) => ({ status: 500, body: `${"x".repeat(190)}${e}${"y".repeat(50)}` }) },
+  {
+    name: "error msg (JSON error body)",
+    reply: (e) => ({
+      status: 400,
+      body: `{"error_code":"ERR_NGROK_1","status_code":400,"msg":"invalid value ${e}","details":{"operation_id":"op_1"}}`,
+    }),
+  },
+  {
+    name: "error details (JSON error body)",
+    reply: (e) => ({
+      status: 400,
+      body: `{"status_code":400,"msg":"invalid","details":{"operation_id":"op_1","secret":"${e}","got":"${e}"}}`,
+    }),
+  },
+  {
+    name: "401 naming the key",
+    reply: (e) => ({
+      status: 401,
+      body: `{"error_code":"ERR_NGROK_401","status_code":401,"msg":"The API key '${e}' is not valid"}`,
+    }),
+  },
+  {
+    name: "HTML error page",
+    reply: (e) => ({
+      status: 502,
+      headers: { "Retry-After": "0" },
+      body: `<html><body>upstream said: ${e}</body></html>`,
+    }),
+  },
+  {
+    name: "HTML error page, echo at the excerpt cut",
+    reply: (e) => ({ status: 500, body: `${"x".repeat(190)}${e}${"y".repeat(50)}` }),
+  },
   { name: "200 not JSON", reply: (e) => ({ status: 200, body: `secret=${e}; key=${e}` }) },
   { name: "200 not JSON, echo at the excerpt cut", reply: (e) => ({ status: 200, body: `<${"z".repeat(192)}${e}` }) },
-  { name: "200 wrong shape", reply: (e) => ({ status: 200, body: `{"enabled":"${e}","provider":"${e}","secret":"${e}"}` }) },
-  { name: "200 module with the secret", reply: (e) => ({ status: 200, body: `{"enabled":true,"provider":"github","secret":"${e}"}` }) },
+  {
+    name: "200 wrong shape",
+    reply: (e) => ({ status: 200, body: `{"enabled":"${e}","provider":"${e}","secret":"${e}"}` }),
+  },
+  {
+    name: "200 module with the secret",
+    reply: (e) => ({ status: 200, body: `{"enabled":true,"provider":"github","secret":"${e}"}` }),
+  },
 ];
 
 describe.concurrent("no secret in any output, --debug included", () => {
@@ -68,7 +105,9 @@ describe.concurrent("no secret in any output, --debug included", () => {
         await withServer(async (server) => {
           server.fallback = () => echo.reply(form);
           for (const output of ["table", "json"]) {
-            const r = await cli.run([...PUT, "--secret", SECRET, "--debug", "--retries", "1", "-o", output], { env: envFor(server) });
+            const r = await cli.run([...PUT, "--secret", SECRET, "--debug", "--retries", "1", "-o", output], {
+              env: envFor(server),
+            });
             expectNoSecret(out(r.stdout), `stdout (-o ${output})`);
             expectNoSecret(out(r.stderr), `stderr (-o ${output})`);
           }
@@ -78,11 +117,15 @@ describe.concurrent("no secret in any output, --debug included", () => {
     it(`API key echoed in ${echo.name}`, async () => {
       await withServer(async (server) => {
         server.fallback = () => echo.reply(KEY);
-        for (const args of [["failover", "get", "bkdfo_abc"], ["api", "GET", "/backends/failover"]]) {
+        for (const args of [
+          ["failover", "get", "bkdfo_abc"],
+          ["api", "GET", "/backends/failover"],
+        ]) {
           for (const output of ["table", "json"]) {
             const r = await cli.run([...args, "--debug", "--retries", "1", "-o", output], { env: envFor(server) });
             // `api` prints a successful body as received; that case has its own test below.
-            if (!(args[0] === "api" && r.exitCode === 0)) expectNoSecret(out(r.stdout), `stdout of ${args[0]} (-o ${output})`);
+            if (!(args[0] === "api" && r.exitCode === 0))
+              expectNoSecret(out(r.stdout), `stdout of ${args[0]} (-o ${output})`);
             expectNoSecret(out(r.stderr), `stderr of ${args[0]} (-o ${output})`);
           }
         }
@@ -114,8 +157,14 @@ describe.concurrent("no secret in any output, --debug included", () => {
     ];
     for (const source of sources) {
       await withServer(async (server) => {
-        server.fallback = (req) => ({ status: 400, body: `{"status_code":400,"msg":"rejected ${JSON.parse(req.body).secret}"}` });
-        const r = await cli.run([...PUT, ...source.args, "--debug", "--retries", "0"], { env: envFor(server, source.env), input: source.input });
+        server.fallback = (req) => ({
+          status: 400,
+          body: `{"status_code":400,"msg":"rejected ${JSON.parse(req.body).secret}"}`,
+        });
+        const r = await cli.run([...PUT, ...source.args, "--debug", "--retries", "0"], {
+          env: envFor(server, source.env),
+          input: source.input,
+        });
         expect(r.exitCode).toBe(1);
         expect(JSON.parse(server.requests[0]!.body)).toEqual({ enabled: true, provider: "github", secret: SECRET });
         expectNoSecret(out(r.stdout), "stdout");
@@ -145,7 +194,9 @@ describe.concurrent("no secret in any output, --debug included", () => {
   it("--api-key on the command line is redacted from --debug output too", async () => {
     await withServer(async (server) => {
       server.fallback = () => ({ status: 403, body: `{"status_code":403,"msg":"key ${KEY} lacks scope"}` });
-      const r = await cli.run(["failover", "get", "bkdfo_abc", "--api-key", KEY, "--debug"], { env: { EDGECTL_BASE_URL: server.url } });
+      const r = await cli.run(["failover", "get", "bkdfo_abc", "--api-key", KEY, "--debug"], {
+        env: { EDGECTL_BASE_URL: server.url },
+      });
       expect(r.exitCode).toBe(4);
       expectNoSecret(out(r.stderr), "stderr");
     });
@@ -162,7 +213,14 @@ describe.concurrent("no secret in any output, --debug included", () => {
     const dir = join(scratch, "cfg-show");
     const env = { EDGECTL_CONFIG_DIR: dir };
     expect((await cli.run(["auth", "login", "--with-token"], { env, input: `${KEY}\n` })).exitCode).toBe(0);
-    for (const args of [["auth", "status"], ["auth", "status", "-o", "json"], ["config", "list"], ["config", "list", "-o", "json"], ["config", "get", "api_key"], ["--debug", "auth", "status"]]) {
+    for (const args of [
+      ["auth", "status"],
+      ["auth", "status", "-o", "json"],
+      ["config", "list"],
+      ["config", "list", "-o", "json"],
+      ["config", "get", "api_key"],
+      ["--debug", "auth", "status"],
+    ]) {
       const r = await cli.run(args, { env });
       expect(r.exitCode, args.join(" ")).toBe(0);
       expectNoSecret(out(r.stdout), `stdout of ${args.join(" ")}`);
@@ -186,7 +244,10 @@ describe("the config file", () => {
 
   it("a file (and folder) found more open is warned about, left as it is (read-only commands chmod nothing), and still used", async () => {
     const dir = join(scratch, "loose");
-    expect((await cli.run(["auth", "login", "--with-token"], { env: { EDGECTL_CONFIG_DIR: dir }, input: `${KEY}\n` })).exitCode).toBe(0);
+    expect(
+      (await cli.run(["auth", "login", "--with-token"], { env: { EDGECTL_CONFIG_DIR: dir }, input: `${KEY}\n` }))
+        .exitCode,
+    ).toBe(0);
     const file = join(dir, "config.json");
     chmodSync(file, 0o644);
     chmodSync(dir, 0o755);
@@ -206,10 +267,15 @@ describe("the config file", () => {
   it("a group-readable file is warned about before a request uses its key", async () => {
     await withServer(async (server) => {
       const dir = join(scratch, "loose-req");
-      expect((await cli.run(["auth", "login", "--with-token"], { env: { EDGECTL_CONFIG_DIR: dir }, input: `${KEY}\n` })).exitCode).toBe(0);
+      expect(
+        (await cli.run(["auth", "login", "--with-token"], { env: { EDGECTL_CONFIG_DIR: dir }, input: `${KEY}\n` }))
+          .exitCode,
+      ).toBe(0);
       chmodSync(join(dir, "config.json"), 0o640);
       server.script({ status: 200, body: FB });
-      const r = await cli.run(["failover", "get", "bkdfo_abc"], { env: { EDGECTL_CONFIG_DIR: dir, EDGECTL_BASE_URL: server.url } });
+      const r = await cli.run(["failover", "get", "bkdfo_abc"], {
+        env: { EDGECTL_CONFIG_DIR: dir, EDGECTL_BASE_URL: server.url },
+      });
       expect(r.exitCode).toBe(0);
       expect(out(r.stderr)).toMatch(/warning: .*640/);
       expect(statSync(join(dir, "config.json")).mode & 0o777).toBe(0o640);
@@ -220,14 +286,23 @@ describe("the config file", () => {
 
 describe.concurrent("where the key may travel", () => {
   // 0.0.0.0 reaches a listener on 127.0.0.1 on Linux, so a leak would show at the server.
-  const nonLoopback = (port: string) => [`http://0.0.0.0:${port}`, `http://localhost.localdomain.invalid:${port}`, `http://10.0.0.1:${port}`, `http://[::ffff:10.0.0.1]:${port}`];
+  const nonLoopback = (port: string) => [
+    `http://0.0.0.0:${port}`,
+    `http://localhost.localdomain.invalid:${port}`,
+    `http://10.0.0.1:${port}`,
+    `http://[::ffff:10.0.0.1]:${port}`,
+  ];
 
   it("plain http to a non-loopback host is refused from flag, env and profile: exit 2, nothing sent", async () => {
     await withServer(async (server) => {
       const port = new URL(server.url).port;
       for (const base of nonLoopback(port)) {
-        const viaFlag = await cli.run(["failover", "get", "bkdfo_abc", "--base-url", base], { env: { EDGECTL_API_KEY: KEY } });
-        const viaEnv = await cli.run(["failover", "get", "bkdfo_abc"], { env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: base } });
+        const viaFlag = await cli.run(["failover", "get", "bkdfo_abc", "--base-url", base], {
+          env: { EDGECTL_API_KEY: KEY },
+        });
+        const viaEnv = await cli.run(["failover", "get", "bkdfo_abc"], {
+          env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: base },
+        });
         for (const r of [viaFlag, viaEnv]) {
           expect(r.exitCode).toBe(2);
           expect(out(r.stdout)).toBe("");
@@ -239,12 +314,18 @@ describe.concurrent("where the key may travel", () => {
         expect(out(viaEnv.stderr)).toContain("EDGECTL_BASE_URL");
       }
       const dir = join(scratch, "profile-http");
-      const set = await cli.run(["config", "set", "base_url", `http://0.0.0.0:${port}`], { env: { EDGECTL_CONFIG_DIR: dir } });
+      const set = await cli.run(["config", "set", "base_url", `http://0.0.0.0:${port}`], {
+        env: { EDGECTL_CONFIG_DIR: dir },
+      });
       expect(set.exitCode).toBe(2);
       // A hand-edited profile is refused too.
       const { mkdirSync } = await import("node:fs");
       mkdirSync(dir, { recursive: true, mode: 0o700 });
-      writeFileSync(join(dir, "config.json"), JSON.stringify({ profiles: { default: { api_key: KEY, base_url: `http://0.0.0.0:${port}` } } }), { mode: 0o600 });
+      writeFileSync(
+        join(dir, "config.json"),
+        JSON.stringify({ profiles: { default: { api_key: KEY, base_url: `http://0.0.0.0:${port}` } } }),
+        { mode: 0o600 },
+      );
       const viaProfile = await cli.run(["failover", "get", "bkdfo_abc"], { env: { EDGECTL_CONFIG_DIR: dir } });
       expect(viaProfile.exitCode).toBe(2);
       expect(out(viaProfile.stderr)).toMatch(/profile/);
@@ -257,7 +338,9 @@ describe.concurrent("where the key may travel", () => {
       server.fallback = () => ({ status: 200, body: FB });
       const port = new URL(server.url).port;
       for (const base of [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://127.0.0.1:${port}/prefix/`]) {
-        const r = await cli.run(["failover", "get", "bkdfo_abc"], { env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: base } });
+        const r = await cli.run(["failover", "get", "bkdfo_abc"], {
+          env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: base },
+        });
         expect(r.exitCode, `${base}: ${out(r.stderr)}`).toBe(0);
       }
     });
@@ -267,8 +350,16 @@ describe.concurrent("where the key may travel", () => {
     it(`a ${status} redirect is not followed: the target receives nothing`, async () => {
       await withServer(async (target) => {
         await withServer(async (server) => {
-          server.fallback = () => ({ status, headers: { Location: `${target.url}/backends/failover/bkdfo_abc` }, body: "" });
-          for (const args of [["failover", "get", "bkdfo_abc"], ["failover", "create", "--backends", "bkdhr_a"], [...PUT, "--secret", SECRET]]) {
+          server.fallback = () => ({
+            status,
+            headers: { Location: `${target.url}/backends/failover/bkdfo_abc` },
+            body: "",
+          });
+          for (const args of [
+            ["failover", "get", "bkdfo_abc"],
+            ["failover", "create", "--backends", "bkdhr_a"],
+            [...PUT, "--secret", SECRET],
+          ]) {
             server.requests.length = 0;
             const r = await cli.run([...args, "--debug"], { env: envFor(server) });
             expect(r.exitCode).toBe(1);
@@ -287,7 +378,14 @@ describe.concurrent("where the key may travel", () => {
   it("a next_page_uri on another origin is not followed with the key", async () => {
     await withServer(async (target) => {
       await withServer(async (server) => {
-        server.script({ status: 200, body: { backends: [FB], uri: "/backends/failover", next_page_uri: `${target.url}/backends/failover?before_id=x` } });
+        server.script({
+          status: 200,
+          body: {
+            backends: [FB],
+            uri: "/backends/failover",
+            next_page_uri: `${target.url}/backends/failover?before_id=x`,
+          },
+        });
         const r = await cli.run(["failover", "list", "--all"], { env: envFor(server) });
         expect(r.exitCode).not.toBe(0);
         expect(out(r.stdout)).toBe("");

@@ -30,7 +30,9 @@ describe("profiles", () => {
 
   it("auth login under EDGECTL_PROFILE writes that profile only", async () => {
     await login(KEYS.staging, [], { EDGECTL_PROFILE: "staging" });
-    const data = JSON.parse(readFileSync(join(ctx.cli.configDir, "config.json"), "utf8")) as { profiles: Record<string, unknown> };
+    const data = JSON.parse(readFileSync(join(ctx.cli.configDir, "config.json"), "utf8")) as {
+      profiles: Record<string, unknown>;
+    };
     expect(Object.keys(data.profiles)).toEqual(["staging"]);
     const r = await get();
     expect(r.exitCode).toBe(4); // the default profile has no key
@@ -65,7 +67,9 @@ describe("auth status / logout", () => {
       api_key_source: "NGROK_API_KEY",
       config_path: join(ctx.cli.configDir, "config.json"),
     });
-    const f = await run(["auth", "status", "-o", "json", "--api-key", KEYS.flag], { env: { EDGECTL_API_KEY: KEYS.edgectl } });
+    const f = await run(["auth", "status", "-o", "json", "--api-key", KEYS.flag], {
+      env: { EDGECTL_API_KEY: KEYS.edgectl },
+    });
     expect(JSON.parse(f.stdout)).toMatchObject({ api_key: "********1111", api_key_source: "--api-key" });
   });
 
@@ -110,19 +114,26 @@ describe("config get|set|unset|list|path", () => {
     const after = await run(["config", "get", "timeout"]);
     expect(after.exitCode).toBe(0);
     expect(after.stdout).toBe("");
-    expect(JSON.parse((await run(["config", "list", "-o", "json"])).stdout)).toEqual({ api_key: "********4444", retries: "0" });
+    expect(JSON.parse((await run(["config", "list", "-o", "json"])).stdout)).toEqual({
+      api_key: "********4444",
+      retries: "0",
+    });
   });
 
   it("config set writes the active profile only", async () => {
     await run(["config", "set", "output", "json", "--profile", "ci"]);
     expect((await run(["config", "list", "-o", "json"])).stdout.trim()).toBe("{}");
-    expect(JSON.parse((await run(["config", "list", "-o", "json", "--profile", "ci"])).stdout)).toEqual({ output: "json" });
+    expect(JSON.parse((await run(["config", "list", "-o", "json", "--profile", "ci"])).stdout)).toEqual({
+      output: "json",
+    });
   });
 
   it("the profile's retries setting is used for requests", async () => {
     await run(["config", "set", "retries", "0"]);
     ctx.server.script(json(503, { msg: "busy", status_code: 503 }, { "Retry-After": "0" }));
-    const r = await run(["failover", "get", "bkdfo_abc"], { env: { EDGECTL_API_KEY: KEYS.edgectl, EDGECTL_BASE_URL: ctx.server.url } });
+    const r = await run(["failover", "get", "bkdfo_abc"], {
+      env: { EDGECTL_API_KEY: KEYS.edgectl, EDGECTL_BASE_URL: ctx.server.url },
+    });
     expect(r.exitCode).toBe(1);
     expect(ctx.server.requests).toHaveLength(1);
   });
@@ -130,7 +141,7 @@ describe("config get|set|unset|list|path", () => {
   it("path prints the config file's path", async () => {
     const r = await run(["config", "path"]);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toBe(join(ctx.cli.configDir, "config.json")) // execa drops the final newline;
+    expect(r.stdout).toBe(join(ctx.cli.configDir, "config.json")); // execa drops the final newline;
   });
 
   it.each([

@@ -13,7 +13,10 @@ const { TITLE, RED, NASTY, EVIL_FB, expectEscaped } = ctx;
 describe.concurrent("values from the server", () => {
   it("list: every row is escaped, and rows stay one line each", async () => {
     await withServer(async (server) => {
-      server.fallback = () => ({ status: 200, body: { backends: [EVIL_FB, { ...FB, id: "bkdfo_two", description: "line1\nline2" }], next_page_uri: null } });
+      server.fallback = () => ({
+        status: 200,
+        body: { backends: [EVIL_FB, { ...FB, id: "bkdfo_two", description: "line1\nline2" }], next_page_uri: null },
+      });
       const r = await ctx.cli.run(["failover", "list"], { env: envFor(server) });
       expect(r.exitCode).toBe(0);
       const stdout = out(r.stdout);
@@ -26,7 +29,10 @@ describe.concurrent("values from the server", () => {
   it("create and update: the table of the answer is escaped", async () => {
     await withServer(async (server) => {
       server.fallback = (req) => ({ status: req.method === "POST" ? 201 : 200, body: EVIL_FB });
-      for (const args of [["failover", "create", "--backends", "bkdhr_a"], ["failover", "update", "bkdfo_abc", "--description", "x"]]) {
+      for (const args of [
+        ["failover", "create", "--backends", "bkdhr_a"],
+        ["failover", "update", "bkdfo_abc", "--description", "x"],
+      ]) {
         const r = await ctx.cli.run(args, { env: envFor(server) });
         expect(r.exitCode).toBe(0);
         expectEscaped(out(r.stdout));
@@ -46,8 +52,13 @@ describe.concurrent("values from the server", () => {
 
   it("webhook verification: provider and a shown secret are escaped", async () => {
     await withServer(async (server) => {
-      server.fallback = () => ({ status: 200, body: { enabled: true, provider: `github${TITLE}`, secret: `s3${RED}cret` } });
-      const r = await ctx.cli.run(["webhook-verification", "get", "edghts_a", "edghtsrt_b", "--show-secret"], { env: envFor(server) });
+      server.fallback = () => ({
+        status: 200,
+        body: { enabled: true, provider: `github${TITLE}`, secret: `s3${RED}cret` },
+      });
+      const r = await ctx.cli.run(["webhook-verification", "get", "edghts_a", "edghtsrt_b", "--show-secret"], {
+        env: envFor(server),
+      });
       expect(r.exitCode).toBe(0);
       expectNoRawControl(out(r.stdout));
       expect(out(r.stdout)).toContain("github\\x1b]0;pwned title\\x07");
@@ -68,7 +79,15 @@ describe.concurrent("values from the server", () => {
 
   it("error messages: msg, error_code and operation_id are escaped", async () => {
     await withServer(async (server) => {
-      server.fallback = () => ({ status: 404, body: { error_code: `ERR${RED}`, status_code: 404, msg: `gone ${NASTY}`, details: { operation_id: `op${TITLE}` } } });
+      server.fallback = () => ({
+        status: 404,
+        body: {
+          error_code: `ERR${RED}`,
+          status_code: 404,
+          msg: `gone ${NASTY}`,
+          details: { operation_id: `op${TITLE}` },
+        },
+      });
       const r = await ctx.cli.run(["failover", "get", "bkdfo_abc"], { env: envFor(server) });
       expect(r.exitCode).toBe(1);
       expect(out(r.stdout)).toBe("");
@@ -82,7 +101,10 @@ describe.concurrent("values from the server", () => {
 
   it("a batch failure line is escaped", async () => {
     await withServer(async (server) => {
-      server.fallback = (req) => (req.path.endsWith("bkdfo_b") ? { status: 404, body: { status_code: 404, msg: `no ${TITLE}` } } : { status: 200, body: FB });
+      server.fallback = (req) =>
+        req.path.endsWith("bkdfo_b")
+          ? { status: 404, body: { status_code: 404, msg: `no ${TITLE}` } }
+          : { status: 200, body: FB };
       const r = await ctx.cli.run(["failover", "get", "bkdfo_a", "bkdfo_b"], { env: envFor(server) });
       expect(r.exitCode).toBe(1);
       expectNoRawControl(out(r.stderr));
@@ -122,7 +144,16 @@ describe.concurrent("values from the user", () => {
   it("a bad provider, an unknown command and an unknown option are shown escaped", async () => {
     await withServer(async (server) => {
       for (const args of [
-        ["webhook-verification", "replace", "edghts_a", "edghtsrt_b", "--provider", `git${RED}hub`, "--secret", "abcdefgh"],
+        [
+          "webhook-verification",
+          "replace",
+          "edghts_a",
+          "edghtsrt_b",
+          "--provider",
+          `git${RED}hub`,
+          "--secret",
+          "abcdefgh",
+        ],
         ["failover", `get${TITLE}`],
         ["failover", "list", `--li${RED}mit`, "3"],
         [`fail${RED}over`],
@@ -138,12 +169,20 @@ describe.concurrent("values from the user", () => {
 
   it("a description with escapes is sent as given and shown escaped in --dry-run", async () => {
     await withServer(async (server) => {
-      server.fallback = (req) => ({ status: 201, body: { ...FB, description: (JSON.parse(req.body) as { description: string }).description } });
-      const dry = await ctx.cli.run(["failover", "create", "--backends", "bkdhr_a", "--description", NASTY, "--dry-run"], { env: envFor(server) });
+      server.fallback = (req) => ({
+        status: 201,
+        body: { ...FB, description: (JSON.parse(req.body) as { description: string }).description },
+      });
+      const dry = await ctx.cli.run(
+        ["failover", "create", "--backends", "bkdhr_a", "--description", NASTY, "--dry-run"],
+        { env: envFor(server) },
+      );
       expect(dry.exitCode).toBe(0);
       expectNoRawControl(out(dry.stdout));
       expect(server.requests).toHaveLength(0);
-      const r = await ctx.cli.run(["failover", "create", "--backends", "bkdhr_a", "--description", NASTY], { env: envFor(server) });
+      const r = await ctx.cli.run(["failover", "create", "--backends", "bkdhr_a", "--description", NASTY], {
+        env: envFor(server),
+      });
       expect(r.exitCode).toBe(0);
       expect((JSON.parse(server.requests[0]!.body) as { description: string }).description).toBe(NASTY);
       expectEscaped(out(r.stdout));

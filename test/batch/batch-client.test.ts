@@ -19,14 +19,30 @@ afterEach(async () => {
 const idOf = (path: string) => decodeURIComponent(path.split("/").pop() ?? "");
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `bkdfo_${String(i).padStart(3, "0")}`);
 
-async function deleteAll(list: string[], rateLimit: NonNullable<FaultServerOptions["rateLimit"]>, retries = 3, concurrency = 8) {
+async function deleteAll(
+  list: string[],
+  rateLimit: NonNullable<FaultServerOptions["rateLimit"]>,
+  retries = 3,
+  concurrency = 8,
+) {
   const time: SkippedTime = skippedTime();
   server = await startFaultServer({ rateLimit, now: time.now });
   server.fallback = () => ({ status: 204 });
   const debug: string[] = [];
-  client = new ApiClient({ baseUrl: server.url, apiKey: "key_batch_inproc_1234", timeoutMs: 30_000, retries, maxSockets: concurrency, now: time.now, sleep: time.sleep, debug: (l) => debug.push(l) });
+  client = new ApiClient({
+    baseUrl: server.url,
+    apiKey: "key_batch_inproc_1234",
+    timeoutMs: 30_000,
+    retries,
+    maxSockets: concurrency,
+    now: time.now,
+    sleep: time.sleep,
+    debug: (l) => debug.push(l),
+  });
   const c = client;
-  const outcomes = await runBatch(list, concurrency, (id, onRateLimited) => deleteFailover(c, id, { onRateLimited, rateLimitWaits: rateLimitWaits(list.length, retries) }));
+  const outcomes = await runBatch(list, concurrency, (id, onRateLimited) =>
+    deleteFailover(c, id, { onRateLimited, rateLimitWaits: rateLimitWaits(list.length, retries) }),
+  );
   /** DELETEs the server let in, per id. */
   const letIn = new Map<string, number>();
   for (const q of server.requests) if (!q.rateLimited) letIn.set(idOf(q.path), (letIn.get(idOf(q.path)) ?? 0) + 1);

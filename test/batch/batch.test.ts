@@ -30,7 +30,11 @@ async function createIds(base: string, n: number, metadata = ""): Promise<string
   const ids: string[] = [];
   for (let i = 0; i < n; i += 25) {
     const made = await Promise.all(
-      Array.from({ length: Math.min(25, n - i) }, (_, j) => call(base, "POST", "/backends/failover", { body: { backends: ["bkdhr_a"], description: `n${i + j}`, metadata } })),
+      Array.from({ length: Math.min(25, n - i) }, (_, j) =>
+        call(base, "POST", "/backends/failover", {
+          body: { backends: ["bkdhr_a"], description: `n${i + j}`, metadata },
+        }),
+      ),
     );
     for (const r of made) {
       expect(r.status).toBe(201);
@@ -143,7 +147,9 @@ describe("against the emulator", () => {
     const del = await run(emu.url, ["failover", "delete", ...given, "--yes", "-o", "json"]);
     expect(del.exitCode).toBe(1);
     expect(JSON.parse(del.stdout)).toEqual(ids.map((id) => ({ id, deleted: true })));
-    const error = JSON.parse(del.stderr.trim()) as { error: { kind: string; details: { failures: { id: string; status_code: number }[] } } };
+    const error = JSON.parse(del.stderr.trim()) as {
+      error: { kind: string; details: { failures: { id: string; status_code: number }[] } };
+    };
     expect(error.error.kind).toBe("api");
     expect(error.error.details.failures.map((f) => [f.id, f.status_code])).toEqual(missing.map((id) => [id, 404]));
     for (const id of ids) expect((await call(emu.url, "GET", `/backends/failover/${id}`)).status).toBe(404);
@@ -216,7 +222,14 @@ describe("against a scripted server", () => {
   afterAll(async () => {
     await server.close();
   });
-  const resource = (id: string) => ({ id, uri: `http://x/backends/failover/${id}`, created_at: "2026-01-01T00:00:00Z", description: "", metadata: "", backends: ["bkdhr_a"] });
+  const resource = (id: string) => ({
+    id,
+    uri: `http://x/backends/failover/${id}`,
+    created_at: "2026-01-01T00:00:00Z",
+    description: "",
+    metadata: "",
+    backends: ["bkdhr_a"],
+  });
   const idOf = (path: string) => decodeURIComponent(path.split("/").pop() ?? "");
 
   it("keeps input order when answers arrive in reverse, and never has more than --concurrency in flight", async () => {
@@ -249,7 +262,16 @@ describe("against a scripted server", () => {
       if (id === "bkdfo_reset") return { reset: true };
       return json(200, resource(id));
     };
-    const r = await run(server.url, ["failover", "get", "bkdfo_ok1", "bkdfo_gone", "bkdfo_reset", "bkdfo_ok2", "--retries", "0"]);
+    const r = await run(server.url, [
+      "failover",
+      "get",
+      "bkdfo_ok1",
+      "bkdfo_gone",
+      "bkdfo_reset",
+      "bkdfo_ok2",
+      "--retries",
+      "0",
+    ]);
     expect(r.exitCode).toBe(3);
     expect(tableIds(r.stdout)).toEqual(["bkdfo_ok1", "bkdfo_ok2"]);
     expect(r.stderr).toMatch(/^error: bkdfo_gone: .*HTTP 404/m);
@@ -264,10 +286,21 @@ describe("against a scripted server", () => {
       if (id === "bkdfo_denied") return apiError(403, "forbidden", "ERR_NGROK_201");
       return { status: 204 };
     };
-    const r = await run(server.url, ["failover", "delete", "bkdfo_gone", "bkdfo_ok", "bkdfo_denied", "--yes", "-o", "json"]);
+    const r = await run(server.url, [
+      "failover",
+      "delete",
+      "bkdfo_gone",
+      "bkdfo_ok",
+      "bkdfo_denied",
+      "--yes",
+      "-o",
+      "json",
+    ]);
     expect(r.exitCode).toBe(4);
     expect(JSON.parse(r.stdout)).toEqual([{ id: "bkdfo_ok", deleted: true }]);
-    const error = JSON.parse(r.stderr.trim()) as { error: { kind: string; details: { failures: { id: string; kind: string }[] } } };
+    const error = JSON.parse(r.stderr.trim()) as {
+      error: { kind: string; details: { failures: { id: string; kind: string }[] } };
+    };
     expect(error.error.kind).toBe("auth");
     expect(error.error.details.failures.map((f) => [f.id, f.kind])).toEqual([
       ["bkdfo_gone", "api"],
@@ -302,7 +335,8 @@ describe("against a scripted server", () => {
     server.requests.length = 0;
     server.fallback = (req) => {
       const id = idOf(req.path);
-      if (id.startsWith("bkdfo_limited")) return { ...apiError(429, "rate limited", "ERR_NGROK_226"), headers: { "Retry-After": "0" } } as Reply;
+      if (id.startsWith("bkdfo_limited"))
+        return { ...apiError(429, "rate limited", "ERR_NGROK_226"), headers: { "Retry-After": "0" } } as Reply;
       return { status: 204 };
     };
     const ids = ["bkdfo_ok1", "bkdfo_limited1", "bkdfo_ok2", "bkdfo_limited2", "bkdfo_ok3"];
@@ -311,7 +345,9 @@ describe("against a scripted server", () => {
     const r = await run(server.url, ["failover", "delete", ...ids, "--yes", "--retries", "0", "-o", "json"]);
     expect(r.exitCode).toBe(1);
     expect(JSON.parse(r.stdout)).toEqual(ok.map((id) => ({ id, deleted: true })));
-    const error = JSON.parse(r.stderr.trim()) as { error: { kind: string; details: { failures: { id: string; status_code: number }[] } } };
+    const error = JSON.parse(r.stderr.trim()) as {
+      error: { kind: string; details: { failures: { id: string; status_code: number }[] } };
+    };
     expect(error.error.kind).toBe("api");
     expect(error.error.details.failures.map((f) => [f.id, f.status_code])).toEqual(limited.map((id) => [id, 429]));
     // Each id was asked for exactly once: no retry, no free wait.
@@ -334,7 +370,10 @@ describe("against the API's rate limit, which sends no Retry-After", () => {
     try {
       limited.fallback = () => ({ status: 204 });
       const ids = Array.from({ length: 90 }, (_, i) => `bkdfo_${String(i).padStart(3, "0")}`);
-      const r = await run(limited.url, ["failover", "delete", "-", "--yes", "-o", "json"], { input: ids.join("\n"), timeoutMs: 30_000 });
+      const r = await run(limited.url, ["failover", "delete", "-", "--yes", "-o", "json"], {
+        input: ids.join("\n"),
+        timeoutMs: 30_000,
+      });
       expect(r.stderr).toBe("");
       expect(r.exitCode).toBe(0);
       expect(JSON.parse(r.stdout)).toEqual(ids.map((id) => ({ id, deleted: true })));

@@ -14,7 +14,10 @@ describe("api argv → options", () => {
 
   it.each([
     [["FETCH", "/x"], '<method>: "FETCH" must be one of GET, POST, PUT, PATCH, DELETE'],
-    [["GET", "https://evil.test/x?key=1"], "<path>: give a path below the base URL (like /backends/failover), not a URL"],
+    [
+      ["GET", "https://evil.test/x?key=1"],
+      "<path>: give a path below the base URL (like /backends/failover), not a URL",
+    ],
     [["GET", "/a/%2E%2E/b"], "<path>: must not contain . or .. segments"],
     [["GET", "/a\tb"], "<path>: must not contain control characters (tab, line breaks, …)"],
     [["GET", "/x", "--input", "body.json"], "--input: GET requests carry no body"],

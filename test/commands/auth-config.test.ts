@@ -7,7 +7,13 @@ import { run as loginRun } from "../../src/commands/auth/login.js";
 import { run as logoutRun } from "../../src/commands/auth/logout.js";
 import { run as statusRun } from "../../src/commands/auth/status.js";
 import { checkValue, shownValue } from "../../src/commands/config/keys.js";
-import { getVerb, get as configGet, list as configList, set as configSet, unset as configUnset } from "../../src/commands/config/verbs.js";
+import {
+  getVerb,
+  get as configGet,
+  list as configList,
+  set as configSet,
+  unset as configUnset,
+} from "../../src/commands/config/verbs.js";
 import { fakeDeps } from "./fake-deps.js";
 
 const KEY = "2xYzAbCdEfGhIjKlMnOp_1234";
@@ -27,7 +33,10 @@ describe("auth status", () => {
   });
 
   it("shows the key masked and where it came from, never the key itself", async () => {
-    const deps = fakeDeps({ env: { EDGECTL_CONFIG_DIR: tmp }, settings: { apiKey: KEY, apiKeySource: "EDGECTL_API_KEY", output: "json" } });
+    const deps = fakeDeps({
+      env: { EDGECTL_CONFIG_DIR: tmp },
+      settings: { apiKey: KEY, apiKeySource: "EDGECTL_API_KEY", output: "json" },
+    });
     await statusRun(deps);
     expect(JSON.parse(deps.out.text)).toEqual({
       profile: "default",
@@ -60,18 +69,29 @@ describe("auth login", () => {
   });
 
   it("asks with a hidden prompt on a terminal", async () => {
-    const deps = fakeDeps({ env: { EDGECTL_CONFIG_DIR: tmp }, stdinIsTTY: true, prompt: ` ${KEY} `, settings: { profile: "staging" } });
+    const deps = fakeDeps({
+      env: { EDGECTL_CONFIG_DIR: tmp },
+      stdinIsTTY: true,
+      prompt: ` ${KEY} `,
+      settings: { profile: "staging" },
+    });
     await loginRun({ withToken: false }, deps);
     expect(stored()).toEqual({ profiles: { staging: { api_key: KEY } } });
   });
 
   it("refuses --with-token from a terminal", async () => {
-    await expect(loginRun({ withToken: true }, fakeDeps({ env: { EDGECTL_CONFIG_DIR: tmp }, stdinIsTTY: true }))).rejects.toThrow(/--with-token: stdin is a terminal/);
+    await expect(
+      loginRun({ withToken: true }, fakeDeps({ env: { EDGECTL_CONFIG_DIR: tmp }, stdinIsTTY: true })),
+    ).rejects.toThrow(/--with-token: stdin is a terminal/);
   });
 
   it("refuses an empty key or one with spaces, storing nothing", async () => {
-    await expect(loginRun({ withToken: true }, fakeDeps({ env: { EDGECTL_CONFIG_DIR: tmp }, stdin: "\n" }))).rejects.toBeInstanceOf(UsageError);
-    await expect(loginRun({ withToken: true }, fakeDeps({ env: { EDGECTL_CONFIG_DIR: tmp }, stdin: "two words\n" }))).rejects.toThrow(/spaces/);
+    await expect(
+      loginRun({ withToken: true }, fakeDeps({ env: { EDGECTL_CONFIG_DIR: tmp }, stdin: "\n" })),
+    ).rejects.toBeInstanceOf(UsageError);
+    await expect(
+      loginRun({ withToken: true }, fakeDeps({ env: { EDGECTL_CONFIG_DIR: tmp }, stdin: "two words\n" })),
+    ).rejects.toThrow(/spaces/);
     expect(() => statSync(join(tmp, "config.json"))).toThrow();
   });
 });
@@ -95,8 +115,11 @@ describe("auth logout", () => {
 
 describe("config keys", () => {
   it("accepts the five keys and refuses others, listing them", () => {
-    for (const k of ["api_key", "base_url", "output", "timeout", "retries"]) expect(getVerb.parse({ key: k }).key).toBe(k);
-    expect(() => getVerb.parse({ key: "color" })).toThrow(/^<key>: "color" is not a setting; use one of api_key, base_url, output, timeout, retries$/);
+    for (const k of ["api_key", "base_url", "output", "timeout", "retries"])
+      expect(getVerb.parse({ key: k }).key).toBe(k);
+    expect(() => getVerb.parse({ key: "color" })).toThrow(
+      /^<key>: "color" is not a setting; use one of api_key, base_url, output, timeout, retries$/,
+    );
   });
 
   it("checks values with the same rules as flags, naming the key", () => {

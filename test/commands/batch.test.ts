@@ -233,14 +233,25 @@ describe("reportFailures", () => {
     const deps = fakeDeps({ settings: { output: "json" } });
     let thrown: unknown;
     try {
-      reportFailures(deps, [{ id: "a", error: new NetworkError("reset") }, { id: "b", value: 1 }], "read");
+      reportFailures(
+        deps,
+        [
+          { id: "a", error: new NetworkError("reset") },
+          { id: "b", value: 1 },
+        ],
+        "read",
+      );
     } catch (err) {
       thrown = err;
     }
     expect(thrown).toBeInstanceOf(BatchError);
     expect(deps.err.text).toBe("");
     expect(JSON.parse(formatError(thrown, { json: true }))).toEqual({
-      error: { kind: "network", message: "1 of 2 ids could not be read", details: { failures: [{ kind: "network", message: "reset", id: "a" }] } },
+      error: {
+        kind: "network",
+        message: "1 of 2 ids could not be read",
+        details: { failures: [{ kind: "network", message: "reset", id: "a" }] },
+      },
     });
   });
 });

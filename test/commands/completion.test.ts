@@ -28,7 +28,13 @@ function localNames(text: string): string[] {
   return text
     .split("\n")
     .filter((l) => /^\s*local\s/.test(l))
-    .flatMap((l) => l.replace(/'[^']*'|"[^"]*"/g, "").trim().split(/\s+/).slice(1))
+    .flatMap((l) =>
+      l
+        .replace(/'[^']*'|"[^"]*"/g, "")
+        .trim()
+        .split(/\s+/)
+        .slice(1),
+    )
     .filter((w) => !w.startsWith("-"))
     .map((w) => w.split("=")[0]!);
 }
@@ -47,7 +53,11 @@ describe("fish", () => {
   });
 
   it("each subcommand is offered under its parent's full path only", () => {
-    expect(fishCommand("get").map(conditionOf).sort()).toEqual(["__edgectl_at config", "__edgectl_at failover", "__edgectl_at webhook-verification"]);
+    expect(fishCommand("get").map(conditionOf).sort()).toEqual([
+      "__edgectl_at config",
+      "__edgectl_at failover",
+      "__edgectl_at webhook-verification",
+    ]);
     expect(fishCommand("failover").map(conditionOf)).toEqual(["__edgectl_at"]);
     expect(fishCommand("path").map(conditionOf)).toEqual(["__edgectl_at config"]);
   });
@@ -73,9 +83,24 @@ describe("fish", () => {
   });
 
   it("the path walk skips the value of every value-taking flag, and only those", () => {
-    const skip = /^ {12}case (.*)\n {16}set skip 1$/m.exec(fish)?.[1]?.split(" ").map((w) => w.replace(/^'|'$/g, ""));
-    expect(skip).toEqual(expect.arrayContaining(["--profile", "-o", "--output", "--api-key", "--concurrency", "--backends", "--provider", "--input"]));
-    for (const boolean of ["--json", "--yes", "-y", "--all", "--dry-run", "--debug", "--help"]) expect(skip).not.toContain(boolean);
+    const skip = /^ {12}case (.*)\n {16}set skip 1$/m
+      .exec(fish)?.[1]
+      ?.split(" ")
+      .map((w) => w.replace(/^'|'$/g, ""));
+    expect(skip).toEqual(
+      expect.arrayContaining([
+        "--profile",
+        "-o",
+        "--output",
+        "--api-key",
+        "--concurrency",
+        "--backends",
+        "--provider",
+        "--input",
+      ]),
+    );
+    for (const boolean of ["--json", "--yes", "-y", "--all", "--dry-run", "--debug", "--help"])
+      expect(skip).not.toContain(boolean);
   });
 
   it("--input, --secret-file and --state complete file names (-r -F); other value flags do not", () => {
@@ -98,7 +123,9 @@ describe("fish", () => {
     expect(provider).toHaveLength(1);
     expect(conditionOf(provider[0]!)).toBe("__edgectl_at webhook-verification replace");
     expect(provider[0]).toContain(`-x -a '${PROVIDERS.join(" ")}'`);
-    expect(fishFlag("output")).toEqual([expect.stringMatching(/^complete -c edgectl -s o -l output -x -a 'table json' /)]);
+    expect(fishFlag("output")).toEqual([
+      expect.stringMatching(/^complete -c edgectl -s o -l output -x -a 'table json' /),
+    ]);
   });
 
   it("a quote in a description is escaped for fish", () => {
@@ -111,9 +138,14 @@ describe("fish", () => {
 describe("zsh", () => {
   it("is a native #compdef function that runs when autoloaded and registers itself when sourced", () => {
     expect(zsh.startsWith("#compdef edgectl\n")).toBe(true);
-    expect(zsh.trimEnd().endsWith(`if [ "$funcstack[1]" = "_edgectl" ]; then\n  _edgectl "$@"\nelse\n  compdef _edgectl edgectl\nfi`)).toBe(true);
+    expect(
+      zsh
+        .trimEnd()
+        .endsWith(`if [ "$funcstack[1]" = "_edgectl" ]; then\n  _edgectl "$@"\nelse\n  compdef _edgectl edgectl\nfi`),
+    ).toBe(true);
     expect(zsh).toMatch(/^_edgectl\(\) \{$/m);
-    for (const bashism of ["bashcompinit", "COMP_WORDS", "COMPREPLY", "compgen", "complete -F"]) expect(zsh).not.toContain(bashism);
+    for (const bashism of ["bashcompinit", "COMP_WORDS", "COMPREPLY", "compgen", "complete -F"])
+      expect(zsh).not.toContain(bashism);
     expect(zsh).toContain("${words[CURRENT]}");
   });
 
@@ -130,12 +162,14 @@ describe("zsh", () => {
     expect(zshBranch("config get")).not.toContain("--concurrency");
     expect(zshBranch("webhook-verification get")).not.toContain("--concurrency");
     expect(zshBranch("webhook-verification get")).toContain("'--show-secret:");
-    for (const verb of ["create", "get", "list", "update", "delete"]) expect(zshBranch("failover")).toMatch(new RegExp(`^ {6}subcmds=\\(.*'${verb}:`, "m"));
+    for (const verb of ["create", "get", "list", "update", "delete"])
+      expect(zshBranch("failover")).toMatch(new RegExp(`^ {6}subcmds=\\(.*'${verb}:`, "m"));
   });
 
   it("global flags are added at every level; values complete with files, providers and output formats", () => {
     const globals = /^ {2}globals=\((.*)\)$/m.exec(zsh)?.[1];
-    for (const flag of ["--json", "-o", "--output", "--profile", "--api-key", "--help"]) expect(globals).toContain(`'${flag}:`);
+    for (const flag of ["--json", "-o", "--output", "--profile", "--api-key", "--help"])
+      expect(globals).toContain(`'${flag}:`);
     expect(zsh).toContain("  flags+=($globals)");
     expect(zsh).toMatch(/^ {4}\((?=[^)]*--input)(?=[^)]*--secret-file)(?=[^)]*--state)[-|a-z]+\) _files; return ;;$/m);
     expect(zsh).toContain(`(--provider) compadd -- ${PROVIDERS.join(" ")}; return ;;`);

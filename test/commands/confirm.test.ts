@@ -29,7 +29,10 @@ async function refusal(stdin: boolean, stderr: boolean): Promise<string> {
 
 describe("confirmDeletion", () => {
   it("--yes never asks, terminal or not", async () => {
-    for (const [i, e] of [[false, false], [true, true]] as const) {
+    for (const [i, e] of [
+      [false, false],
+      [true, true],
+    ] as const) {
       const { deps, asked } = terminals(i, e);
       await confirmDeletion(deps, true, "Delete it?");
       expect(asked).toEqual([]);
@@ -73,7 +76,9 @@ describe("confirmDeletion", () => {
 
   it("webhook-verification delete uses the same accurate refusal and sends nothing", async () => {
     const { deps } = terminals(true, false);
-    await expect(deleteWebhook({ edgeId: "edghts_1", routeId: "edghtsrt_1", yes: false, dryRun: false }, deps)).rejects.toThrow(/stderr is not a terminal/);
+    await expect(
+      deleteWebhook({ edgeId: "edghts_1", routeId: "edghtsrt_1", yes: false, dryRun: false }, deps),
+    ).rejects.toThrow(/stderr is not a terminal/);
     expect(deps.clientCalls).toBe(0);
     expect(deps.out.text).toBe("");
   });

@@ -10,7 +10,9 @@ describe("failover create --dry-run", () => {
     const deps = fakeDeps();
     await createRun({ backends: ["bkdhr_a", "bkdtg_b"], description: "eu", dryRun: true }, deps);
     expect(deps.clientCalls).toBe(0);
-    expect(deps.out.text).toBe(`POST https://api.example.test/backends/failover\n{\n  "backends": [\n    "bkdhr_a",\n    "bkdtg_b"\n  ],\n  "description": "eu"\n}\n`);
+    expect(deps.out.text).toBe(
+      `POST https://api.example.test/backends/failover\n{\n  "backends": [\n    "bkdhr_a",\n    "bkdtg_b"\n  ],\n  "description": "eu"\n}\n`,
+    );
     expect(deps.err.text).toBe("");
   });
 
@@ -19,7 +21,11 @@ describe("failover create --dry-run", () => {
     await createRun({ backends: ["bkdhr_a"], metadata: "{}", dryRun: true }, deps);
     expect(JSON.parse(deps.out.text)).toEqual({
       dry_run: true,
-      request: { method: "POST", url: "https://api.example.test/backends/failover", body: { backends: ["bkdhr_a"], metadata: "{}" } },
+      request: {
+        method: "POST",
+        url: "https://api.example.test/backends/failover",
+        body: { backends: ["bkdhr_a"], metadata: "{}" },
+      },
     });
   });
 });
@@ -29,7 +35,11 @@ describe("failover update --dry-run", () => {
     const deps = fakeDeps({ settings: { output: "json" } });
     await updateRun({ id: "bkdfo_1", description: "", dryRun: true }, deps);
     expect(deps.clientCalls).toBe(0);
-    expect(JSON.parse(deps.out.text).request).toEqual({ method: "PATCH", url: "https://api.example.test/backends/failover/bkdfo_1", body: { description: "" } });
+    expect(JSON.parse(deps.out.text).request).toEqual({
+      method: "PATCH",
+      url: "https://api.example.test/backends/failover/bkdfo_1",
+      body: { description: "" },
+    });
   });
 });
 
@@ -38,7 +48,9 @@ describe("failover delete --dry-run", () => {
     const deps = fakeDeps();
     await deleteRun({ ids: ["bkdfo_1", "bkdfo_2"], many: true, yes: false, dryRun: true, concurrency: 8 }, deps);
     expect(deps.clientCalls).toBe(0);
-    expect(deps.out.text).toBe("DELETE https://api.example.test/backends/failover/bkdfo_1\nDELETE https://api.example.test/backends/failover/bkdfo_2\n");
+    expect(deps.out.text).toBe(
+      "DELETE https://api.example.test/backends/failover/bkdfo_1\nDELETE https://api.example.test/backends/failover/bkdfo_2\n",
+    );
   });
 
   it("with several ids and -o json prints ONE JSON array of the requests, in order", async () => {
@@ -54,13 +66,18 @@ describe("failover delete --dry-run", () => {
   it("with one id from stdin (a list) and -o json prints an array of one", async () => {
     const deps = fakeDeps({ settings: { output: "json" } });
     await deleteRun({ ids: ["bkdfo_1"], many: true, yes: false, dryRun: true, concurrency: 8 }, deps);
-    expect(JSON.parse(deps.out.text)).toEqual([{ dry_run: true, request: { method: "DELETE", url: "https://api.example.test/backends/failover/bkdfo_1" } }]);
+    expect(JSON.parse(deps.out.text)).toEqual([
+      { dry_run: true, request: { method: "DELETE", url: "https://api.example.test/backends/failover/bkdfo_1" } },
+    ]);
   });
 
   it("with a single id argument and -o json keeps printing one object", async () => {
     const deps = fakeDeps({ settings: { output: "json" } });
     await deleteRun({ ids: ["bkdfo_1"], many: false, yes: false, dryRun: true, concurrency: 8 }, deps);
-    expect(JSON.parse(deps.out.text)).toEqual({ dry_run: true, request: { method: "DELETE", url: "https://api.example.test/backends/failover/bkdfo_1" } });
+    expect(JSON.parse(deps.out.text)).toEqual({
+      dry_run: true,
+      request: { method: "DELETE", url: "https://api.example.test/backends/failover/bkdfo_1" },
+    });
   });
 });
 
@@ -81,7 +98,9 @@ describe("printDryRuns", () => {
       { method: "DELETE", path: "/a" },
       { method: "PATCH", path: "/b", body: { description: "x" } },
     ]);
-    expect(deps.out.text).toBe(`DELETE https://api.example.test/a\nPATCH https://api.example.test/b\n{\n  "description": "x"\n}\n`);
+    expect(deps.out.text).toBe(
+      `DELETE https://api.example.test/a\nPATCH https://api.example.test/b\n{\n  "description": "x"\n}\n`,
+    );
   });
 
   it("json: one array document, secrets redacted, in a single write", () => {
@@ -92,7 +111,14 @@ describe("printDryRuns", () => {
       writes++;
       return write(chunk);
     };
-    printDryRuns(deps, [{ method: "PUT", path: "/x", body: { secret: "s3cr3t-value" } }, { method: "DELETE", path: "/y" }], ["s3cr3t-value"]);
+    printDryRuns(
+      deps,
+      [
+        { method: "PUT", path: "/x", body: { secret: "s3cr3t-value" } },
+        { method: "DELETE", path: "/y" },
+      ],
+      ["s3cr3t-value"],
+    );
     expect(writes).toBe(1);
     expect(deps.out.text).not.toContain("s3cr3t-value");
     expect(JSON.parse(deps.out.text)).toEqual([

@@ -4,7 +4,12 @@ import { parse, refusal } from "./parse.js";
 
 describe("emulator argv → options", () => {
   it("defaults to 127.0.0.1:8040 in memory, and reads --rate-limit as requests per window", async () => {
-    expect((await parse(emulator, [])).options).toEqual({ host: "127.0.0.1", port: 8040, stateFile: undefined, rateLimit: undefined });
+    expect((await parse(emulator, [])).options).toEqual({
+      host: "127.0.0.1",
+      port: 8040,
+      stateFile: undefined,
+      rateLimit: undefined,
+    });
     expect((await parse(emulator, ["--port", " 0 ", "--rate-limit", "60/0.5", "--state", "s.json"])).options).toEqual({
       host: "127.0.0.1",
       port: 0,
@@ -18,8 +23,14 @@ describe("emulator argv → options", () => {
     [["--port", "-1"], '--port: "-1" must be a whole number from 0 to 65535'],
     [["--host", " "], "--host: must not be empty"],
     [["--state", ""], "--state: must name a file"],
-    [["--rate-limit", "0/1"], '--rate-limit: "0/1" must be <n>/<seconds>, e.g. 100/60 (n from 1 to 1000000, seconds above 0)'],
-    [["--rate-limit", "5/0"], '--rate-limit: "5/0" must be <n>/<seconds>, e.g. 100/60 (n from 1 to 1000000, seconds above 0)'],
+    [
+      ["--rate-limit", "0/1"],
+      '--rate-limit: "0/1" must be <n>/<seconds>, e.g. 100/60 (n from 1 to 1000000, seconds above 0)',
+    ],
+    [
+      ["--rate-limit", "5/0"],
+      '--rate-limit: "5/0" must be <n>/<seconds>, e.g. 100/60 (n from 1 to 1000000, seconds above 0)',
+    ],
   ])("refuses %j", async (argv, message) => {
     expect((await refusal(emulator, argv)).message).toBe(message);
   });

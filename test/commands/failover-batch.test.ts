@@ -9,7 +9,14 @@ import { run as deleteRun } from "../../src/commands/failover/delete.js";
 import { fakeDeps, type FakeDeps } from "./fake-deps.js";
 import type { Settings } from "../../src/settings/resolve.js";
 
-const resource = (id: string) => ({ id, uri: `https://api.example.test/backends/failover/${id}`, created_at: "2026-01-01T00:00:00Z", description: "d", metadata: "", backends: ["bkdhr_a"] });
+const resource = (id: string) => ({
+  id,
+  uri: `https://api.example.test/backends/failover/${id}`,
+  created_at: "2026-01-01T00:00:00Z",
+  description: "d",
+  metadata: "",
+  backends: ["bkdhr_a"],
+});
 
 /** Ids containing "ok" succeed; the others get a 404. Records each request's options. */
 function withClient(settings: Partial<Settings> = {}): FakeDeps & { seen: { id: string; opts: RequestOptions }[] } {
@@ -23,7 +30,8 @@ function withClient(settings: Partial<Settings> = {}): FakeDeps & { seen: { id: 
   };
   const client = {
     request: (_m: string, path: string, opts: RequestOptions = {}) => answer(path, opts),
-    requestJson: async (_m: string, path: string, parse: (d: unknown) => unknown, opts: RequestOptions = {}) => parse(JSON.parse((await answer(path, opts)).text)),
+    requestJson: async (_m: string, path: string, parse: (d: unknown) => unknown, opts: RequestOptions = {}) =>
+      parse(JSON.parse((await answer(path, opts)).text)),
     close() {},
   } as unknown as ApiClient;
   deps.client = () => {
@@ -50,7 +58,9 @@ describe("a batch where no id succeeded writes nothing to stdout", () => {
 
     it(`delete, ${output}`, async () => {
       const deps = withClient({ output });
-      const err = await failing(deleteRun({ ids: ["bkdfo_a", "bkdfo_b"], many: true, yes: true, dryRun: false, concurrency: 8 }, deps));
+      const err = await failing(
+        deleteRun({ ids: ["bkdfo_a", "bkdfo_b"], many: true, yes: true, dryRun: false, concurrency: 8 }, deps),
+      );
       expect(err).toBeInstanceOf(BatchError);
       expect(deps.out.text).toBe("");
     });
@@ -60,7 +70,9 @@ describe("a batch where no id succeeded writes nothing to stdout", () => {
       expect(await failing(getRun({ ids: ["bkdfo_a"], many: true, concurrency: 8 }, deps))).toBeInstanceOf(ApiError);
       expect(deps.out.text).toBe("");
       const del = withClient({ output });
-      expect(await failing(deleteRun({ ids: ["bkdfo_a"], many: true, yes: true, dryRun: false, concurrency: 8 }, del))).toBeInstanceOf(ApiError);
+      expect(
+        await failing(deleteRun({ ids: ["bkdfo_a"], many: true, yes: true, dryRun: false, concurrency: 8 }, del)),
+      ).toBeInstanceOf(ApiError);
       expect(del.out.text).toBe("");
     });
 
@@ -69,17 +81,25 @@ describe("a batch where no id succeeded writes nothing to stdout", () => {
       expect(await failing(getRun({ ids: ["bkdfo_a"], many: false, concurrency: 8 }, deps))).toBeInstanceOf(ApiError);
       expect(deps.out.text).toBe("");
       const del = withClient({ output });
-      expect(await failing(deleteRun({ ids: ["bkdfo_a"], many: false, yes: true, dryRun: false, concurrency: 8 }, del))).toBeInstanceOf(ApiError);
+      expect(
+        await failing(deleteRun({ ids: ["bkdfo_a"], many: false, yes: true, dryRun: false, concurrency: 8 }, del)),
+      ).toBeInstanceOf(ApiError);
       expect(del.out.text).toBe("");
     });
   }
 
   it("partial success still prints the successes in input order", async () => {
     const deps = withClient({ output: "json" });
-    expect(await failing(getRun({ ids: ["bkdfo_ok1", "bkdfo_x", "bkdfo_ok2"], many: true, concurrency: 8 }, deps))).toBeInstanceOf(BatchError);
+    expect(
+      await failing(getRun({ ids: ["bkdfo_ok1", "bkdfo_x", "bkdfo_ok2"], many: true, concurrency: 8 }, deps)),
+    ).toBeInstanceOf(BatchError);
     expect((JSON.parse(deps.out.text) as { id: string }[]).map((b) => b.id)).toEqual(["bkdfo_ok1", "bkdfo_ok2"]);
     const del = withClient({ output: "json" });
-    expect(await failing(deleteRun({ ids: ["bkdfo_x", "bkdfo_ok1"], many: true, yes: true, dryRun: false, concurrency: 8 }, del))).toBeInstanceOf(BatchError);
+    expect(
+      await failing(
+        deleteRun({ ids: ["bkdfo_x", "bkdfo_ok1"], many: true, yes: true, dryRun: false, concurrency: 8 }, del),
+      ),
+    ).toBeInstanceOf(BatchError);
     expect(JSON.parse(del.out.text)).toEqual([{ id: "bkdfo_ok1", deleted: true }]);
   });
 });
@@ -111,7 +131,10 @@ describe("rate-limit waits that do not use up --retries", () => {
   ] as const) {
     it(`${name}: each request gets rateLimitWaits ${waits}`, async () => {
       const deps = withClient({ retries, output: "json" });
-      await deleteRun({ ids: ["bkdfo_ok1", "bkdfo_ok2", "bkdfo_ok3"], many: true, yes: true, dryRun: false, concurrency: 8 }, deps);
+      await deleteRun(
+        { ids: ["bkdfo_ok1", "bkdfo_ok2", "bkdfo_ok3"], many: true, yes: true, dryRun: false, concurrency: 8 },
+        deps,
+      );
       expect(deps.seen.map((s) => s.opts.rateLimitWaits)).toEqual([waits, waits, waits]);
     });
   }

@@ -9,8 +9,20 @@ import { parse, refusal } from "./parse.js";
 
 describe("failover create argv → options", () => {
   it("concatenates comma lists and repeated --backends in order; absent flags are unset", async () => {
-    const { options } = await parse(create, ["--backends", "bkdhr_a,bkdtg_b", "--backends", "bkdwd_c", "--description", "eu"]);
-    expect(options).toEqual({ backends: ["bkdhr_a", "bkdtg_b", "bkdwd_c"], description: "eu", metadata: undefined, dryRun: false });
+    const { options } = await parse(create, [
+      "--backends",
+      "bkdhr_a,bkdtg_b",
+      "--backends",
+      "bkdwd_c",
+      "--description",
+      "eu",
+    ]);
+    expect(options).toEqual({
+      backends: ["bkdhr_a", "bkdtg_b", "bkdwd_c"],
+      description: "eu",
+      metadata: undefined,
+      dryRun: false,
+    });
   });
 
   it("refuses no --backends, naming the flag and the rule", async () => {
@@ -43,11 +55,19 @@ describe("failover list argv → options", () => {
 describe("failover update argv → options", () => {
   it("sends only the fields given", async () => {
     const { options } = await parse(update, ["bkdfo_1", "--description", ""]);
-    expect(options).toEqual({ id: "bkdfo_1", backends: undefined, description: "", metadata: undefined, dryRun: false });
+    expect(options).toEqual({
+      id: "bkdfo_1",
+      backends: undefined,
+      description: "",
+      metadata: undefined,
+      dryRun: false,
+    });
   });
 
   it("refuses nothing to change", async () => {
-    expect((await refusal(update, ["bkdfo_1", "--dry-run"])).message).toBe("nothing to update: give at least one of --backends, --description, --metadata");
+    expect((await refusal(update, ["bkdfo_1", "--dry-run"])).message).toBe(
+      "nothing to update: give at least one of --backends, --description, --metadata",
+    );
   });
 
   it("names <id> for a bad id before anything else", async () => {
@@ -58,10 +78,17 @@ describe("failover update argv → options", () => {
 describe("failover get and delete argv → options", () => {
   it("keeps the ids as typed (checked once stdin is read) with concurrency 8 by default", async () => {
     expect((await parse(get, ["bkdfo_1", "-"])).options).toEqual({ ids: ["bkdfo_1", "-"], concurrency: 8 });
-    expect((await parse(del, ["bkdfo_1", "-y", "--concurrency", "64"])).options).toEqual({ ids: ["bkdfo_1"], yes: true, concurrency: 64, dryRun: false });
+    expect((await parse(del, ["bkdfo_1", "-y", "--concurrency", "64"])).options).toEqual({
+      ids: ["bkdfo_1"],
+      yes: true,
+      concurrency: 64,
+      dryRun: false,
+    });
   });
 
   it.each(["0", "65", "eight", "1.5", "-1", "1000", " 8"])("refuses --concurrency %s", async (value) => {
-    expect((await refusal(get, ["bkdfo_1", "--concurrency", value])).message).toBe(`--concurrency: "${value}" must be a whole number from 1 to 64`);
+    expect((await refusal(get, ["bkdfo_1", "--concurrency", value])).message).toBe(
+      `--concurrency: "${value}" must be a whole number from 1 to 64`,
+    );
   });
 });

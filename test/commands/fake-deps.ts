@@ -39,16 +39,18 @@ export const DEFAULT_SETTINGS: Settings = {
   debug: false,
 };
 
-export function fakeDeps(opts: {
-  settings?: Partial<Settings>;
-  env?: Record<string, string | undefined>;
-  stdin?: string;
-  stdinIsTTY?: boolean;
-  stdoutIsTTY?: boolean;
-  color?: boolean;
-  confirm?: boolean;
-  prompt?: string;
-} = {}): FakeDeps {
+export function fakeDeps(
+  opts: {
+    settings?: Partial<Settings>;
+    env?: Record<string, string | undefined>;
+    stdin?: string;
+    stdinIsTTY?: boolean;
+    stdoutIsTTY?: boolean;
+    color?: boolean;
+    confirm?: boolean;
+    prompt?: string;
+  } = {},
+): FakeDeps {
   const out = capture(opts.stdoutIsTTY ?? false);
   const err = capture(false);
   const stdin = Object.assign(Readable.from([]), { isTTY: opts.stdinIsTTY ?? false });

@@ -14,7 +14,11 @@ describe("collectBackends", () => {
   });
 
   it("keeps duplicates and their positions", () => {
-    expect(collectBackends("bkdhr_a", collectBackends("bkdhr_a,bkdhr_b", undefined))).toEqual(["bkdhr_a", "bkdhr_b", "bkdhr_a"]);
+    expect(collectBackends("bkdhr_a", collectBackends("bkdhr_a,bkdhr_b", undefined))).toEqual([
+      "bkdhr_a",
+      "bkdhr_b",
+      "bkdhr_a",
+    ]);
   });
 
   it("trims spaces around ids", () => {

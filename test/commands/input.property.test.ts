@@ -10,10 +10,32 @@ import { idList, strings, UNSURE, wholeNumberOr, type Checked } from "../../src/
 const text = fc.oneof(
   fc.string({ maxLength: 8 }),
   fc.stringMatching(/^[ 0-9]{0,4}$/),
-  fc.constantFrom("0", "1", "8", "64", "65", "008", "1e1", "0x10", " 8", "8 ", "-1", "", "bkdfo_a", "bkdfo_", "bkdfo_a/b", "bkdhr_a", `bkdfo_${"a".repeat(65)}`),
+  fc.constantFrom(
+    "0",
+    "1",
+    "8",
+    "64",
+    "65",
+    "008",
+    "1e1",
+    "0x10",
+    " 8",
+    "8 ",
+    "-1",
+    "",
+    "bkdfo_a",
+    "bkdfo_",
+    "bkdfo_a/b",
+    "bkdhr_a",
+    `bkdfo_${"a".repeat(65)}`,
+  ),
   fc.stringMatching(/^bkdfo_[A-Za-z0-9_]{0,70}$/),
 );
-const input = fc.oneof(text, fc.array(text, { maxLength: 4 }), fc.constantFrom<unknown>(undefined, null, 8, [], [undefined], {}, true));
+const input = fc.oneof(
+  text,
+  fc.array(text, { maxLength: 4 }),
+  fc.constantFrom<unknown>(undefined, null, 8, [], [undefined], {}, true),
+);
 
 function agrees<S extends z.ZodMiniType>(field: Checked<S>) {
   fc.assert(

@@ -54,7 +54,9 @@ describe("parseInput", () => {
   });
 
   it("names --metadata and the byte limit", () => {
-    expect(refusal({ metadata: "€".repeat(1366) }).message).toMatch(/^--metadata: .*must be at most 4096 bytes of UTF-8$/);
+    expect(refusal({ metadata: "€".repeat(1366) }).message).toMatch(
+      /^--metadata: .*must be at most 4096 bytes of UTF-8$/,
+    );
   });
 
   it("cuts a long value in the message", () => {

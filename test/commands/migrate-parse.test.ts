@@ -4,7 +4,14 @@ import { parse, refusal } from "./parse.js";
 
 describe("migrate edge argv → options", () => {
   it("collects repeated --map in order", async () => {
-    const { options } = await parse(edge, ["edghts_1", "--map", "bkdwd_1=https://a.internal", "--map", "bkdsc_2=https://b.internal", "--apply"]);
+    const { options } = await parse(edge, [
+      "edghts_1",
+      "--map",
+      "bkdwd_1=https://a.internal",
+      "--map",
+      "bkdsc_2=https://b.internal",
+      "--apply",
+    ]);
     expect(options).toEqual({
       edgeId: "edghts_1",
       maps: ["bkdwd_1=https://a.internal", "bkdsc_2=https://b.internal"],
@@ -16,7 +23,9 @@ describe("migrate edge argv → options", () => {
   });
 
   it("refuses --allow-partial without --apply or --dry-run", async () => {
-    expect((await refusal(edge, ["edghts_1", "--allow-partial"])).message).toBe("--allow-partial is only for --apply (or --dry-run)");
+    expect((await refusal(edge, ["edghts_1", "--allow-partial"])).message).toBe(
+      "--allow-partial is only for --apply (or --dry-run)",
+    );
     expect((await parse(edge, ["edghts_1", "--allow-partial", "--dry-run"])).calls).toBe(1);
   });
 });

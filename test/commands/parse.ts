@@ -10,7 +10,10 @@ import { fakeDeps } from "./fake-deps.js";
 async function parseWithSpy<O>(def: CommandDef<O>, argv: string[], deps: Deps) {
   const program = new Command("edgectl").exitOverride();
   const run = vi.fn(async (_options: O) => {});
-  def.register(program, deps, run).exitOverride().configureOutput({ writeErr: () => {}, writeOut: () => {} });
+  def
+    .register(program, deps, run)
+    .exitOverride()
+    .configureOutput({ writeErr: () => {}, writeOut: () => {} });
   let error: unknown;
   try {
     await program.parseAsync([def.name, ...argv], { from: "user" });
@@ -20,7 +23,11 @@ async function parseWithSpy<O>(def: CommandDef<O>, argv: string[], deps: Deps) {
   return { calls: run.mock.calls, error };
 }
 
-export async function parse<O>(def: CommandDef<O>, argv: string[], deps: Deps = fakeDeps()): Promise<{ options: O; calls: number }> {
+export async function parse<O>(
+  def: CommandDef<O>,
+  argv: string[],
+  deps: Deps = fakeDeps(),
+): Promise<{ options: O; calls: number }> {
   const { calls, error } = await parseWithSpy(def, argv, deps);
   if (error !== undefined) throw error;
   return { options: calls[0]![0], calls: calls.length };

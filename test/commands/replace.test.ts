@@ -8,7 +8,15 @@ import { fakeDeps } from "./fake-deps.js";
 
 /** --provider as the declared command checks it (the route valid, nothing else given). */
 const parseProvider = (provider: string | undefined) =>
-  replace.parse({ edgeId: "edghts_1", routeId: "edghtsrt_1", provider, secretStdin: false, disabled: false, showSecret: false, dryRun: false }).provider;
+  replace.parse({
+    edgeId: "edghts_1",
+    routeId: "edghtsrt_1",
+    provider,
+    secretStdin: false,
+    disabled: false,
+    showSecret: false,
+    dryRun: false,
+  }).provider;
 
 async function refused(promise: Promise<unknown>): Promise<UsageError> {
   try {
@@ -73,7 +81,9 @@ describe("readSecret: sources", () => {
   });
 
   it("takes a flag over EDGECTL_WEBHOOK_SECRET", async () => {
-    expect(await readSecret({ secret: "flag" }, "stripe", fakeDeps({ env: { EDGECTL_WEBHOOK_SECRET: "env" } }))).toBe("flag");
+    expect(await readSecret({ secret: "flag" }, "stripe", fakeDeps({ env: { EDGECTL_WEBHOOK_SECRET: "env" } }))).toBe(
+      "flag",
+    );
   });
 
   it("refuses two sources, naming both flags", async () => {
@@ -87,7 +97,9 @@ describe("readSecret: sources", () => {
 
   it("refuses all three sources at once before reading anything", async () => {
     const deps = fakeDeps({ stdin: "s" });
-    const err = await refused(readSecret({ secretStdin: true, secretFile: "/nonexistent", secret: "x" }, "github", deps));
+    const err = await refused(
+      readSecret({ secretStdin: true, secretFile: "/nonexistent", secret: "x" }, "github", deps),
+    );
     expect(err.message).toMatch(/^--secret-stdin and --secret-file and --secret: /);
     expect(deps.stdinReads).toBe(0);
   });
@@ -100,7 +112,9 @@ describe("readSecret: sources", () => {
   });
 
   it("refuses an empty --secret", async () => {
-    expect((await refused(readSecret({ secret: "" }, "github", fakeDeps()))).message).toBe("--secret: the secret is empty");
+    expect((await refused(readSecret({ secret: "" }, "github", fakeDeps()))).message).toBe(
+      "--secret: the secret is empty",
+    );
   });
 
   it("refuses an empty EDGECTL_WEBHOOK_SECRET", async () => {
@@ -159,7 +173,9 @@ describe("readSecret: --secret-stdin", () => {
   });
 
   it("refuses a stdin holding only a newline", async () => {
-    expect((await refused(readSecret({ secretStdin: true }, "github", fakeDeps({ stdin: "\n" })))).message).toBe("--secret-stdin: the secret is empty");
+    expect((await refused(readSecret({ secretStdin: true }, "github", fakeDeps({ stdin: "\n" })))).message).toBe(
+      "--secret-stdin: the secret is empty",
+    );
   });
 });
 
@@ -185,13 +201,17 @@ describe("readSecret: --secret-file", () => {
   });
 
   it("refuses a folder given as the file", async () => {
-    expect((await refused(readSecret({ secretFile: tmp }, "github", fakeDeps()))).message).toMatch(/^--secret-file: cannot read /);
+    expect((await refused(readSecret({ secretFile: tmp }, "github", fakeDeps()))).message).toMatch(
+      /^--secret-file: cannot read /,
+    );
   });
 
   it("refuses an empty file", async () => {
     const path = join(tmp, "empty");
     writeFileSync(path, "");
-    expect((await refused(readSecret({ secretFile: path }, "github", fakeDeps()))).message).toBe("--secret-file: the secret is empty");
+    expect((await refused(readSecret({ secretFile: path }, "github", fakeDeps()))).message).toBe(
+      "--secret-file: the secret is empty",
+    );
   });
 });
 
@@ -202,7 +222,9 @@ describe("replace --dry-run", () => {
     const deps = fakeDeps();
     await run({ ...base, provider: "github", secret: "whsec_topsecret" }, deps);
     expect(deps.clientCalls).toBe(0);
-    expect(deps.out.text).toContain("PUT https://api.example.test/edges/https/edghts_1/routes/edghtsrt_2/webhook_verification");
+    expect(deps.out.text).toContain(
+      "PUT https://api.example.test/edges/https/edghts_1/routes/edghtsrt_2/webhook_verification",
+    );
     expect(deps.out.text).toContain('"secret": "********"');
     expect(deps.out.text).toContain('"provider": "github"');
     expect(deps.out.text).not.toContain("topsecret");

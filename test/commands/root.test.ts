@@ -5,7 +5,17 @@ import { describe, expect, it } from "vitest";
 import { buildProgram } from "../../src/commands/root.js";
 import { fakeDeps } from "./fake-deps.js";
 
-const ALL = ["failover", "webhook-verification", "export", "migrate", "auth", "config", "api", "emulator", "completion"];
+const ALL = [
+  "failover",
+  "webhook-verification",
+  "export",
+  "migrate",
+  "auth",
+  "config",
+  "api",
+  "emulator",
+  "completion",
+];
 
 /** The tree loaded for `args`: each command with its subcommands (help excluded). */
 async function loadedFor(args?: string[]): Promise<Record<string, string[]>> {
@@ -17,26 +27,39 @@ async function loadedFor(args?: string[]): Promise<Record<string, string[]>> {
 describe("the command tree", () => {
   it("loads only the noun and the verb a command line names", async () => {
     expect(await loadedFor(["failover", "get", "bkdfo_1"])).toEqual({ failover: ["get"] });
-    expect(await loadedFor(["webhook-verification", "delete", "e", "r", "--yes"])).toEqual({ "webhook-verification": ["delete"] });
+    expect(await loadedFor(["webhook-verification", "delete", "e", "r", "--yes"])).toEqual({
+      "webhook-verification": ["delete"],
+    });
   });
 
   it("skips the root's options and their values wherever they are", async () => {
     expect(await loadedFor(["--profile", "failover", "-o", "json", "config", "list"])).toEqual({ config: ["list"] });
-    expect(await loadedFor(["--profile=failover", "-ojson", "--json", "auth", "--timeout", "3", "status"])).toEqual({ auth: ["status"] });
+    expect(await loadedFor(["--profile=failover", "-ojson", "--json", "auth", "--timeout", "3", "status"])).toEqual({
+      auth: ["status"],
+    });
   });
 
   it("loads every verb of a noun named without a known verb (its help, did you mean)", async () => {
     expect(await loadedFor(["failover"])).toEqual({ failover: ["create", "get", "list", "update", "delete"] });
-    expect(await loadedFor(["failover", "gte", "x"])).toEqual({ failover: ["create", "get", "list", "update", "delete"] });
-    expect(await loadedFor(["failover", "--yes", "delete", "x"])).toEqual({ failover: ["create", "get", "list", "update", "delete"] });
+    expect(await loadedFor(["failover", "gte", "x"])).toEqual({
+      failover: ["create", "get", "list", "update", "delete"],
+    });
+    expect(await loadedFor(["failover", "--yes", "delete", "x"])).toEqual({
+      failover: ["create", "get", "list", "update", "delete"],
+    });
   });
 
-  it.each([[[]], [["falover"]], [["--help", "failover"]], [["--", "failover"]], [["--bogus", "failover", "get"]], [["completion", "bash"]], [undefined]])(
-    "loads the whole tree for %j",
-    async (args) => {
-      expect(Object.keys(await loadedFor(args))).toEqual(ALL);
-    },
-  );
+  it.each([
+    [[]],
+    [["falover"]],
+    [["--help", "failover"]],
+    [["--", "failover"]],
+    [["--bogus", "failover", "get"]],
+    [["completion", "bash"]],
+    [undefined],
+  ])("loads the whole tree for %j", async (args) => {
+    expect(Object.keys(await loadedFor(args))).toEqual(ALL);
+  });
 
   it("names each verb as its module does", async () => {
     const tree = await loadedFor();
@@ -56,7 +79,9 @@ describe("the command tree", () => {
   it("loads what parseAsync's command line names before parsing it", async () => {
     const program = buildProgram(fakeDeps());
     program.exitOverride().configureOutput({ writeOut: () => {}, writeErr: () => {} });
-    await expect(program.parseAsync(["node", "edgectl", "config", "path", "--help"])).rejects.toMatchObject({ code: "commander.helpDisplayed" });
+    await expect(program.parseAsync(["node", "edgectl", "config", "path", "--help"])).rejects.toMatchObject({
+      code: "commander.helpDisplayed",
+    });
     expect(program.commands.map((c) => c.name())).toEqual(["config"]);
   });
 });

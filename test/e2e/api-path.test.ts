@@ -17,4 +17,3 @@ describe("edgectl api with a base URL below a path", () => {
     expect(suite.server.requests.map((q) => q.path)).toEqual(["/api/v2/backends/failover?q=a%09b"]);
   });
 });
-

@@ -11,13 +11,21 @@ const suite = useFaultServer(KEY);
 const { run } = suite;
 
 const idOf = (path: string) => decodeURIComponent(path.split("/").pop() ?? "");
-const resource = (id: string) => ({ id, uri: `${suite.server.url}/backends/failover/${id}`, created_at: "2026-01-01T00:00:00Z", description: "d", metadata: "", backends: ["bkdhr_a"] });
+const resource = (id: string) => ({
+  id,
+  uri: `${suite.server.url}/backends/failover/${id}`,
+  created_at: "2026-01-01T00:00:00Z",
+  description: "d",
+  metadata: "",
+  backends: ["bkdhr_a"],
+});
 
 describe("a batch where every id fails prints nothing on stdout", () => {
   const ids = ["bkdfo_miss1", "bkdfo_miss2", "bkdfo_miss3"];
 
   it("the worst exit code still wins when all fail (a connection reset → 3), stdout empty", async () => {
-    suite.server.fallback = (req) => (idOf(req.path) === "bkdfo_reset" ? { reset: true } : apiError(404, "Resource not found"));
+    suite.server.fallback = (req) =>
+      idOf(req.path) === "bkdfo_reset" ? { reset: true } : apiError(404, "Resource not found");
     const r = await run(["failover", "get", "bkdfo_miss1", "bkdfo_reset", "--retries", "0"]);
     expect(r.exitCode).toBe(3);
     expect(r.stdout).toBe("");
@@ -56,4 +64,3 @@ describe("partial success still prints the successes, in input order", () => {
     expect(rows.slice(1).map((l) => l.split(/\s+/))).toEqual(ok.map((id) => [id, "true"]));
   });
 });
-

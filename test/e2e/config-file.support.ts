@@ -15,7 +15,8 @@ export function useConfigFileSuite(makeSandbox: () => Sandbox = sandbox) {
     writeFileSync(file(), typeof data === "string" ? data : JSON.stringify(data));
     chmodSync(file(), mode);
   };
-  const stored = () => JSON.parse(readFileSync(file(), "utf8")) as { profiles: Record<string, Record<string, unknown>> };
+  const stored = () =>
+    JSON.parse(readFileSync(file(), "utf8")) as { profiles: Record<string, Record<string, unknown>> };
   const modeOf = (path: string) => statSync(path).mode & 0o7777;
   return { KEY, suite, run, file, writeConfig, stored, modeOf };
 }

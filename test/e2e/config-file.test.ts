@@ -13,7 +13,12 @@ describe("concurrent writes", () => {
   it("keeps all twenty profiles when twenty `auth login --with-token` run at once", async () => {
     const n = 20;
     const results = await Promise.all(
-      Array.from({ length: n }, (_, i) => run(["auth", "login", "--with-token", "--profile", `p${i}`], { input: `key_parallel_${i}_abcdef\n`, timeoutMs: 60_000 })),
+      Array.from({ length: n }, (_, i) =>
+        run(["auth", "login", "--with-token", "--profile", `p${i}`], {
+          input: `key_parallel_${i}_abcdef\n`,
+          timeoutMs: 60_000,
+        }),
+      ),
     );
     for (const r of results) expect(r.exitCode, r.stderr).toBe(0);
     const profiles = stored().profiles;
@@ -24,7 +29,12 @@ describe("concurrent writes", () => {
   });
 
   it("keeps every key when `config set` of different keys run at once", async () => {
-    const sets = [["output", "json"], ["timeout", "12"], ["retries", "4"], ["base_url", "http://127.0.0.1:9"]] as const;
+    const sets = [
+      ["output", "json"],
+      ["timeout", "12"],
+      ["retries", "4"],
+      ["base_url", "http://127.0.0.1:9"],
+    ] as const;
     const results = await Promise.all(sets.map(([k, v]) => run(["config", "set", k, v])));
     for (const r of results) expect(r.exitCode, r.stderr).toBe(0);
     expect(stored().profiles.default).toEqual(Object.fromEntries(sets));
@@ -36,11 +46,12 @@ describe("concurrent writes", () => {
     try {
       const r = await run(["config", "set", "output", "json"], { timeoutMs: 60_000 });
       expect(r.exitCode).toBe(1);
-      expect(r.stderr).toBe(`error: config file ${file()} is locked by another edgectl that is writing it; nothing was changed, try again (a lock left by a crash, ${file()}.lock, expires after 10 s)`);
+      expect(r.stderr).toBe(
+        `error: config file ${file()} is locked by another edgectl that is writing it; nothing was changed, try again (a lock left by a crash, ${file()}.lock, expires after 10 s)`,
+      );
     } finally {
       await release();
     }
     expect(stored().profiles.default).toEqual({ output: "table" });
   });
 });
-

@@ -15,7 +15,9 @@ const run = (args: string[]) => runCli(cli, args, { env: { EDGECTL_API_KEY: KEY,
 beforeAll(async () => {
   emulator = await spawnEmulator();
   cli = sandbox();
-  const created = await call(emulator.url, "POST", "/backends/failover", { body: { description: "anything goes", metadata: "anything", backends: ["bkdhr_a"] } });
+  const created = await call(emulator.url, "POST", "/backends/failover", {
+    body: { description: "anything goes", metadata: "anything", backends: ["bkdhr_a"] },
+  });
   id = created.json.id as string;
 });
 afterAll(async () => {
@@ -53,15 +55,35 @@ describe("with the API key `anything`", () => {
   });
 
   it("`api GET /endpoints` masks the webhook secrets inside Traffic Policies, JSON or YAML", async () => {
-    const json = JSON.stringify({ on_http_request: [{ actions: [{ type: "verify-webhook", config: { provider: "github", secret: "whsec_json_1" } }, { type: "custom-response", config: { status_code: 200 } }] }] });
-    const yaml = "on_http_request:\n  - actions:\n      - type: verify-webhook\n        config:\n          provider: stripe\n          secret: whsec_yaml_2\n      - type: custom-response\n        config:\n          status_code: 200\n";
-    await call(emulator.url, "POST", "/endpoints", { body: { type: "cloud", url: "https://a.example.com", traffic_policy: json, description: "anything goes" } });
-    await call(emulator.url, "POST", "/endpoints", { body: { type: "cloud", url: "https://b.example.com", traffic_policy: yaml } });
+    const json = JSON.stringify({
+      on_http_request: [
+        {
+          actions: [
+            { type: "verify-webhook", config: { provider: "github", secret: "whsec_json_1" } },
+            { type: "custom-response", config: { status_code: 200 } },
+          ],
+        },
+      ],
+    });
+    const yaml =
+      "on_http_request:\n  - actions:\n      - type: verify-webhook\n        config:\n          provider: stripe\n          secret: whsec_yaml_2\n      - type: custom-response\n        config:\n          status_code: 200\n";
+    await call(emulator.url, "POST", "/endpoints", {
+      body: { type: "cloud", url: "https://a.example.com", traffic_policy: json, description: "anything goes" },
+    });
+    await call(emulator.url, "POST", "/endpoints", {
+      body: { type: "cloud", url: "https://b.example.com", traffic_policy: yaml },
+    });
     const r = await run(["api", "GET", "/endpoints"]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).not.toContain("whsec_");
-    const endpoints = (JSON.parse(r.stdout) as { endpoints: { description: string; traffic_policy: string }[] }).endpoints;
-    expect(endpoints.map((e) => e.traffic_policy).join("\n").match(/\*{8}/g)).toHaveLength(2);
+    const endpoints = (JSON.parse(r.stdout) as { endpoints: { description: string; traffic_policy: string }[] })
+      .endpoints;
+    expect(
+      endpoints
+        .map((e) => e.traffic_policy)
+        .join("\n")
+        .match(/\*{8}/g),
+    ).toHaveLength(2);
     expect(endpoints.map((e) => e.description)).toContain("anything goes");
   });
 });

@@ -49,7 +49,13 @@ it("npm run demo runs failover create → … → delete, then builds an edge, m
   const edgeId = /\$ edgectl migrate edge (edghts_\w+)\n/.exec(r.stdout)![1]!;
   const yamlText = stepOutput(r.stdout, `migrate edge ${edgeId}\n`);
   expect(yamlText.split("\n")[0]).toBe("# https://shop.example.com");
-  const policy = parse(yamlText) as { on_http_request: { name: string; expressions?: string[]; actions: { type: string; config: Record<string, unknown> }[] }[] };
+  const policy = parse(yamlText) as {
+    on_http_request: {
+      name: string;
+      expressions?: string[];
+      actions: { type: string; config: Record<string, unknown> }[];
+    }[];
+  };
   expect(policy.on_http_request).toHaveLength(2);
   const [hookRule, rootRule] = policy.on_http_request;
   expect(hookRule!.expressions).toEqual(['req.url.path == "/hooks/github"']);
@@ -69,10 +75,21 @@ it("npm run demo runs failover create → … → delete, then builds an edge, m
   const applied = stepOutput(r.stdout, `migrate edge ${edgeId} --apply`);
   const [, endpointId] = /^(ep_\w+)\s+https:\/\/shop\.example\.com$/m.exec(applied)!;
   expect(applied).not.toContain("gh-s3cr3t");
-  const listed = JSON.parse(stepOutput(r.stdout, "api GET /endpoints")) as { endpoints: { id: string; url: string; traffic_policy: string }[] };
+  const listed = JSON.parse(stepOutput(r.stdout, "api GET /endpoints")) as {
+    endpoints: { id: string; url: string; traffic_policy: string }[];
+  };
   expect(listed.endpoints.map((e) => [e.id, e.url])).toEqual([[endpointId, "https://shop.example.com"]]);
   // (The secret inside is the API's text; whether `api` masks it is that command's business.)
   expect(JSON.parse(listed.endpoints[0]!.traffic_policy)).toEqual({
-    on_http_request: [{ ...hookRule, actions: [{ type: "verify-webhook", config: { provider: "github", secret: expect.any(String) } }, hookRule!.actions[1]] }, rootRule],
+    on_http_request: [
+      {
+        ...hookRule,
+        actions: [
+          { type: "verify-webhook", config: { provider: "github", secret: expect.any(String) } },
+          hookRule!.actions[1],
+        ],
+      },
+      rootRule,
+    ],
   });
 });

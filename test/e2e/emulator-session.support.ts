@@ -52,6 +52,11 @@ export function useEmulatorSessionSuite(makeSandbox: () => Sandbox = sandbox) {
     get scratch() {
       return scratch;
     },
-    KEY, env, run, runJson, create, record,
+    KEY,
+    env,
+    run,
+    runJson,
+    create,
+    record,
   };
 }

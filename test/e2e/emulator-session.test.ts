@@ -1,7 +1,6 @@
 // Every command against the real emulator (`edgectl emulator --port 0`), in JSON and table
 // output, as an operator's session would run them.
 
-
 import { describe, expect, it } from "vitest";
 
 import { parseJsonError, type Failover } from "./support.js";
@@ -12,8 +11,21 @@ const { run, runJson, create } = ctx;
 
 describe("a realistic failover session (JSON)", () => {
   it("create → get → update → list → delete → get gives 404", async () => {
-    const created = await create("--backends", "bkdhr_primary,bkdtg_standby", "--backends", "bkdwd_last", "--description", "eu pair", "--metadata", '{"team":"edge"}');
-    expect(created).toMatchObject({ description: "eu pair", metadata: '{"team":"edge"}', backends: ["bkdhr_primary", "bkdtg_standby", "bkdwd_last"] });
+    const created = await create(
+      "--backends",
+      "bkdhr_primary,bkdtg_standby",
+      "--backends",
+      "bkdwd_last",
+      "--description",
+      "eu pair",
+      "--metadata",
+      '{"team":"edge"}',
+    );
+    expect(created).toMatchObject({
+      description: "eu pair",
+      metadata: '{"team":"edge"}',
+      backends: ["bkdhr_primary", "bkdtg_standby", "bkdwd_last"],
+    });
     expect(created.id).toMatch(/^bkdfo_[A-Za-z0-9]+$/);
     expect(created.uri).toBe(`${ctx.emu.url}/backends/failover/${created.id}`);
     expect(Number.isNaN(Date.parse(created.created_at))).toBe(false);
@@ -22,7 +34,13 @@ describe("a realistic failover session (JSON)", () => {
 
     const updated = await runJson<Failover>(["failover", "update", created.id, "--description", "eu pair (v2)"]);
     expect(updated).toEqual({ ...created, description: "eu pair (v2)" });
-    const reordered = await runJson<Failover>(["failover", "update", created.id, "--backends", "bkdwd_last,bkdhr_primary"]);
+    const reordered = await runJson<Failover>([
+      "failover",
+      "update",
+      created.id,
+      "--backends",
+      "bkdwd_last,bkdhr_primary",
+    ]);
     expect(reordered).toEqual({ ...updated, backends: ["bkdwd_last", "bkdhr_primary"] });
 
     const list = await runJson<Failover[]>(["failover", "list", "--all"]);
@@ -76,4 +94,3 @@ describe("a realistic failover session (JSON)", () => {
     expect(full.map((x) => x.id)).toEqual(ids);
   });
 });
-

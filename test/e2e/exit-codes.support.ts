@@ -11,7 +11,11 @@ export function useExitCodesSuite(makeSandbox: () => Sandbox = sandbox) {
   const shared = useServerAndSandbox(makeSandbox);
   let closedPort: number;
   const run = (args: string[], opts?: RunOptions) => runCli(shared.cli, args, opts);
-  const env = (extra: Record<string, string> = {}) => ({ EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: shared.server.url, ...extra });
+  const env = (extra: Record<string, string> = {}) => ({
+    EDGECTL_API_KEY: KEY,
+    EDGECTL_BASE_URL: shared.server.url,
+    ...extra,
+  });
 
   /** A loopback port that was open a moment ago and is now closed: connecting is refused. */
   async function freshClosedPort(): Promise<number> {
@@ -35,6 +39,8 @@ export function useExitCodesSuite(makeSandbox: () => Sandbox = sandbox) {
     get cli() {
       return shared.cli;
     },
-    KEY, run, env,
+    KEY,
+    run,
+    env,
   };
 }

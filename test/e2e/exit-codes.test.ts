@@ -45,7 +45,9 @@ describe("exit 2: usage errors send nothing", () => {
 
 describe("exit 3: no usable answer", () => {
   it("connection refused with --retries 0", async () => {
-    const r = await run(["failover", "get", "bkdfo_abc", "--retries", "0"], { env: env({ EDGECTL_BASE_URL: `http://127.0.0.1:${ctx.closedPort}` }) });
+    const r = await run(["failover", "get", "bkdfo_abc", "--retries", "0"], {
+      env: env({ EDGECTL_BASE_URL: `http://127.0.0.1:${ctx.closedPort}` }),
+    });
     expect(r.exitCode).toBe(3);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/^error: .*connection refused/);
@@ -82,7 +84,9 @@ describe("exit 4: authentication", () => {
 describe("exit 130: interrupted", () => {
   it("SIGINT while a request is in flight: exit 130, `error: interrupted` on stderr, nothing on stdout", async () => {
     ctx.server.script({ hang: true });
-    const child = ctx.cli.run(["failover", "get", "bkdfo_abc"], { env: env() }) as ReturnType<CliSandbox["run"]> & { kill(signal: NodeJS.Signals): boolean };
+    const child = ctx.cli.run(["failover", "get", "bkdfo_abc"], { env: env() }) as ReturnType<CliSandbox["run"]> & {
+      kill(signal: NodeJS.Signals): boolean;
+    };
     for (let i = 0; i < 200 && ctx.server.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
     expect(ctx.server.requests).toHaveLength(1);
     child.kill("SIGINT");
@@ -94,7 +98,9 @@ describe("exit 130: interrupted", () => {
 
   it("with -o json the interruption is one JSON object of kind interrupted", async () => {
     ctx.server.script({ hang: true });
-    const child = ctx.cli.run(["failover", "list", "-o", "json"], { env: env() }) as ReturnType<CliSandbox["run"]> & { kill(signal: NodeJS.Signals): boolean };
+    const child = ctx.cli.run(["failover", "list", "-o", "json"], { env: env() }) as ReturnType<CliSandbox["run"]> & {
+      kill(signal: NodeJS.Signals): boolean;
+    };
     for (let i = 0; i < 200 && ctx.server.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
     child.kill("SIGTERM");
     const r = await child;
@@ -103,4 +109,3 @@ describe("exit 130: interrupted", () => {
     expect(parseJsonError(String(r.stderr)).error).toMatchObject({ kind: "interrupted" });
   });
 });
-

@@ -10,7 +10,8 @@ export function useExportSuite(makeSandbox: () => Sandbox = sandbox) {
 
   /** Answers GETs by path (query included); anything else is a 404. */
   function routeGets(answers: Record<string, Reply>): void {
-    suite.server.fallback = (req) => (req.method === "GET" && answers[req.path]) || apiError(404, `nothing at ${req.path}`);
+    suite.server.fallback = (req) =>
+      (req.method === "GET" && answers[req.path]) || apiError(404, `nothing at ${req.path}`);
   }
 
   const wv = (secret: string) => ({ webhook_verification: { enabled: true, provider: "github", secret } });
@@ -20,14 +21,46 @@ export function useExportSuite(makeSandbox: () => Sandbox = sandbox) {
   function scriptAccount(): void {
     const url = suite.server.url;
     routeGets({
-      "/edges/https?limit=100": json(200, { https_edges: [E1], uri: `${url}/edges/https`, next_page_uri: `${url}/edges/https?before_id=edghts_1&limit=100` }),
-      "/edges/https?before_id=edghts_1&limit=100": json(200, { https_edges: [E2], uri: `${url}/edges/https`, next_page_uri: null }),
-      "/backends/failover?limit=100": json(200, { backends: [failover("bkdfo_1", ["bkdtg_1"])], uri: "", next_page_uri: "/backends/failover?before_id=bkdfo_1&limit=100" }),
-      "/backends/failover?before_id=bkdfo_1&limit=100": json(200, { backends: [failover("bkdfo_0", ["bkdhr_1"])], uri: "", next_page_uri: null }),
-      "/backends/tunnel_group?limit=100": json(200, { backends: [tunnelGroup("bkdtg_1", { service: "app" })], uri: "", next_page_uri: null }),
-      "/backends/http_response?limit=100": json(200, { backends: [httpResponse("bkdhr_1", 404, "no")], uri: "", next_page_uri: null }),
-      "/backends/weighted?limit=100": json(200, { backends: [weighted("bkdwd_1", { bkdtg_1: 1 })], uri: "", next_page_uri: null }),
-      "/backends/static?limit=100": json(200, { backends: [staticBackend("bkdsc_1", "10.0.0.1:443")], uri: "", next_page_uri: null }),
+      "/edges/https?limit=100": json(200, {
+        https_edges: [E1],
+        uri: `${url}/edges/https`,
+        next_page_uri: `${url}/edges/https?before_id=edghts_1&limit=100`,
+      }),
+      "/edges/https?before_id=edghts_1&limit=100": json(200, {
+        https_edges: [E2],
+        uri: `${url}/edges/https`,
+        next_page_uri: null,
+      }),
+      "/backends/failover?limit=100": json(200, {
+        backends: [failover("bkdfo_1", ["bkdtg_1"])],
+        uri: "",
+        next_page_uri: "/backends/failover?before_id=bkdfo_1&limit=100",
+      }),
+      "/backends/failover?before_id=bkdfo_1&limit=100": json(200, {
+        backends: [failover("bkdfo_0", ["bkdhr_1"])],
+        uri: "",
+        next_page_uri: null,
+      }),
+      "/backends/tunnel_group?limit=100": json(200, {
+        backends: [tunnelGroup("bkdtg_1", { service: "app" })],
+        uri: "",
+        next_page_uri: null,
+      }),
+      "/backends/http_response?limit=100": json(200, {
+        backends: [httpResponse("bkdhr_1", 404, "no")],
+        uri: "",
+        next_page_uri: null,
+      }),
+      "/backends/weighted?limit=100": json(200, {
+        backends: [weighted("bkdwd_1", { bkdtg_1: 1 })],
+        uri: "",
+        next_page_uri: null,
+      }),
+      "/backends/static?limit=100": json(200, {
+        backends: [staticBackend("bkdsc_1", "10.0.0.1:443")],
+        uri: "",
+        next_page_uri: null,
+      }),
     });
   }
   return { suite, routeGets, wv, E1, E2, scriptAccount };

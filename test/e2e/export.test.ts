@@ -27,7 +27,11 @@ describe("edgectl export", () => {
     expect(Object.keys(doc.backends)).toEqual(["failover", "tunnel_group", "http_response", "weighted", "static"]);
     expect(doc.https_edges.map((e: { id: string }) => e.id)).toEqual(["edghts_1", "edghts_2"]);
     expect(doc.backends.failover.map((b: { id: string }) => b.id)).toEqual(["bkdfo_1", "bkdfo_0"]);
-    expect(doc.https_edges[0].routes[0].webhook_verification).toEqual({ enabled: true, provider: "github", secret: "********" });
+    expect(doc.https_edges[0].routes[0].webhook_verification).toEqual({
+      enabled: true,
+      provider: "github",
+      secret: "********",
+    });
     expect(r.stdout).not.toContain("whsec_one");
     // Everything else exactly as the API returned it, key order included.
     expect(JSON.stringify(doc.https_edges[1])).toBe(JSON.stringify(E2));

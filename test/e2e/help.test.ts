@@ -26,7 +26,8 @@ describe("--help", () => {
     const r = await runCli(cli, ["--help"]);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe("");
-    for (const noun of ["failover", "webhook-verification", "auth", "config", "api", "emulator", "completion"]) expect(r.stdout).toMatch(new RegExp(`^ {2}${noun}\\b`, "m"));
+    for (const noun of ["failover", "webhook-verification", "auth", "config", "api", "emulator", "completion"])
+      expect(r.stdout).toMatch(new RegExp(`^ {2}${noun}\\b`, "m"));
     expect(r.stdout).toContain("Examples:");
     expect(r.stdout).toMatch(/^ {2}\$ edgectl failover create/m);
     expect(r.stdout).toMatch(/Exit codes: 0 ok, 1 API error, 2 usage, 3 no usable answer, 4 auth/);
@@ -43,6 +44,7 @@ describe("--help", () => {
     const r = await runCli(cli, ["failover"]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain("Usage: edgectl failover");
-    for (const verb of ["create", "get", "list", "update", "delete"]) expect(r.stdout).toMatch(new RegExp(`^ {2}${verb}\\b`, "m"));
+    for (const verb of ["create", "get", "list", "update", "delete"])
+      expect(r.stdout).toMatch(new RegExp(`^ {2}${verb}\\b`, "m"));
   });
 });

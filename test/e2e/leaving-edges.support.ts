@@ -35,18 +35,40 @@ export async function buildEdge(base: string): Promise<Built> {
   const app = await post(base, "/backends/tunnel_group", { description: "app", labels: { service: "app" } });
   const eu = await post(base, "/backends/tunnel_group", { description: "eu", labels: { service: "api", dc: "eu" } });
   const us = await post(base, "/backends/tunnel_group", { description: "us", labels: { service: "api", dc: "us" } });
-  const down = await post(base, "/backends/http_response", { status_code: 503, body: "down for maintenance", headers: { "Retry-After": "60" } });
-  const failover = await post(base, "/backends/failover", { description: "api failover", backends: [eu.id, us.id, down.id] });
+  const down = await post(base, "/backends/http_response", {
+    status_code: 503,
+    body: "down for maintenance",
+    headers: { "Retry-After": "60" },
+  });
+  const failover = await post(base, "/backends/failover", {
+    description: "api failover",
+    backends: [eu.id, us.id, down.id],
+  });
   const weighted = await post(base, "/backends/weighted", { backends: { [eu.id]: 1, [us.id]: 3 } });
-  const edge = await post(base, "/edges/https", { description: "shop", metadata: '{"team":"web"}', hostports: ["shop.example.com:443", "shop.example.com:8443"] });
+  const edge = await post(base, "/edges/https", {
+    description: "shop",
+    metadata: '{"team":"web"}',
+    hostports: ["shop.example.com:443", "shop.example.com:8443"],
+  });
   const route = (match_type: string, match: string, backendId: string, extra: object = {}) =>
-    post(base, `/edges/https/${edge.id}/routes`, { match_type, match, backend: { enabled: true, backend_id: backendId }, ...extra });
+    post(base, `/edges/https/${edge.id}/routes`, {
+      match_type,
+      match,
+      backend: { enabled: true, backend_id: backendId },
+      ...extra,
+    });
   const hook = await route("exact_path", "/hooks/github", app.id);
   const sns = await route("exact_path", "/hooks/sns", app.id);
   const api = await route("path_prefix", "/api", failover.id);
   const lb = await route("path_prefix", "/lb", weighted.id);
-  const admin = await route("path_prefix", "/admin", app.id, { oauth: { enabled: true, provider: { google: { email_domains: ["example.com"] } } } });
-  await put(base, `/edges/https/${edge.id}/routes/${hook.id}/webhook_verification`, { enabled: true, provider: "github", secret: GITHUB_SECRET });
+  const admin = await route("path_prefix", "/admin", app.id, {
+    oauth: { enabled: true, provider: { google: { email_domains: ["example.com"] } } },
+  });
+  await put(base, `/edges/https/${edge.id}/routes/${hook.id}/webhook_verification`, {
+    enabled: true,
+    provider: "github",
+    secret: GITHUB_SECRET,
+  });
   await put(base, `/edges/https/${edge.id}/routes/${sns.id}/webhook_verification`, { enabled: true, provider: "sns" });
   return {
     edgeId: edge.id,
@@ -60,18 +82,37 @@ export function expectedPolicy(b: Built, secret: string, lbUrl?: string) {
   const app = { type: "forward-internal", config: { url: "https://service-app.internal" } };
   return {
     on_http_request: [
-      { name: b.routes.hook, expressions: ['req.url.path == "/hooks/github"'], actions: [{ type: "verify-webhook", config: { provider: "github", secret } }, app] },
-      { name: b.routes.sns, expressions: ['req.url.path == "/hooks/sns"'], actions: [{ type: "verify-webhook", config: { provider: "sns" } }, app] },
+      {
+        name: b.routes.hook,
+        expressions: ['req.url.path == "/hooks/github"'],
+        actions: [{ type: "verify-webhook", config: { provider: "github", secret } }, app],
+      },
+      {
+        name: b.routes.sns,
+        expressions: ['req.url.path == "/hooks/sns"'],
+        actions: [{ type: "verify-webhook", config: { provider: "sns" } }, app],
+      },
       {
         name: b.routes.api,
         expressions: ['req.url.path.startsWith("/api")'],
         actions: [
           { type: "forward-internal", config: { url: "https://dc-eu-service-api.internal", on_error: "continue" } },
           { type: "forward-internal", config: { url: "https://dc-us-service-api.internal", on_error: "continue" } },
-          { type: "custom-response", config: { status_code: 503, body: "down for maintenance", headers: { "Retry-After": "60" } } },
+          {
+            type: "custom-response",
+            config: { status_code: 503, body: "down for maintenance", headers: { "Retry-After": "60" } },
+          },
         ],
       },
-      ...(lbUrl ? [{ name: b.routes.lb, expressions: ['req.url.path.startsWith("/lb")'], actions: [{ type: "forward-internal", config: { url: lbUrl } }] }] : []),
+      ...(lbUrl
+        ? [
+            {
+              name: b.routes.lb,
+              expressions: ['req.url.path.startsWith("/lb")'],
+              actions: [{ type: "forward-internal", config: { url: lbUrl } }],
+            },
+          ]
+        : []),
       { name: "no route matched", actions: [{ type: "custom-response", config: { status_code: 404 } }] },
     ],
   };
@@ -95,8 +136,13 @@ export function useEmulator(args: () => string[] = () => [], makeSandbox: () => 
       return ctx.emulator.url;
     },
     run: (argv: string[], input?: string): Promise<TextResult> =>
-      runCli(ctx.cli, argv, { input, env: { EDGECTL_BASE_URL: ctx.emulator.url, EDGECTL_API_KEY: "key_leaving_edges_1" } }),
-    endpoints: async (): Promise<{ id: string; url: string; description: string; metadata: string; traffic_policy: string }[]> => {
+      runCli(ctx.cli, argv, {
+        input,
+        env: { EDGECTL_BASE_URL: ctx.emulator.url, EDGECTL_API_KEY: "key_leaving_edges_1" },
+      }),
+    endpoints: async (): Promise<
+      { id: string; url: string; description: string; metadata: string; traffic_policy: string }[]
+    > => {
       const r = await call(ctx.emulator.url, "GET", "/endpoints");
       expect(r.status).toBe(200);
       return r.json.endpoints;

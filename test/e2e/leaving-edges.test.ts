@@ -4,7 +4,15 @@
 import { parse, parseAllDocuments } from "yaml";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call } from "../helpers/emulator.js";
-import { GITHUB_SECRET, MASK, URLS, buildEdge, expectedPolicy, useEmulator, type Built } from "./leaving-edges.support.js";
+import {
+  GITHUB_SECRET,
+  MASK,
+  URLS,
+  buildEdge,
+  expectedPolicy,
+  useEmulator,
+  type Built,
+} from "./leaving-edges.support.js";
 
 describe("an edge on a live account: export, plan, refusal", () => {
   const emu = useEmulator();
@@ -28,7 +36,10 @@ describe("an edge on a live account: export, plan, refusal", () => {
     expect(r.stdout).not.toContain("whsec-");
     raw.routes[0].webhook_verification.secret = MASK;
     expect(edge).toEqual(raw);
-    expect(edge.routes[4].oauth).toMatchObject({ enabled: true, provider: { google: { email_domains: ["example.com"] } } });
+    expect(edge.routes[4].oauth).toMatchObject({
+      enabled: true,
+      provider: { google: { email_domains: ["example.com"] } },
+    });
     const ids = (kind: string) => doc.backends[kind].map((x: { id: string }) => x.id).sort();
     expect(Object.keys(doc.backends)).toEqual(["failover", "tunnel_group", "http_response", "weighted", "static"]);
     expect(ids("tunnel_group")).toEqual([b.backends.app, b.backends.eu, b.backends.us].sort());
@@ -74,10 +85,19 @@ describe("an edge on a live account: export, plan, refusal", () => {
     expect(Object.keys(plan)).toEqual(["edge_id", "endpoints", "not_migrated"]);
     expect(plan.edge_id).toBe(b.edgeId);
     expect(plan.endpoints).toEqual(
-      URLS.map((url) => ({ url, description: `Migrated from edge ${b.edgeId}`, metadata: '{"team":"web"}', traffic_policy: expectedPolicy(b, GITHUB_SECRET) })),
+      URLS.map((url) => ({
+        url,
+        description: `Migrated from edge ${b.edgeId}`,
+        metadata: '{"team":"web"}',
+        traffic_policy: expectedPolicy(b, GITHUB_SECRET),
+      })),
     );
     expect(plan.not_migrated).toEqual([
-      { route_id: b.routes.lb, item: "backend", reason: expect.stringContaining(`weighted backend ${b.backends.weighted}`) },
+      {
+        route_id: b.routes.lb,
+        item: "backend",
+        reason: expect.stringContaining(`weighted backend ${b.backends.weighted}`),
+      },
       { route_id: b.routes.admin, item: "oauth", reason: expect.stringContaining("oauth") },
     ]);
   });
@@ -92,4 +112,3 @@ describe("an edge on a live account: export, plan, refusal", () => {
     expect(await emu.endpoints()).toEqual([]);
   });
 });
-

@@ -12,7 +12,9 @@ export function useMigrateSuite(makeSandbox: () => Sandbox = sandbox) {
 
   const EDGE = edge(
     [
-      route("edghtsrt_hook", "exact_path", "/hooks/github", "bkdtg_app", { webhook_verification: { enabled: true, provider: "GitHub", secret: SECRET } }),
+      route("edghtsrt_hook", "exact_path", "/hooks/github", "bkdtg_app", {
+        webhook_verification: { enabled: true, provider: "GitHub", secret: SECRET },
+      }),
       route("edghtsrt_root", "path_prefix", "/", "bkdfo_main"),
     ],
     { hostports: ["shop.example.com:443"] },
@@ -33,16 +35,33 @@ export function useMigrateSuite(makeSandbox: () => Sandbox = sandbox) {
       if (req.method === "GET" && BACKENDS[req.path]) return json(200, BACKENDS[req.path]!);
       if (req.method === "POST" && req.path === "/endpoints") {
         created++;
-        if (opts.failAt !== undefined && created >= opts.failAt) return opts.failWith ?? apiError(400, "The endpoint URL is already in use.", "ERR_NGROK_18008");
+        if (opts.failAt !== undefined && created >= opts.failAt)
+          return opts.failWith ?? apiError(400, "The endpoint URL is already in use.", "ERR_NGROK_18008");
         const body = JSON.parse(req.body) as Record<string, unknown>;
-        return json(201, { id: `ep_${created}`, type: "cloud", url: body.url, traffic_policy: body.traffic_policy, description: body.description, metadata: body.metadata, bindings: ["public"], created_at: "2026-01-02T00:00:00Z", updated_at: "2026-01-02T00:00:00Z", uri: `${suite.server.url}/endpoints/ep_${created}` });
+        return json(201, {
+          id: `ep_${created}`,
+          type: "cloud",
+          url: body.url,
+          traffic_policy: body.traffic_policy,
+          description: body.description,
+          metadata: body.metadata,
+          bindings: ["public"],
+          created_at: "2026-01-02T00:00:00Z",
+          updated_at: "2026-01-02T00:00:00Z",
+          uri: `${suite.server.url}/endpoints/ep_${created}`,
+        });
       }
       return apiError(404, `nothing at ${req.method} ${req.path}`);
     };
   }
 
   const requestLines = () => suite.server.requests.map((q) => `${q.method} ${q.path}`);
-  const READS = ["GET /edges/https/edghts_1", "GET /backends/tunnel_group/bkdtg_app", "GET /backends/failover/bkdfo_main", "GET /backends/http_response/bkdhr_down"];
+  const READS = [
+    "GET /edges/https/edghts_1",
+    "GET /backends/tunnel_group/bkdtg_app",
+    "GET /backends/failover/bkdfo_main",
+    "GET /backends/http_response/bkdhr_down",
+  ];
 
   const EXPECTED_POLICY = (secret: string) => ({
     on_http_request: [

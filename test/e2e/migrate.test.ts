@@ -30,9 +30,13 @@ describe("migrate edge --apply", () => {
     expect(requestLines()).toEqual([...READS, "POST /endpoints"]);
     const body = JSON.parse(suite.server.requests.at(-1)!.body) as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual(["description", "metadata", "traffic_policy", "type", "url"]);
-    expect(body).toMatchObject({ type: "cloud", url: "https://shop.example.com", description: "Migrated from edge edghts_1", metadata: '{"team":"web"}' });
+    expect(body).toMatchObject({
+      type: "cloud",
+      url: "https://shop.example.com",
+      description: "Migrated from edge edghts_1",
+      metadata: '{"team":"web"}',
+    });
     expect(JSON.parse(body.traffic_policy as string)).toEqual(EXPECTED_POLICY(SECRET));
     expect(r.stdout).toMatch(/^ID\s+URL\nep_1\s+https:\/\/shop\.example\.com$/);
   });
 });
-

@@ -14,7 +14,8 @@ let cli: CliSandbox;
 beforeAll(async () => {
   emulator = await spawnEmulator();
   cli = sandbox();
-  for (let i = 0; i < 3; i++) await call(emulator.url, "POST", "/backends/failover", { body: { description: `fb ${i}`, backends: ["bkdhr_a"] } });
+  for (let i = 0; i < 3; i++)
+    await call(emulator.url, "POST", "/backends/failover", { body: { description: `fb ${i}`, backends: ["bkdhr_a"] } });
 });
 afterAll(async () => {
   await emulator.stop();
@@ -43,14 +44,20 @@ describe.skipIf(!existsSync("/dev/full"))("stdout on a full disk", () => {
   it("fails the backup `failover list --all -o json` with one JSON error of kind internal", async () => {
     const r = await toFullDisk(["failover", "list", "--all", "-o", "json"]);
     expect(r.exitCode).toBe(1);
-    expect(parseJsonError(r.stderr).error).toEqual({ kind: "internal", message: "cannot write output: ENOSPC: no space left on device, write" });
+    expect(parseJsonError(r.stderr).error).toEqual({
+      kind: "internal",
+      message: "cannot write output: ENOSPC: no space left on device, write",
+    });
   });
 
-  it.each([["--version"], ["--help"], ["config", "path"], ["failover", "--help"]])("fails `%s` without a stack trace", async (...args) => {
-    const r = await toFullDisk(args);
-    expect(r.exitCode).toBe(1);
-    expect(r.stderr).toBe("error: cannot write output: ENOSPC: no space left on device, write");
-  });
+  it.each([["--version"], ["--help"], ["config", "path"], ["failover", "--help"]])(
+    "fails `%s` without a stack trace",
+    async (...args) => {
+      const r = await toFullDisk(args);
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toBe("error: cannot write output: ENOSPC: no space left on device, write");
+    },
+  );
 });
 
 describe("stdout closed by its reader", () => {

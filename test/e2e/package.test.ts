@@ -13,9 +13,25 @@ const ROOT = join(BIN, "..", "..");
 
 describe("the package", () => {
   it("packs the bin, its CommonJS marker and every built file, and no sources or tests", () => {
-    const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+      cwd: ROOT,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
     const files = (JSON.parse(out) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
-    for (const f of ["bin/edgectl.js", "bin/package.json", "dist/cli.cjs", "dist/main.cjs", "dist/main-failover.cjs", "dist/config-write.cjs", "dist/yaml-text.cjs", "dist/emulator.cjs", "dist/help.txt", "package.json"]) expect(files).toContain(f);
+    for (const f of [
+      "bin/edgectl.js",
+      "bin/package.json",
+      "dist/cli.cjs",
+      "dist/main.cjs",
+      "dist/main-failover.cjs",
+      "dist/config-write.cjs",
+      "dist/yaml-text.cjs",
+      "dist/emulator.cjs",
+      "dist/help.txt",
+      "package.json",
+    ])
+      expect(files).toContain(f);
     expect(files.filter((f) => f.startsWith("src/") || f.startsWith("test/"))).toEqual([]);
   });
 });
@@ -31,7 +47,13 @@ describe("the bin through a symlink, from another folder", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   const run = (args: string[], input?: string) =>
-    execa(link, args, { cwd: dir, env: baseEnv(join(dir, "config")), extendEnv: false, reject: false, ...(input === undefined ? { stdin: "ignore" as const } : { input }) });
+    execa(link, args, {
+      cwd: dir,
+      env: baseEnv(join(dir, "config")),
+      extendEnv: false,
+      reject: false,
+      ...(input === undefined ? { stdin: "ignore" as const } : { input }),
+    });
 
   it("answers --version and --help", async () => {
     const v = await run(["--version"]);

@@ -35,7 +35,12 @@ export function useRequestsSuite(makeSandbox: () => Sandbox = sandbox) {
   });
 
   const env = () => ({ EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: server.url });
-  const fb = (id: string, extra: object = {}) => ({ ...FB, id, uri: `${server.url}/backends/failover/${id}`, ...extra });
+  const fb = (id: string, extra: object = {}) => ({
+    ...FB,
+    id,
+    uri: `${server.url}/backends/failover/${id}`,
+    ...extra,
+  });
 
   /** The headers every request carries; a body adds only Content-Type and Content-Length. */
   function expectContractHeaders(req: RecordedRequest, withBody: boolean): void {
@@ -62,6 +67,10 @@ export function useRequestsSuite(makeSandbox: () => Sandbox = sandbox) {
     get scratch() {
       return scratch;
     },
-    KEY, run, env, fb, expectContractHeaders,
+    KEY,
+    run,
+    env,
+    fb,
+    expectContractHeaders,
   };
 }

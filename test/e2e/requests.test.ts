@@ -1,7 +1,6 @@
 // What the server receives: method, path, headers and the exact body of each command.
 // Here the real bin runs one case of each kind; the rest run in-process in app/requests.test.ts.
 
-
 import { describe, expect, it } from "vitest";
 import { json, type Reply } from "../helpers/fault-server.js";
 import { FB } from "./support.js";
@@ -13,7 +12,10 @@ const { run, env, fb, expectContractHeaders } = ctx;
 describe("failover create request", () => {
   it("posts backends from comma lists and repeated flags in order, with only the fields given", async () => {
     ctx.server.script(json(201, FB));
-    const r = await run(["failover", "create", "--backends", "bkdhr_a,bkdtg_b", "--backends", "bkdwd_c", "--description", "eu"], { env: env() });
+    const r = await run(
+      ["failover", "create", "--backends", "bkdhr_a,bkdtg_b", "--backends", "bkdwd_c", "--description", "eu"],
+      { env: env() },
+    );
     expect(r.exitCode).toBe(0);
     expect(ctx.server.requests).toHaveLength(1);
     const req = ctx.server.requests[0]!;
@@ -39,7 +41,11 @@ describe("failover get/list/update/delete requests", () => {
 
   it("list sends GET with ?limit= and --all follows next_page_uri to the end", async () => {
     ctx.server.script(
-      json(200, { backends: [fb("bkdfo_3"), fb("bkdfo_2")], uri: "u", next_page_uri: `${ctx.server.url}/backends/failover?limit=2&before_id=bkdfo_2` }),
+      json(200, {
+        backends: [fb("bkdfo_3"), fb("bkdfo_2")],
+        uri: "u",
+        next_page_uri: `${ctx.server.url}/backends/failover?limit=2&before_id=bkdfo_2`,
+      }),
       json(200, { backends: [fb("bkdfo_1")], uri: "u", next_page_uri: null }),
     );
     const r = await run(["failover", "list", "--limit", "2", "--all", "-o", "json"], { env: env() });
@@ -55,7 +61,10 @@ describe("failover get/list/update/delete requests", () => {
   it("update sends PATCH with only the fields given", async () => {
     ctx.server.script(json(200, FB), json(200, FB), json(200, FB));
     const a = await run(["failover", "update", "bkdfo_abc", "--description", "new"], { env: env() });
-    const b = await run(["failover", "update", "bkdfo_abc", "--backends", "bkdhr_b,bkdhr_a", "--backends", "bkdtg_c", "--metadata", ""], { env: env() });
+    const b = await run(
+      ["failover", "update", "bkdfo_abc", "--backends", "bkdhr_b,bkdhr_a", "--backends", "bkdtg_c", "--metadata", ""],
+      { env: env() },
+    );
     const c = await run(["failover", "update", "bkdfo_abc", "--description", ""], { env: env() });
     expect([a.exitCode, b.exitCode, c.exitCode]).toEqual([0, 0, 0]);
     expect(ctx.server.requests.map((q) => [q.method, q.path, q.body])).toEqual([
@@ -68,7 +77,9 @@ describe("failover get/list/update/delete requests", () => {
 
   it("delete sends DELETE with no body, keeping the base URL's path prefix", async () => {
     ctx.server.script({ status: 204 });
-    const r = await run(["failover", "delete", "bkdfo_abc", "--yes", "-o", "json"], { env: { ...env(), EDGECTL_BASE_URL: `${ctx.server.url}/api/v2` } });
+    const r = await run(["failover", "delete", "bkdfo_abc", "--yes", "-o", "json"], {
+      env: { ...env(), EDGECTL_BASE_URL: `${ctx.server.url}/api/v2` },
+    });
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ id: "bkdfo_abc", deleted: true });
     const req = ctx.server.requests[0]!;

@@ -8,13 +8,21 @@ export function useSafetySuite(makeSandbox: () => Sandbox = sandbox) {
   const SECRET = "whsec_DO_NOT_PRINT_4242";
 
   const shared = useServerAndSandbox(makeSandbox);
-  const env = (extra: Record<string, string> = {}) => ({ EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: shared.server.url, ...extra });
-  const run = (args: string[], opts: RunOptions = {}) => runCli(shared.cli, args, { ...opts, env: { ...env(), ...opts.env } });
+  const env = (extra: Record<string, string> = {}) => ({
+    EDGECTL_API_KEY: KEY,
+    EDGECTL_BASE_URL: shared.server.url,
+    ...extra,
+  });
+  const run = (args: string[], opts: RunOptions = {}) =>
+    runCli(shared.cli, args, { ...opts, env: { ...env(), ...opts.env } });
 
   return {
     get server() {
       return shared.server;
     },
-    KEY, SECRET, env, run,
+    KEY,
+    SECRET,
+    env,
+    run,
   };
 }

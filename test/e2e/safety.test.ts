@@ -12,9 +12,24 @@ const { KEY, SECRET, env, run } = ctx;
 describe("--dry-run prints the request and sends nothing", () => {
   const wv = ["webhook-verification"];
   it("with -o json the dry run is one JSON document (secret redacted), path prefix kept", async () => {
-    const r = await run(["webhook-verification", "replace", "edghts_1", "edghtsrt_1", "--provider", "github", "--secret", SECRET, "--dry-run", "-o", "json"], {
-      env: { EDGECTL_BASE_URL: `${ctx.server.url}/prefix` },
-    });
+    const r = await run(
+      [
+        "webhook-verification",
+        "replace",
+        "edghts_1",
+        "edghtsrt_1",
+        "--provider",
+        "github",
+        "--secret",
+        SECRET,
+        "--dry-run",
+        "-o",
+        "json",
+      ],
+      {
+        env: { EDGECTL_BASE_URL: `${ctx.server.url}/prefix` },
+      },
+    );
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
       dry_run: true,
@@ -52,9 +67,21 @@ describe("--debug logs requests on stderr without the key or secrets", () => {
 
   it("replace: neither the request body nor a response echoing the secret shows it", async () => {
     ctx.server.script(json(200, { enabled: true, provider: "github", secret: SECRET }));
-    const r = await run(["webhook-verification", "replace", "edghts_1", "edghtsrt_1", "--provider", "github", "--secret-stdin", "--debug"], {
-      input: SECRET,
-    });
+    const r = await run(
+      [
+        "webhook-verification",
+        "replace",
+        "edghts_1",
+        "edghtsrt_1",
+        "--provider",
+        "github",
+        "--secret-stdin",
+        "--debug",
+      ],
+      {
+        input: SECRET,
+      },
+    );
     expect(r.exitCode).toBe(0);
     expect(ctx.server.requests[0]!.body).toContain(SECRET); // it was really sent…
     expect(r.stderr).toContain(`PUT ${ctx.server.url}/edges/https/edghts_1/routes/edghtsrt_1/webhook_verification`);

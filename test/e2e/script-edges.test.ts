@@ -11,14 +11,22 @@ import { useFaultServer } from "./support.js";
 const KEY = "key_script_edges_7777";
 const suite = useFaultServer(KEY);
 const { run } = suite;
-const resource = (id: string) => ({ id, uri: `${suite.server.url}/backends/failover/${id}`, created_at: "2026-01-01T00:00:00Z", description: "d".repeat(100), metadata: "", backends: ["bkdhr_a"] });
+const resource = (id: string) => ({
+  id,
+  uri: `${suite.server.url}/backends/failover/${id}`,
+  created_at: "2026-01-01T00:00:00Z",
+  description: "d".repeat(100),
+  metadata: "",
+  backends: ["bkdhr_a"],
+});
 
 describe("a reader that closes the pipe early (| head, | grep -q)", () => {
   it.each([
     ["list -o json", ["failover", "list", "-o", "json"]],
     ["list as a table", ["failover", "list"]],
   ])("%s: no stack trace, the command's own exit code (0)", async (_name, args) => {
-    suite.server.fallback = () => json(200, { backends: Array.from({ length: 2000 }, (_, i) => resource(`bkdfo_${i}`)), next_page_uri: null });
+    suite.server.fallback = () =>
+      json(200, { backends: Array.from({ length: 2000 }, (_, i) => resource(`bkdfo_${i}`)), next_page_uri: null });
     const child = spawn(process.execPath, [BIN, ...args], {
       env: { ...baseEnv(suite.cli.configDir), EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: suite.server.url },
       stdio: ["ignore", "pipe", "pipe"],
@@ -32,4 +40,3 @@ describe("a reader that closes the pipe early (| head, | grep -q)", () => {
     expect(code).toBe(0);
   });
 });
-

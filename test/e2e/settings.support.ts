@@ -63,6 +63,12 @@ export function useSettingsSuite(makeSandbox: () => Sandbox = sandbox) {
     get cli() {
       return cli;
     },
-    KEYS, ALL_KEYS, outputs, run, lastAuth, lastPath, login,
+    KEYS,
+    ALL_KEYS,
+    outputs,
+    run,
+    lastAuth,
+    lastPath,
+    login,
   };
 }

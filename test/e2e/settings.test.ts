@@ -57,9 +57,13 @@ describe("base URL precedence, as the path prefix the server received", () => {
   it("--base-url > EDGECTL_BASE_URL > `config set base_url` > default", async () => {
     expect((await run(["config", "set", "base_url", `${ctx.server.url}/from-config`])).exitCode).toBe(0);
     const env = { EDGECTL_API_KEY: KEYS.edgectl };
-    const get = (extra: string[], e: Record<string, string> = {}) => run(["failover", "get", "bkdfo_abc", ...extra], { env: { ...env, ...e } });
+    const get = (extra: string[], e: Record<string, string> = {}) =>
+      run(["failover", "get", "bkdfo_abc", ...extra], { env: { ...env, ...e } });
 
-    expect((await get(["--base-url", `${ctx.server.url}/from-flag`], { EDGECTL_BASE_URL: `${ctx.server.url}/from-env` })).exitCode).toBe(0);
+    expect(
+      (await get(["--base-url", `${ctx.server.url}/from-flag`], { EDGECTL_BASE_URL: `${ctx.server.url}/from-env` }))
+        .exitCode,
+    ).toBe(0);
     expect(lastPath()).toBe("/from-flag/backends/failover/bkdfo_abc");
 
     expect((await get([], { EDGECTL_BASE_URL: `${ctx.server.url}/from-env` })).exitCode).toBe(0);
@@ -109,4 +113,3 @@ describe("output precedence", () => {
     expect(ctx.server.requests).toHaveLength(0);
   });
 });
-

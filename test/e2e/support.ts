@@ -4,10 +4,19 @@ import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { sandbox, type RunOptions } from "../helpers/cli.js";
 import { apiError, startFaultServer, type FaultServer, type Reply } from "../helpers/fault-server.js";
 
-export const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+export const VERSION = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
 
 /** A Failover backend the fault server answers with. */
-export const FB = { id: "bkdfo_abc", uri: "x", created_at: "2026-01-01T00:00:00Z", description: "d", metadata: "", backends: ["bkdhr_a"] };
+export const FB = {
+  id: "bkdfo_abc",
+  uri: "x",
+  created_at: "2026-01-01T00:00:00Z",
+  description: "d",
+  metadata: "",
+  backends: ["bkdhr_a"],
+};
 
 /** A Failover backend as the API returns it. */
 export interface Failover {
@@ -72,7 +81,11 @@ export function useFaultServer(key: string, makeSandbox: () => Sandbox = sandbox
     get cli() {
       return shared.cli;
     },
-    run: (args, opts = {}) => runCli(shared.cli, args, { ...opts, env: { EDGECTL_API_KEY: key, EDGECTL_BASE_URL: shared.server.url, ...opts.env } }),
+    run: (args, opts = {}) =>
+      runCli(shared.cli, args, {
+        ...opts,
+        env: { EDGECTL_API_KEY: key, EDGECTL_BASE_URL: shared.server.url, ...opts.env },
+      }),
   };
 }
 
@@ -117,7 +130,10 @@ export function useFreshSandboxes(fallback: () => Reply, makeSandbox: () => Sand
  * One fault server and one sandbox for a test file, started before and closed after; before
  * each test the recorded requests are cleared, after it the server's own fallback is back.
  */
-export function useServerAndSandbox(makeSandbox: () => Sandbox = sandbox): { readonly server: FaultServer; readonly cli: Sandbox } {
+export function useServerAndSandbox(makeSandbox: () => Sandbox = sandbox): {
+  readonly server: FaultServer;
+  readonly cli: Sandbox;
+} {
   let server: FaultServer | undefined;
   let cli: Sandbox | undefined;
   let defaultFallback: FaultServer["fallback"];

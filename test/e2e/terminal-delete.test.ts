@@ -20,7 +20,8 @@ afterAll(async () => {
   cli?.cleanup();
 });
 
-const run = (args: string[], opts: RunOptions = {}) => runCli(cli, args, { ...opts, env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: emu.url, ...opts.env } });
+const run = (args: string[], opts: RunOptions = {}) =>
+  runCli(cli, args, { ...opts, env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: emu.url, ...opts.env } });
 
 function ok(r: TextResult): TextResult {
   if (r.exitCode !== 0) throw new Error(`exit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
@@ -33,7 +34,8 @@ const route = async () => {
   const made = await makeRoute(emu.url);
   return [made.edgeId, made.routeId] as const;
 };
-const replace = (edge: string, rt: string) => run(["webhook-verification", "replace", edge, rt, "--provider", "stripe", "--secret", "whsec_more_1234"]);
+const replace = (edge: string, rt: string) =>
+  run(["webhook-verification", "replace", edge, rt, "--provider", "stripe", "--secret", "whsec_more_1234"]);
 
 // A real terminal through util-linux `script`: the prompt is answered on the pty.
 describe("at a terminal (a pty from `script`)", () => {

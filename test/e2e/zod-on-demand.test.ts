@@ -8,13 +8,17 @@ import { json } from "../helpers/fault-server.js";
 
 const PROBE = fileURLToPath(new URL("../helpers/zod-probe.cjs", import.meta.url));
 const suite = useFaultServer("key_zod");
-const run = (args: string[], input?: string) => suite.run(args, { env: { NODE_OPTIONS: `--require ${PROBE}` }, ...(input === undefined ? {} : { input }) });
+const run = (args: string[], input?: string) =>
+  suite.run(args, { env: { NODE_OPTIONS: `--require ${PROBE}` }, ...(input === undefined ? {} : { input }) });
 const zodLine = (stderr: string) => stderr.split("\n").find((l) => l.startsWith("zod evaluated: "));
 
 describe("zod on demand", () => {
   it("is not evaluated by failover get with a valid id and answer, in a table or JSON", async () => {
     suite.server.fallback = () => json(200, FB);
-    for (const args of [["failover", "get", FB.id], ["failover", "get", FB.id, "--concurrency", "4", "-o", "json"]]) {
+    for (const args of [
+      ["failover", "get", FB.id],
+      ["failover", "get", FB.id, "--concurrency", "4", "-o", "json"],
+    ]) {
       const r = await run(args);
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toContain(FB.id);

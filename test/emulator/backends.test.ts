@@ -14,17 +14,37 @@ afterAll(async () => {
 const COMMON = ["id", "uri", "created_at", "description", "metadata"];
 
 describe.each([
-  ["tunnel_group", "bkdtg_", { labels: { service: "app", dc: "eu" } }, { labels: { service: "app", dc: "eu" }, tunnels: [] }],
-  ["http_response", "bkdhr_", { body: "gone", headers: { "content-type": "text/plain" }, status_code: 410 }, { body: "gone", headers: { "content-type": "text/plain" }, status_code: 410 }],
+  [
+    "tunnel_group",
+    "bkdtg_",
+    { labels: { service: "app", dc: "eu" } },
+    { labels: { service: "app", dc: "eu" }, tunnels: [] },
+  ],
+  [
+    "http_response",
+    "bkdhr_",
+    { body: "gone", headers: { "content-type": "text/plain" }, status_code: 410 },
+    { body: "gone", headers: { "content-type": "text/plain" }, status_code: 410 },
+  ],
   ["weighted", "bkdwd_", { backends: { bkdhr_a: 3, bkdtg_b: 1 } }, { backends: { bkdhr_a: 3, bkdtg_b: 1 } }],
-  ["static", "bkdsc_", { address: "10.0.0.5:8443", tls: { enabled: true } }, { address: "10.0.0.5:8443", tls: { enabled: true } }],
+  [
+    "static",
+    "bkdsc_",
+    { address: "10.0.0.5:8443", tls: { enabled: true } },
+    { address: "10.0.0.5:8443", tls: { enabled: true } },
+  ],
 ] as const)("/backends/%s", (kind, prefix, body, shown) => {
   it(`creates one with a ${prefix} id and its own fields; GET returns the same`, async () => {
     const r = await call(emu.url, "POST", `/backends/${kind}`, { body: { description: kind, metadata: "m", ...body } });
     expect(r.status).toBe(201);
     expect(r.json.id).toMatch(new RegExp(`^${prefix}[A-Za-z0-9]{27}$`));
     expect(Object.keys(r.json)).toEqual([...COMMON, ...Object.keys(shown)]);
-    expect(r.json).toMatchObject({ uri: `${emu.url}/backends/${kind}/${r.json.id}`, description: kind, metadata: "m", ...shown });
+    expect(r.json).toMatchObject({
+      uri: `${emu.url}/backends/${kind}/${r.json.id}`,
+      description: kind,
+      metadata: "m",
+      ...shown,
+    });
     expect((await call(emu.url, "GET", `/backends/${kind}/${r.json.id}`)).json).toEqual(r.json);
   });
 
@@ -48,7 +68,9 @@ describe.each([
 
   it("answers 400 ERR_NGROK_227 for an id of another kind in the path, and ERR_NGROK_214 for an unknown field", async () => {
     expect((await call(emu.url, "GET", `/backends/${kind}/bkdfo_1`)).json.error_code).toBe("ERR_NGROK_227");
-    expect((await call(emu.url, "POST", `/backends/${kind}`, { body: { ...body, nonsense: 1 } })).json.error_code).toBe("ERR_NGROK_214");
+    expect((await call(emu.url, "POST", `/backends/${kind}`, { body: { ...body, nonsense: 1 } })).json.error_code).toBe(
+      "ERR_NGROK_214",
+    );
   });
 
   it("keeps its backends apart from the other kinds' lists", async () => {
@@ -86,7 +108,9 @@ describe("backend validation", () => {
   });
 
   it("PATCH replaces the fields given and keeps the rest", async () => {
-    const hr = await call(emu.url, "POST", "/backends/http_response", { body: { body: "a", status_code: 503, description: "d" } });
+    const hr = await call(emu.url, "POST", "/backends/http_response", {
+      body: { body: "a", status_code: 503, description: "d" },
+    });
     const p = await call(emu.url, "PATCH", `/backends/http_response/${hr.json.id}`, { body: { body: "b" } });
     expect(p.status).toBe(200);
     expect(p.json).toEqual({ ...hr.json, body: "b" });

@@ -22,7 +22,9 @@ describe("edgectl emulator", () => {
     const emu = await spawnEmulator();
     try {
       expect(emu.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      const created = await call(emu.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_a"], description: "via cli" } });
+      const created = await call(emu.url, "POST", "/backends/failover", {
+        body: { backends: ["bkdhr_a"], description: "via cli" },
+      });
       expect(created.status).toBe(201);
       expect(created.json.uri).toBe(`${emu.url}/backends/failover/${created.json.id}`);
     } finally {
@@ -43,7 +45,10 @@ describe("edgectl emulator", () => {
     const emu = await spawnEmulator();
     try {
       const env = { EDGECTL_BASE_URL: emu.url, EDGECTL_API_KEY: "any-key" };
-      const created = await cli.run(["failover", "create", "--backends", "bkdhr_a,bkdtg_b", "--description", "e2e", "-o", "json"], { env });
+      const created = await cli.run(
+        ["failover", "create", "--backends", "bkdhr_a,bkdtg_b", "--description", "e2e", "-o", "json"],
+        { env },
+      );
       expect(created.exitCode).toBe(0);
       const id = JSON.parse(String(created.stdout)).id as string;
       const listed = await cli.run(["failover", "list", "-o", "json"], { env });
@@ -59,14 +64,20 @@ describe("edgectl emulator", () => {
   it("takes its key from the global --api-key flag only, not from EDGECTL_API_KEY", async () => {
     const locked = await spawnEmulator(["--api-key", "emu-key"]);
     try {
-      expect((await call(locked.url, "GET", "/backends/failover", { headers: { Authorization: "Bearer emu-key" } })).status).toBe(200);
-      expect((await call(locked.url, "GET", "/backends/failover", { headers: { Authorization: "Bearer other" } })).status).toBe(401);
+      expect(
+        (await call(locked.url, "GET", "/backends/failover", { headers: { Authorization: "Bearer emu-key" } })).status,
+      ).toBe(200);
+      expect(
+        (await call(locked.url, "GET", "/backends/failover", { headers: { Authorization: "Bearer other" } })).status,
+      ).toBe(401);
     } finally {
       await locked.stop();
     }
     const open = await spawnEmulator([], { env: { EDGECTL_API_KEY: "env-key" } });
     try {
-      expect((await call(open.url, "GET", "/backends/failover", { headers: { Authorization: "Bearer other" } })).status).toBe(200);
+      expect(
+        (await call(open.url, "GET", "/backends/failover", { headers: { Authorization: "Bearer other" } })).status,
+      ).toBe(200);
     } finally {
       await open.stop();
     }
@@ -81,7 +92,9 @@ describe("edgectl emulator", () => {
     const workers = Array.from({ length: 8 }, async () => {
       while (!killed) {
         try {
-          const r = await call(first.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_a"], description: "x".repeat(100) } });
+          const r = await call(first.url, "POST", "/backends/failover", {
+            body: { backends: ["bkdhr_a"], description: "x".repeat(100) },
+          });
           if (r.status === 201) acknowledged.push(r.json.id);
         } catch {
           return; // cut off by the kill
@@ -163,7 +176,9 @@ describe("edgectl emulator", () => {
   it("--edges retired answers ERR_NGROK_7008 under /backends, and edgectl reports it as an API error", async () => {
     const emu = await spawnEmulator(["--edges", "retired"]);
     try {
-      const r = await cli.run(["failover", "list", "-o", "json"], { env: { EDGECTL_BASE_URL: emu.url, EDGECTL_API_KEY: "k" } });
+      const r = await cli.run(["failover", "list", "-o", "json"], {
+        env: { EDGECTL_BASE_URL: emu.url, EDGECTL_API_KEY: "k" },
+      });
       expect(r.stdout).toBe("");
       expect(String(r.stderr)).toContain("ERR_NGROK_7008");
     } finally {
@@ -190,19 +205,22 @@ describe("edgectl emulator --state with an empty file", () => {
   it.each([
     ["empty", "empty.json", ""],
     ["whitespace only", "blank.json", "  \n\t\n"],
-  ])("refuses a state file that is %s with exit 2, naming it, without a stack and without touching it", async (_what, name, content) => {
-    const file = join(dir, name);
-    await writeFile(file, content);
-    // Bounded: were the file taken as empty state, the emulator would start and serve until killed.
-    const r = await cli.run(["emulator", "--port", "0", "--state", file], { timeoutMs: 10_000 });
-    expect(r.exitCode).toBe(2);
-    expect(r.stdout).toBe("");
-    expect(String(r.stderr)).toMatch(/^error: /);
-    expect(String(r.stderr)).toContain(file);
-    expect(String(r.stderr)).toMatch(/corrupt/);
-    expect(String(r.stderr)).not.toMatch(/\n\s+at /);
-    expect(await readFile(file, "utf8")).toBe(content);
-  });
+  ])(
+    "refuses a state file that is %s with exit 2, naming it, without a stack and without touching it",
+    async (_what, name, content) => {
+      const file = join(dir, name);
+      await writeFile(file, content);
+      // Bounded: were the file taken as empty state, the emulator would start and serve until killed.
+      const r = await cli.run(["emulator", "--port", "0", "--state", file], { timeoutMs: 10_000 });
+      expect(r.exitCode).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(String(r.stderr)).toMatch(/^error: /);
+      expect(String(r.stderr)).toContain(file);
+      expect(String(r.stderr)).toMatch(/corrupt/);
+      expect(String(r.stderr)).not.toMatch(/\n\s+at /);
+      expect(await readFile(file, "utf8")).toBe(content);
+    },
+  );
 
   it("still starts empty from a state path that does not exist yet, and creates it on the first change", async () => {
     const sub = await mkdtemp(join(dir, "fresh-"));

@@ -17,8 +17,10 @@ beforeAll(async () => {
   try {
     const route = await makeRoute(active.url);
     await call(active.url, "PUT", route.webhook, { body: { provider: "sns" } });
-    const failover = (await call(active.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_a"] } })).json.id;
-    const weighted = (await call(active.url, "POST", "/backends/weighted", { body: { backends: { bkdhr_a: 1 } } })).json.id;
+    const failover = (await call(active.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_a"] } })).json
+      .id;
+    const weighted = (await call(active.url, "POST", "/backends/weighted", { body: { backends: { bkdhr_a: 1 } } })).json
+      .id;
     made = { ...route, failover, weighted };
   } finally {
     await active.close();
@@ -34,7 +36,15 @@ describe("--edges read-only", () => {
   it("reads edges, routes, modules and backends as before", async () => {
     const emu = await startEmulator({ port: 0, stateFile: file, edges: "read-only" });
     try {
-      for (const path of ["/edges/https", `/edges/https/${made.edgeId}`, made.path, made.webhook, "/backends/failover", `/backends/failover/${made.failover}`, `/backends/weighted/${made.weighted}`]) {
+      for (const path of [
+        "/edges/https",
+        `/edges/https/${made.edgeId}`,
+        made.path,
+        made.webhook,
+        "/backends/failover",
+        `/backends/failover/${made.failover}`,
+        `/backends/weighted/${made.weighted}`,
+      ]) {
         expect((await call(emu.url, "GET", path)).status, path).toBe(200);
       }
     } finally {
@@ -72,7 +82,9 @@ describe("--edges read-only", () => {
   it("leaves /endpoints writable", async () => {
     const emu = await startEmulator({ port: 0, edges: "read-only" });
     try {
-      const r = await call(emu.url, "POST", "/endpoints", { body: { type: "cloud", url: "https://ro.example.com", traffic_policy: POLICY } });
+      const r = await call(emu.url, "POST", "/endpoints", {
+        body: { type: "cloud", url: "https://ro.example.com", traffic_policy: POLICY },
+      });
       expect(r.status).toBe(201);
       expect((await call(emu.url, "DELETE", `/endpoints/${r.json.id}`)).status).toBe(204);
     } finally {
@@ -106,7 +118,13 @@ describe("--edges retired", () => {
   it("still serves /endpoints", async () => {
     const emu = await startEmulator({ port: 0, edges: "retired" });
     try {
-      expect((await call(emu.url, "POST", "/endpoints", { body: { type: "cloud", url: "https://gone.example.com", traffic_policy: POLICY } })).status).toBe(201);
+      expect(
+        (
+          await call(emu.url, "POST", "/endpoints", {
+            body: { type: "cloud", url: "https://gone.example.com", traffic_policy: POLICY },
+          })
+        ).status,
+      ).toBe(201);
       expect((await call(emu.url, "GET", "/endpoints")).json.endpoints).toHaveLength(1);
     } finally {
       await emu.close();

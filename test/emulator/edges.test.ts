@@ -30,11 +30,26 @@ const ROUTE_MODULES = [
 describe("POST /edges/https and GET /edges/https/{id}", () => {
   it("creates an edge with an edghts_ id and the API's fields; GET returns the same", async () => {
     const r = await call(emu.url, "POST", "/edges/https", {
-      body: { description: "shop", metadata: '{"team":"web"}', hostports: ["shop.example.com:443"], mutual_tls: { certificate_authority_ids: ["ca_1"] } },
+      body: {
+        description: "shop",
+        metadata: '{"team":"web"}',
+        hostports: ["shop.example.com:443"],
+        mutual_tls: { certificate_authority_ids: ["ca_1"] },
+      },
     });
     expect(r.status).toBe(201);
     expect(r.json.id).toMatch(/^edghts_[A-Za-z0-9]{27}$/);
-    expect(Object.keys(r.json)).toEqual(["id", "description", "metadata", "created_at", "uri", "hostports", "mutual_tls", "tls_termination", "routes"]);
+    expect(Object.keys(r.json)).toEqual([
+      "id",
+      "description",
+      "metadata",
+      "created_at",
+      "uri",
+      "hostports",
+      "mutual_tls",
+      "tls_termination",
+      "routes",
+    ]);
     expect(r.json).toMatchObject({
       description: "shop",
       metadata: '{"team":"web"}',
@@ -103,7 +118,8 @@ describe("GET /edges/https", () => {
     const fresh = await startEmulator({ port: 0 });
     try {
       const ids: string[] = [];
-      for (let i = 0; i < 5; i++) ids.push((await call(fresh.url, "POST", "/edges/https", { body: { description: `#${i}` } })).json.id);
+      for (let i = 0; i < 5; i++)
+        ids.push((await call(fresh.url, "POST", "/edges/https", { body: { description: `#${i}` } })).json.id);
       const all = await call(fresh.url, "GET", "/edges/https");
       expect(Object.keys(all.json)).toEqual(["https_edges", "uri", "next_page_uri"]);
       expect(all.json.https_edges.map((e: { id: string }) => e.id)).toEqual([...ids].reverse());
@@ -133,11 +149,29 @@ describe("GET /edges/https", () => {
 describe("routes", () => {
   it("creates a route with an edghtsrt_ id, every module null by default, and shows it in its edge", async () => {
     const e = await call(emu.url, "POST", "/edges/https", { body: {} });
-    const r = await call(emu.url, "POST", `/edges/https/${e.json.id}/routes`, { body: { match_type: "path_prefix", match: "/blog", description: "blog" } });
+    const r = await call(emu.url, "POST", `/edges/https/${e.json.id}/routes`, {
+      body: { match_type: "path_prefix", match: "/blog", description: "blog" },
+    });
     expect(r.status).toBe(201);
     expect(r.json.id).toMatch(/^edghtsrt_[A-Za-z0-9]{27}$/);
-    expect(Object.keys(r.json)).toEqual(["edge_id", "id", "created_at", "match_type", "match", "uri", "description", "metadata", ...ROUTE_MODULES]);
-    expect(r.json).toMatchObject({ edge_id: e.json.id, match_type: "path_prefix", match: "/blog", description: "blog", uri: `${emu.url}/edges/https/${e.json.id}/routes/${r.json.id}` });
+    expect(Object.keys(r.json)).toEqual([
+      "edge_id",
+      "id",
+      "created_at",
+      "match_type",
+      "match",
+      "uri",
+      "description",
+      "metadata",
+      ...ROUTE_MODULES,
+    ]);
+    expect(r.json).toMatchObject({
+      edge_id: e.json.id,
+      match_type: "path_prefix",
+      match: "/blog",
+      description: "blog",
+      uri: `${emu.url}/edges/https/${e.json.id}/routes/${r.json.id}`,
+    });
     for (const m of ROUTE_MODULES) expect(r.json[m]).toBeNull();
     expect((await call(emu.url, "GET", `/edges/https/${e.json.id}/routes/${r.json.id}`)).json).toEqual(r.json);
     expect((await call(emu.url, "GET", `/edges/https/${e.json.id}`)).json.routes).toEqual([r.json]);
@@ -156,7 +190,10 @@ describe("routes", () => {
       },
     });
     expect(r.status).toBe(201);
-    expect(r.json.backend).toEqual({ enabled: true, backend: { id: "bkdtg_abc", uri: `${emu.url}/backends/tunnel_group/bkdtg_abc` } });
+    expect(r.json.backend).toEqual({
+      enabled: true,
+      backend: { id: "bkdtg_abc", uri: `${emu.url}/backends/tunnel_group/bkdtg_abc` },
+    });
     expect(r.json.webhook_verification).toEqual({ enabled: true, provider: "stripe", secret: "whsec" });
     expect(r.json.oauth).toEqual({ enabled: true, provider: { google: {} } });
     expect(r.json.ip_restriction).toEqual({ enabled: false, ip_policy_ids: ["ipp_1"] });
@@ -167,7 +204,10 @@ describe("routes", () => {
     [{ match_type: "regex", match: "/x" }, /match_type/],
     [{ match_type: "exact_path" }, /match is required/],
     [{ match_type: "exact_path", match: "/x", backend: { backend_id: "nope" } }, /backend_id/],
-    [{ match_type: "exact_path", match: "/x", webhook_verification: { provider: "githib", secret: "x" } }, /did you mean "github"/],
+    [
+      { match_type: "exact_path", match: "/x", webhook_verification: { provider: "githib", secret: "x" } },
+      /did you mean "github"/,
+    ],
   ])("refuses an invalid route %j with 400", async (body, msg) => {
     const e = await call(emu.url, "POST", "/edges/https", { body: {} });
     const r = await call(emu.url, "POST", `/edges/https/${e.json.id}/routes`, { body });
@@ -178,13 +218,21 @@ describe("routes", () => {
 
   it("refuses a body naming another edge with ERR_NGROK_7110", async () => {
     const e = await call(emu.url, "POST", "/edges/https", { body: {} });
-    const r = await call(emu.url, "POST", `/edges/https/${e.json.id}/routes`, { body: { edge_id: "edghts_other", match_type: "path_prefix", match: "/" } });
+    const r = await call(emu.url, "POST", `/edges/https/${e.json.id}/routes`, {
+      body: { edge_id: "edghts_other", match_type: "path_prefix", match: "/" },
+    });
     expect(r.status).toBe(400);
     expect(r.json.error_code).toBe("ERR_NGROK_7110");
   });
 
   it("answers 404 for a route on an edge that does not exist, and for a route id the edge does not have", async () => {
-    expect((await call(emu.url, "POST", "/edges/https/edghts_missing/routes", { body: { match_type: "path_prefix", match: "/" } })).status).toBe(404);
+    expect(
+      (
+        await call(emu.url, "POST", "/edges/https/edghts_missing/routes", {
+          body: { match_type: "path_prefix", match: "/" },
+        })
+      ).status,
+    ).toBe(404);
     const made = await makeRoute(emu.url);
     expect((await call(emu.url, "GET", `/edges/https/${made.edgeId}/routes/edghtsrt_missing`)).status).toBe(404);
     const other = await makeRoute(emu.url);
@@ -208,7 +256,10 @@ describe("route modules", () => {
     expect((await call(emu.url, "GET", path)).status).toBe(404);
     const put = await call(emu.url, "PUT", path, { body: { enabled: true, backend_id: "bkdfo_chain" } });
     expect(put.status).toBe(200);
-    expect(put.json).toEqual({ enabled: true, backend: { id: "bkdfo_chain", uri: `${emu.url}/backends/failover/bkdfo_chain` } });
+    expect(put.json).toEqual({
+      enabled: true,
+      backend: { id: "bkdfo_chain", uri: `${emu.url}/backends/failover/bkdfo_chain` },
+    });
     expect((await call(emu.url, "GET", path)).json).toEqual(put.json);
     expect((await call(emu.url, "GET", made.path)).json.backend).toEqual(put.json);
     expect((await call(emu.url, "DELETE", path)).status).toBe(204);
@@ -220,8 +271,12 @@ describe("route modules", () => {
     const made = await makeRoute(emu.url);
     const path = `${made.path}/backend`;
     expect((await call(emu.url, "PUT", path, { body: { enabled: true } })).json.msg).toMatch(/backend_id is required/);
-    expect((await call(emu.url, "PUT", path, { body: { backend_id: "edghts_1" } })).json.error_code).toBe("ERR_NGROK_242");
-    expect((await call(emu.url, "PUT", path, { body: { backend_id: "bkdhr_1", weight: 1 } })).json.error_code).toBe("ERR_NGROK_214");
+    expect((await call(emu.url, "PUT", path, { body: { backend_id: "edghts_1" } })).json.error_code).toBe(
+      "ERR_NGROK_242",
+    );
+    expect((await call(emu.url, "PUT", path, { body: { backend_id: "bkdhr_1", weight: 1 } })).json.error_code).toBe(
+      "ERR_NGROK_214",
+    );
   });
 
   it("webhook_verification set through its module shows in the route and in its edge", async () => {
@@ -235,7 +290,13 @@ describe("route modules", () => {
     const made = await makeRoute(emu.url);
     for (const m of ["backend", "webhook_verification", "oauth"]) {
       expect((await call(emu.url, "GET", `/edges/https/${made.edgeId}/routes/edghtsrt_nope/${m}`)).status).toBe(404);
-      expect((await call(emu.url, "PUT", `/edges/https/${made.edgeId}/routes/edghtsrt_nope/${m}`, { body: { enabled: true } })).status).toBe(404);
+      expect(
+        (
+          await call(emu.url, "PUT", `/edges/https/${made.edgeId}/routes/edghtsrt_nope/${m}`, {
+            body: { enabled: true },
+          })
+        ).status,
+      ).toBe(404);
     }
   });
 

@@ -13,7 +13,9 @@ afterAll(async () => {
 
 let n = 0;
 const url = () => `https://ep${++n}.example.com`;
-const JSON_POLICY = JSON.stringify({ on_http_request: [{ actions: [{ type: "custom-response", config: { status_code: 404 } }] }] });
+const JSON_POLICY = JSON.stringify({
+  on_http_request: [{ actions: [{ type: "custom-response", config: { status_code: 404 } }] }],
+});
 const YAML_POLICY = `on_http_request:
   - name: hooks
     expressions:
@@ -32,7 +34,9 @@ describe("POST /endpoints", () => {
     ["YAML", YAML_POLICY],
   ])("creates a cloud endpoint from a %s policy, keeping the text as sent", async (_what, policy) => {
     const u = url();
-    const r = await call(emu.url, "POST", "/endpoints", { body: { type: "cloud", url: u, traffic_policy: policy, description: "Migrated", metadata: "m" } });
+    const r = await call(emu.url, "POST", "/endpoints", {
+      body: { type: "cloud", url: u, traffic_policy: policy, description: "Migrated", metadata: "m" },
+    });
     expect(r.status).toBe(201);
     expect(r.json.id).toMatch(/^ep_[A-Za-z0-9]{27}$/);
     expect(r.json).toMatchObject({
@@ -56,15 +60,47 @@ describe("POST /endpoints", () => {
     [{ url: "https://a.example.com", traffic_policy: JSON_POLICY }, /type is required/, "ERR_NGROK_215"],
     [{ type: "cloud", traffic_policy: JSON_POLICY }, /url is required/, "ERR_NGROK_215"],
     [{ type: "cloud", url: "https://b.example.com" }, /traffic_policy is required/, "ERR_NGROK_215"],
-    [{ type: "agent", url: "https://c.example.com", traffic_policy: JSON_POLICY }, /only support creation of cloud endpoints/, "ERR_NGROK_248"],
+    [
+      { type: "agent", url: "https://c.example.com", traffic_policy: JSON_POLICY },
+      /only support creation of cloud endpoints/,
+      "ERR_NGROK_248",
+    ],
     [{ type: "cloud", url: "not a url", traffic_policy: JSON_POLICY }, /not a URL/, "ERR_NGROK_215"],
     [{ type: "cloud", url: "tcp://d.example.com", traffic_policy: JSON_POLICY }, /port/, "ERR_NGROK_18003"],
-    [{ type: "cloud", url: "https://e.example.com", traffic_policy: "on_http_request: [ {actions: " }, /could not be parsed/, "ERR_NGROK_215"],
-    [{ type: "cloud", url: "https://f.example.com", traffic_policy: "just text" }, /must be an object/, "ERR_NGROK_215"],
-    [{ type: "cloud", url: "https://g.example.com", traffic_policy: '{"on_request":[]}' }, /unknown phase "on_request"/, "ERR_NGROK_215"],
-    [{ type: "cloud", url: "https://h.example.com", traffic_policy: '{"on_http_request":[{"actions":[{"config":{}}]}]}' }, /actions\[0\] must be an object with a type/, "ERR_NGROK_215"],
-    [{ type: "cloud", url: "https://i.example.com", traffic_policy: { on_http_request: [] } }, /traffic_policy must be a string/, "ERR_NGROK_215"],
-    [{ type: "cloud", url: "https://j.example.com", traffic_policy: JSON_POLICY, region: "eu" }, /region/, "ERR_NGROK_214"],
+    [
+      { type: "cloud", url: "https://e.example.com", traffic_policy: "on_http_request: [ {actions: " },
+      /could not be parsed/,
+      "ERR_NGROK_215",
+    ],
+    [
+      { type: "cloud", url: "https://f.example.com", traffic_policy: "just text" },
+      /must be an object/,
+      "ERR_NGROK_215",
+    ],
+    [
+      { type: "cloud", url: "https://g.example.com", traffic_policy: '{"on_request":[]}' },
+      /unknown phase "on_request"/,
+      "ERR_NGROK_215",
+    ],
+    [
+      {
+        type: "cloud",
+        url: "https://h.example.com",
+        traffic_policy: '{"on_http_request":[{"actions":[{"config":{}}]}]}',
+      },
+      /actions\[0\] must be an object with a type/,
+      "ERR_NGROK_215",
+    ],
+    [
+      { type: "cloud", url: "https://i.example.com", traffic_policy: { on_http_request: [] } },
+      /traffic_policy must be a string/,
+      "ERR_NGROK_215",
+    ],
+    [
+      { type: "cloud", url: "https://j.example.com", traffic_policy: JSON_POLICY, region: "eu" },
+      /region/,
+      "ERR_NGROK_214",
+    ],
   ])("refuses %j with an ngrok error body", async (body, msg, code) => {
     const r = await call(emu.url, "POST", "/endpoints", { body });
     expect(r.status).toBe(400);
@@ -75,8 +111,13 @@ describe("POST /endpoints", () => {
 
   it("refuses a second cloud endpoint on the same URL with ERR_NGROK_18009", async () => {
     const u = url();
-    expect((await call(emu.url, "POST", "/endpoints", { body: { type: "cloud", url: u, traffic_policy: JSON_POLICY } })).status).toBe(201);
-    const again = await call(emu.url, "POST", "/endpoints", { body: { type: "cloud", url: `${u}/`, traffic_policy: JSON_POLICY } });
+    expect(
+      (await call(emu.url, "POST", "/endpoints", { body: { type: "cloud", url: u, traffic_policy: JSON_POLICY } }))
+        .status,
+    ).toBe(201);
+    const again = await call(emu.url, "POST", "/endpoints", {
+      body: { type: "cloud", url: `${u}/`, traffic_policy: JSON_POLICY },
+    });
     expect(again.status).toBe(409);
     expect(again.json.error_code).toBe("ERR_NGROK_18009");
   });
@@ -87,7 +128,14 @@ describe("GET /endpoints, PATCH and DELETE /endpoints/{id}", () => {
     const fresh = await startEmulator({ port: 0 });
     try {
       const ids: string[] = [];
-      for (let i = 0; i < 3; i++) ids.push((await call(fresh.url, "POST", "/endpoints", { body: { type: "cloud", url: url(), traffic_policy: JSON_POLICY } })).json.id);
+      for (let i = 0; i < 3; i++)
+        ids.push(
+          (
+            await call(fresh.url, "POST", "/endpoints", {
+              body: { type: "cloud", url: url(), traffic_policy: JSON_POLICY },
+            })
+          ).json.id,
+        );
       const page = await call(fresh.url, "GET", "/endpoints?limit=2");
       expect(Object.keys(page.json)).toEqual(["endpoints", "uri", "next_page_uri"]);
       expect(page.json.endpoints.map((e: { id: string }) => e.id)).toEqual([ids[2], ids[1]]);
@@ -100,7 +148,9 @@ describe("GET /endpoints, PATCH and DELETE /endpoints/{id}", () => {
   });
 
   it("PATCH changes the fields given, checks a new policy, and keeps the rest", async () => {
-    const c = await call(emu.url, "POST", "/endpoints", { body: { type: "cloud", url: url(), traffic_policy: JSON_POLICY, description: "d" } });
+    const c = await call(emu.url, "POST", "/endpoints", {
+      body: { type: "cloud", url: url(), traffic_policy: JSON_POLICY, description: "d" },
+    });
     const bad = await call(emu.url, "PATCH", `/endpoints/${c.json.id}`, { body: { traffic_policy: "{" } });
     expect(bad.status).toBe(400);
     const p = await call(emu.url, "PATCH", `/endpoints/${c.json.id}`, { body: { traffic_policy: YAML_POLICY } });
@@ -110,10 +160,15 @@ describe("GET /endpoints, PATCH and DELETE /endpoints/{id}", () => {
 
   it("DELETE answers 204; then GET is 404 and the URL is free again", async () => {
     const u = url();
-    const c = await call(emu.url, "POST", "/endpoints", { body: { type: "cloud", url: u, traffic_policy: JSON_POLICY } });
+    const c = await call(emu.url, "POST", "/endpoints", {
+      body: { type: "cloud", url: u, traffic_policy: JSON_POLICY },
+    });
     expect((await call(emu.url, "DELETE", `/endpoints/${c.json.id}`)).status).toBe(204);
     expect((await call(emu.url, "GET", `/endpoints/${c.json.id}`)).status).toBe(404);
-    expect((await call(emu.url, "POST", "/endpoints", { body: { type: "cloud", url: u, traffic_policy: JSON_POLICY } })).status).toBe(201);
+    expect(
+      (await call(emu.url, "POST", "/endpoints", { body: { type: "cloud", url: u, traffic_policy: JSON_POLICY } }))
+        .status,
+    ).toBe(201);
   });
 
   it("answers 400 ERR_NGROK_227 for a malformed id and 404 for one that does not exist", async () => {

@@ -40,9 +40,17 @@ describe("POST /backends/failover", () => {
   });
 
   it("keeps the description, metadata and backend order given", async () => {
-    const r = await create({ backends: ["bkdwd_c", "bkdhr_a", "bkdfo_b"], description: "eu pair ✓", metadata: '{"team":"edge"}' });
+    const r = await create({
+      backends: ["bkdwd_c", "bkdhr_a", "bkdfo_b"],
+      description: "eu pair ✓",
+      metadata: '{"team":"edge"}',
+    });
     expect(r.status).toBe(201);
-    expect(r.json).toMatchObject({ description: "eu pair ✓", metadata: '{"team":"edge"}', backends: ["bkdwd_c", "bkdhr_a", "bkdfo_b"] });
+    expect(r.json).toMatchObject({
+      description: "eu pair ✓",
+      metadata: '{"team":"edge"}',
+      backends: ["bkdwd_c", "bkdhr_a", "bkdfo_b"],
+    });
   });
 
   it("gives every backend a different id", async () => {
@@ -81,13 +89,21 @@ describe("POST /backends/failover", () => {
 
   it("accepts a description of exactly 255 UTF-8 bytes and refuses 256, naming the field", async () => {
     expect((await create({ backends: ["bkdhr_a"], description: "é".repeat(127) + "x" })).status).toBe(201);
-    const body = expectErrorBody(await create({ backends: ["bkdhr_a"], description: "é".repeat(128) }), 400, "ERR_NGROK_215");
+    const body = expectErrorBody(
+      await create({ backends: ["bkdhr_a"], description: "é".repeat(128) }),
+      400,
+      "ERR_NGROK_215",
+    );
     expect(body.msg).toMatch(/description/);
   });
 
   it("accepts metadata of exactly 4096 bytes and refuses 4097 with ERR_NGROK_100", async () => {
     expect((await create({ backends: ["bkdhr_a"], metadata: "m".repeat(4096) })).status).toBe(201);
-    const body = expectErrorBody(await create({ backends: ["bkdhr_a"], metadata: "m".repeat(4095) + "é" }), 400, "ERR_NGROK_100");
+    const body = expectErrorBody(
+      await create({ backends: ["bkdhr_a"], metadata: "m".repeat(4095) + "é" }),
+      400,
+      "ERR_NGROK_100",
+    );
     expect(body.msg).toMatch(/metadata/);
   });
 
@@ -102,12 +118,23 @@ describe("POST /backends/failover", () => {
   });
 
   it("refuses malformed JSON and a body that is not an object with ERR_NGROK_213", async () => {
-    expectErrorBody(await call(emu.url, "POST", "/backends/failover", { rawBody: '{"backends": [' }), 400, "ERR_NGROK_213");
-    expectErrorBody(await call(emu.url, "POST", "/backends/failover", { rawBody: '["bkdhr_a"]' }), 400, "ERR_NGROK_213");
+    expectErrorBody(
+      await call(emu.url, "POST", "/backends/failover", { rawBody: '{"backends": [' }),
+      400,
+      "ERR_NGROK_213",
+    );
+    expectErrorBody(
+      await call(emu.url, "POST", "/backends/failover", { rawBody: '["bkdhr_a"]' }),
+      400,
+      "ERR_NGROK_213",
+    );
   });
 
   it("reads the body as JSON whatever its Content-Type says", async () => {
-    const r = await call(emu.url, "POST", "/backends/failover", { rawBody: '{"backends":["bkdhr_a"]}', headers: { "Content-Type": "text/plain" } });
+    const r = await call(emu.url, "POST", "/backends/failover", {
+      rawBody: '{"backends":["bkdhr_a"]}',
+      headers: { "Content-Type": "text/plain" },
+    });
     expect(r.status).toBe(201);
   });
 });
@@ -133,9 +160,12 @@ describe("GET /backends/failover/{id}", () => {
     expect((await call(emu.url, "GET", `/backends/failover/${encoded}`)).json.id).toBe(id);
   });
 
-  it.each([["not-an-id"], ["bkdhr_abc"], ["bkdfo_a%2Fb"], ["bkdfo_%zz"]])("answers 400 ERR_NGROK_227 for the malformed id %s", async (id) => {
-    expectErrorBody(await call(emu.url, "GET", `/backends/failover/${id}`), 400, "ERR_NGROK_227");
-  });
+  it.each([["not-an-id"], ["bkdhr_abc"], ["bkdfo_a%2Fb"], ["bkdfo_%zz"]])(
+    "answers 400 ERR_NGROK_227 for the malformed id %s",
+    async (id) => {
+      expectErrorBody(await call(emu.url, "GET", `/backends/failover/${id}`), 400, "ERR_NGROK_227");
+    },
+  );
 
   it("ignores a body sent with GET", async () => {
     const created = await create({ backends: ["bkdhr_a"] });
@@ -156,7 +186,9 @@ describe("PATCH /backends/failover/{id}", () => {
     const r = await call(emu.url, "PATCH", `/backends/failover/${created.json.id}`, { body: { description: "new" } });
     expect(r.status).toBe(200);
     expect(r.json).toEqual({ ...created.json, description: "new" });
-    const r2 = await call(emu.url, "PATCH", `/backends/failover/${created.json.id}`, { body: { backends: ["bkdtg_b", "bkdhr_a"] } });
+    const r2 = await call(emu.url, "PATCH", `/backends/failover/${created.json.id}`, {
+      body: { backends: ["bkdtg_b", "bkdhr_a"] },
+    });
     expect(r2.json).toEqual({ ...created.json, description: "new", backends: ["bkdtg_b", "bkdhr_a"] });
     expect((await call(emu.url, "GET", `/backends/failover/${created.json.id}`)).json).toEqual(r2.json);
   });
@@ -169,7 +201,9 @@ describe("PATCH /backends/failover/{id}", () => {
 
   it("accepts the id in the body, as the API's update body carries it", async () => {
     const created = await create({ backends: ["bkdhr_a"] });
-    const r = await call(emu.url, "PATCH", `/backends/failover/${created.json.id}`, { body: { id: created.json.id, metadata: "m" } });
+    const r = await call(emu.url, "PATCH", `/backends/failover/${created.json.id}`, {
+      body: { id: created.json.id, metadata: "m" },
+    });
     expect(r.status).toBe(200);
     expect(r.json.metadata).toBe("m");
   });
@@ -179,12 +213,19 @@ describe("PATCH /backends/failover/{id}", () => {
     const path = `/backends/failover/${json.id}`;
     expectErrorBody(await call(emu.url, "PATCH", path, { body: { backends: [] } }), 400, "ERR_NGROK_215");
     expectErrorBody(await call(emu.url, "PATCH", path, { body: { metadata: "m".repeat(4097) } }), 400, "ERR_NGROK_100");
-    expectErrorBody(await call(emu.url, "PATCH", path, { body: { created_at: "2020-01-01T00:00:00Z" } }), 400, "ERR_NGROK_214");
+    expectErrorBody(
+      await call(emu.url, "PATCH", path, { body: { created_at: "2020-01-01T00:00:00Z" } }),
+      400,
+      "ERR_NGROK_214",
+    );
     expect((await call(emu.url, "GET", path)).json).toEqual(json);
   });
 
   it("answers 404 for an id that does not exist", async () => {
-    expectErrorBody(await call(emu.url, "PATCH", "/backends/failover/bkdfo_missing", { body: { description: "x" } }), 404);
+    expectErrorBody(
+      await call(emu.url, "PATCH", "/backends/failover/bkdfo_missing", { body: { description: "x" } }),
+      404,
+    );
   });
 });
 

@@ -10,7 +10,9 @@ beforeAll(async () => {
   emu = await startEmulator({ port: 0 });
   // One at a time, so creation order is certain.
   for (let i = 0; i < 25; i++) {
-    const r = await call(emu.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_a"], description: `#${i}` } });
+    const r = await call(emu.url, "POST", "/backends/failover", {
+      body: { backends: ["bkdhr_a"], description: `#${i}` },
+    });
     created.push(r.json.id);
   }
 });
@@ -30,7 +32,10 @@ describe("GET /backends/failover", () => {
     expect(ids(r)).toEqual(newestFirst());
     expect(r.json.uri).toBe(`${emu.url}/backends/failover`);
     expect(r.json.next_page_uri).toBeNull();
-    expect(r.json.backends[0]).toMatchObject({ description: "#24", uri: `${emu.url}/backends/failover/${created[24]}` });
+    expect(r.json.backends[0]).toMatchObject({
+      description: "#24",
+      uri: `${emu.url}/backends/failover/${created[24]}`,
+    });
   });
 
   it("pages with limit, pointing next_page_uri at the next page with before_id of the last item", async () => {
@@ -69,7 +74,9 @@ describe("GET /backends/failover", () => {
     const extra = await call(emu.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_a"] } });
     await call(emu.url, "DELETE", `/backends/failover/${extra.json.id}`);
     expect(ids(await call(emu.url, "GET", `/backends/failover?before_id=${extra.json.id}`))).toEqual(newestFirst());
-    expect(ids(await call(emu.url, "GET", `/backends/failover?before_id=${created[3]}`))).toEqual(created.slice(0, 3).reverse());
+    expect(ids(await call(emu.url, "GET", `/backends/failover?before_id=${created[3]}`))).toEqual(
+      created.slice(0, 3).reverse(),
+    );
     expect(ids(await call(emu.url, "GET", `/backends/failover?before_id=${created[0]}`))).toEqual([]);
   });
 
@@ -78,15 +85,18 @@ describe("GET /backends/failover", () => {
     expect(ids(await call(emu.url, "GET", "/backends/failover?limit=100"))).toHaveLength(25);
   });
 
-  it.each([["0", "ERR_NGROK_233"], ["101", "ERR_NGROK_233"], ["-1", "ERR_NGROK_244"], ["ten", "ERR_NGROK_244"], ["1.5", "ERR_NGROK_244"]])(
-    "answers 400 for limit=%s",
-    async (limit, code) => {
-      const r = await call(emu.url, "GET", `/backends/failover?limit=${limit}`);
-      expect(r.status).toBe(400);
-      expect(r.json.error_code).toBe(code);
-      expect(r.json.msg).toMatch(/limit/);
-    },
-  );
+  it.each([
+    ["0", "ERR_NGROK_233"],
+    ["101", "ERR_NGROK_233"],
+    ["-1", "ERR_NGROK_244"],
+    ["ten", "ERR_NGROK_244"],
+    ["1.5", "ERR_NGROK_244"],
+  ])("answers 400 for limit=%s", async (limit, code) => {
+    const r = await call(emu.url, "GET", `/backends/failover?limit=${limit}`);
+    expect(r.status).toBe(400);
+    expect(r.json.error_code).toBe(code);
+    expect(r.json.msg).toMatch(/limit/);
+  });
 
   it("answers 400 for a malformed before_id, an unknown parameter and a repeated one", async () => {
     expect((await call(emu.url, "GET", "/backends/failover?before_id=nope")).json.error_code).toBe("ERR_NGROK_227");

@@ -36,18 +36,32 @@ describe("authentication", () => {
   );
 
   it("accepts any Bearer key when started without one", async () => {
-    expect((await call(open.url, "GET", "/backends/failover", { headers: { Authorization: "Bearer anything-at-all" } })).status).toBe(200);
-    expect((await call(open.url, "GET", "/backends/failover", { headers: { Authorization: "bearer lower-case-scheme" } })).status).toBe(200);
+    expect(
+      (await call(open.url, "GET", "/backends/failover", { headers: { Authorization: "Bearer anything-at-all" } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await call(open.url, "GET", "/backends/failover", { headers: { Authorization: "bearer lower-case-scheme" } }))
+        .status,
+    ).toBe(200);
   });
 
   it("with a key set, accepts only that key and answers 401 ERR_NGROK_203 otherwise, never echoing it", async () => {
-    expect((await call(locked.url, "GET", "/backends/failover", { headers: { Authorization: "Bearer the-right-key" } })).status).toBe(200);
-    const r = await call(locked.url, "GET", "/backends/failover", { headers: { Authorization: "Bearer the-wrong-key" } });
+    expect(
+      (await call(locked.url, "GET", "/backends/failover", { headers: { Authorization: "Bearer the-right-key" } }))
+        .status,
+    ).toBe(200);
+    const r = await call(locked.url, "GET", "/backends/failover", {
+      headers: { Authorization: "Bearer the-wrong-key" },
+    });
     expect(r.status).toBe(401);
     expect(r.json.error_code).toBe("ERR_NGROK_203");
     expect(r.text).not.toContain("the-wrong-key");
     expect(r.text).not.toContain("the-right-key");
-    expect((await call(locked.url, "GET", "/backends/failover", { headers: { Authorization: "Bearer the-right-key-plus" } })).status).toBe(401);
+    expect(
+      (await call(locked.url, "GET", "/backends/failover", { headers: { Authorization: "Bearer the-right-key-plus" } }))
+        .status,
+    ).toBe(401);
   });
 
   it("checks the key before the route, so unknown paths answer 401 too", async () => {
@@ -69,21 +83,30 @@ describe("API version", () => {
   });
 
   it("reads the header name in any letter case", async () => {
-    expect((await call(open.url, "GET", "/backends/failover", { headers: { "Ngrok-Version": undefined, "ngrok-version": "2" } })).status).toBe(200);
+    expect(
+      (
+        await call(open.url, "GET", "/backends/failover", {
+          headers: { "Ngrok-Version": undefined, "ngrok-version": "2" },
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
 describe("routing", () => {
-  it.each([["/"], ["/backends"], ["/backends/http"], ["/edges/https/edghts_1/routes/edghtsrt_1"], ["/backends/failover/bkdfo_1/extra"]])(
-    "answers 404 with an error body for the unknown path %s",
-    async (path) => {
-      const r = await call(open.url, "GET", path);
-      expect(r.status).toBe(404);
-      expect(r.headers.get("content-type")).toBe("application/json");
-      expect(r.json.status_code).toBe(404);
-      expect(r.json.details.operation_id).toMatch(/^op_/);
-    },
-  );
+  it.each([
+    ["/"],
+    ["/backends"],
+    ["/backends/http"],
+    ["/edges/https/edghts_1/routes/edghtsrt_1"],
+    ["/backends/failover/bkdfo_1/extra"],
+  ])("answers 404 with an error body for the unknown path %s", async (path) => {
+    const r = await call(open.url, "GET", path);
+    expect(r.status).toBe(404);
+    expect(r.headers.get("content-type")).toBe("application/json");
+    expect(r.json.status_code).toBe(404);
+    expect(r.json.details.operation_id).toMatch(/^op_/);
+  });
 
   it.each([
     ["PUT", "/backends/failover", "GET, POST"],
@@ -112,7 +135,12 @@ describe("request bodies", () => {
     const r = await rawRequest(open.url, {
       method: "POST",
       path: "/backends/failover",
-      headers: { Authorization: "Bearer k", "Ngrok-Version": "2", "Content-Type": "application/json", "Content-Length": body.length },
+      headers: {
+        Authorization: "Bearer k",
+        "Ngrok-Version": "2",
+        "Content-Type": "application/json",
+        "Content-Length": body.length,
+      },
       body,
     });
     expect(r.status).toBe(413);
@@ -140,7 +168,9 @@ describe("request bodies", () => {
 
   it("accepts a body of just under 1 MiB (padded JSON)", async () => {
     const json = JSON.stringify({ backends: ["bkdhr_a"] });
-    const r = await call(open.url, "POST", "/backends/failover", { rawBody: json + " ".repeat(MAX_BODY_BYTES - json.length) });
+    const r = await call(open.url, "POST", "/backends/failover", {
+      rawBody: json + " ".repeat(MAX_BODY_BYTES - json.length),
+    });
     expect(r.status).toBe(201);
   });
 
@@ -166,12 +196,16 @@ describe("connections", () => {
     try {
       for (let i = 0; i < 3; i++) {
         await new Promise<void>((resolve, reject) => {
-          const req = http.get(`${open.url}/backends/failover?limit=1`, { agent, headers: { Authorization: "Bearer k", "Ngrok-Version": "2" } }, (res) => {
-            expect(res.headers.connection).toBe("keep-alive");
-            sockets.add(res.socket);
-            res.resume();
-            res.on("end", () => resolve());
-          });
+          const req = http.get(
+            `${open.url}/backends/failover?limit=1`,
+            { agent, headers: { Authorization: "Bearer k", "Ngrok-Version": "2" } },
+            (res) => {
+              expect(res.headers.connection).toBe("keep-alive");
+              sockets.add(res.socket);
+              res.resume();
+              res.on("end", () => resolve());
+            },
+          );
           req.on("error", reject);
         });
       }
@@ -186,10 +220,16 @@ describe("connections", () => {
     const agent = new http.Agent({ keepAlive: true });
     try {
       await new Promise<void>((resolve, reject) => {
-        http.get(`${emu.url}/backends/failover`, { agent, headers: { Authorization: "Bearer k", "Ngrok-Version": "2" } }, (res) => {
-          res.resume();
-          res.on("end", () => resolve());
-        }).on("error", reject);
+        http
+          .get(
+            `${emu.url}/backends/failover`,
+            { agent, headers: { Authorization: "Bearer k", "Ngrok-Version": "2" } },
+            (res) => {
+              res.resume();
+              res.on("end", () => resolve());
+            },
+          )
+          .on("error", reject);
       });
       const started = Date.now();
       await emu.close();
@@ -237,8 +277,12 @@ describe("rate limit", () => {
   });
 
   it("refuses a rate limit that is not a positive request count and window", async () => {
-    await expect(startEmulator({ port: 0, rateLimit: { requests: 0, windowSeconds: 1 } })).rejects.toThrow(/rate limit/);
-    await expect(startEmulator({ port: 0, rateLimit: { requests: 5, windowSeconds: 0 } })).rejects.toThrow(/rate limit/);
+    await expect(startEmulator({ port: 0, rateLimit: { requests: 0, windowSeconds: 1 } })).rejects.toThrow(
+      /rate limit/,
+    );
+    await expect(startEmulator({ port: 0, rateLimit: { requests: 5, windowSeconds: 0 } })).rejects.toThrow(
+      /rate limit/,
+    );
   });
 });
 
@@ -258,7 +302,9 @@ describe("concurrency and throughput", () => {
     const emu = await startEmulator({ port: 0 });
     try {
       const results = await Promise.all(
-        Array.from({ length: 100 }, (_, i) => call(emu.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_a"], description: `n${i}` } })),
+        Array.from({ length: 100 }, (_, i) =>
+          call(emu.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_a"], description: `n${i}` } }),
+        ),
       );
       expect(results.every((r) => r.status === 201)).toBe(true);
       const ids = new Set(results.map((r) => r.json.id as string));

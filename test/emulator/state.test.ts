@@ -21,8 +21,12 @@ afterEach(async () => {
 describe("state file", () => {
   it("keeps backends and webhook modules across a restart", async () => {
     const first = await startEmulator({ port: 0, stateFile: file });
-    const a = await call(first.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_a"], description: "a" } });
-    const b = await call(first.url, "POST", "/backends/failover", { body: { backends: ["bkdtg_b", "bkdhr_a"], metadata: "m" } });
+    const a = await call(first.url, "POST", "/backends/failover", {
+      body: { backends: ["bkdhr_a"], description: "a" },
+    });
+    const b = await call(first.url, "POST", "/backends/failover", {
+      body: { backends: ["bkdtg_b", "bkdhr_a"], metadata: "m" },
+    });
     const c = await call(first.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_c"] } });
     await call(first.url, "PATCH", `/backends/failover/${a.json.id}`, { body: { description: "a2" } });
     await call(first.url, "DELETE", `/backends/failover/${c.json.id}`);
@@ -36,7 +40,11 @@ describe("state file", () => {
       expect(list.json.backends.map((x: { id: string }) => x.id)).toEqual([b.json.id, a.json.id]);
       const got = await call(second.url, "GET", `/backends/failover/${a.json.id}`);
       expect(got.json).toEqual({ ...a.json, description: "a2", uri: `${second.url}/backends/failover/${a.json.id}` });
-      expect((await call(second.url, "GET", made.webhook)).json).toEqual({ enabled: false, provider: "github", secret: "s" });
+      expect((await call(second.url, "GET", made.webhook)).json).toEqual({
+        enabled: false,
+        provider: "github",
+        secret: "s",
+      });
       // New ids still sort after the saved ones: the newest is listed first.
       const d = await call(second.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_d"] } });
       expect((await call(second.url, "GET", "/backends/failover?limit=1")).json.backends[0].id).toBe(d.json.id);
@@ -47,7 +55,10 @@ describe("state file", () => {
 
   it("keeps edges, routes and their modules, backends of every kind and endpoints across a restart", async () => {
     const first = await startEmulator({ port: 0, stateFile: file });
-    const made = await makeRoute(first.url, { edge: { hostports: ["keep.example.com:443"], mutual_tls: {} }, route: { oauth: { provider: {} } } });
+    const made = await makeRoute(first.url, {
+      edge: { hostports: ["keep.example.com:443"], mutual_tls: {} },
+      route: { oauth: { provider: {} } },
+    });
     await call(first.url, "PUT", made.webhook, { body: { provider: "github", secret: "kept" } });
     await call(first.url, "PUT", `${made.path}/backend`, { body: { backend_id: "bkdtg_x" } });
     const kinds = {
@@ -57,15 +68,26 @@ describe("state file", () => {
       static: { address: "h:1", tls: { enabled: true } },
     };
     const backends: Record<string, string> = {};
-    for (const [kind, body] of Object.entries(kinds)) backends[kind] = (await call(first.url, "POST", `/backends/${kind}`, { body })).json.id;
-    const ep = await call(first.url, "POST", "/endpoints", { body: { type: "cloud", url: "https://keep.example.com", traffic_policy: "on_http_request: []\n" } });
-    const paths = [`/edges/https/${made.edgeId}`, ...Object.entries(backends).map(([k, id]) => `/backends/${k}/${id}`), `/endpoints/${ep.json.id}`];
-    const before = await Promise.all(paths.map(async (p) => (await call(first.url, "GET", p)).text.replaceAll(first.url, "BASE")));
+    for (const [kind, body] of Object.entries(kinds))
+      backends[kind] = (await call(first.url, "POST", `/backends/${kind}`, { body })).json.id;
+    const ep = await call(first.url, "POST", "/endpoints", {
+      body: { type: "cloud", url: "https://keep.example.com", traffic_policy: "on_http_request: []\n" },
+    });
+    const paths = [
+      `/edges/https/${made.edgeId}`,
+      ...Object.entries(backends).map(([k, id]) => `/backends/${k}/${id}`),
+      `/endpoints/${ep.json.id}`,
+    ];
+    const before = await Promise.all(
+      paths.map(async (p) => (await call(first.url, "GET", p)).text.replaceAll(first.url, "BASE")),
+    );
     await first.close();
 
     const second = await startEmulator({ port: 0, stateFile: file });
     try {
-      const after = await Promise.all(paths.map(async (p) => (await call(second.url, "GET", p)).text.replaceAll(second.url, "BASE")));
+      const after = await Promise.all(
+        paths.map(async (p) => (await call(second.url, "GET", p)).text.replaceAll(second.url, "BASE")),
+      );
       expect(after).toEqual(before);
       expect(JSON.parse(after[0]!).routes[0].webhook_verification.secret).toBe("kept");
       // New ids of every kind still sort after the saved ones.
@@ -85,13 +107,25 @@ describe("state file", () => {
     const emu = await startEmulator({ port: 0, stateFile: file });
     try {
       const path = "/edges/https/edghts_old/routes/edghtsrt_old";
-      expect((await call(emu.url, "GET", `${path}/webhook_verification`)).json).toEqual({ enabled: false, provider: "slack", secret: "s" });
-      expect((await call(emu.url, "GET", path)).json).toMatchObject({ edge_id: "edghts_old", match_type: "path_prefix", match: "/" });
+      expect((await call(emu.url, "GET", `${path}/webhook_verification`)).json).toEqual({
+        enabled: false,
+        provider: "slack",
+        secret: "s",
+      });
+      expect((await call(emu.url, "GET", path)).json).toMatchObject({
+        edge_id: "edghts_old",
+        match_type: "path_prefix",
+        match: "/",
+      });
       // The next write saves it in the new form.
       await call(emu.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_a"] } });
       const saved = JSON.parse(await readFile(file, "utf8"));
       expect(saved.webhook_verifications).toBeUndefined();
-      expect(saved.https_edges[0].routes[0].webhook_verification).toEqual({ enabled: false, provider: "slack", secret: "s" });
+      expect(saved.https_edges[0].routes[0].webhook_verification).toEqual({
+        enabled: false,
+        provider: "slack",
+        secret: "s",
+      });
     } finally {
       await emu.close();
     }
@@ -113,7 +147,9 @@ describe("state file", () => {
     let ids: string[];
     try {
       const results = await Promise.all(
-        Array.from({ length: 100 }, (_, i) => call(emu.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_a"], description: `${i}` } })),
+        Array.from({ length: 100 }, (_, i) =>
+          call(emu.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_a"], description: `${i}` } }),
+        ),
       );
       expect(results.every((r) => r.status === 201)).toBe(true);
       ids = results.map((r) => r.json.id);
@@ -196,26 +232,63 @@ describe("state file", () => {
     ["not JSON", "{ this is not json", /not valid JSON/],
     ["a JSON array", "[]", /expected a JSON object/],
     ["an unknown version", '{"version":99}', /unsupported version 99/],
-    ["a bad backend id", '{"version":1,"failover_backends":[{"id":"bkdfo_a","created_at":"2026-01-01T00:00:00Z","description":"","metadata":"","backends":["nope"]}]}', /failover_backends\[0\]\.backends\[0\]/],
-    ["a duplicate id", '{"version":1,"failover_backends":[{"id":"bkdfo_a","created_at":"2026-01-01T00:00:00Z","description":"","metadata":"","backends":["bkdhr_a"]},{"id":"bkdfo_a","created_at":"2026-01-01T00:00:00Z","description":"","metadata":"","backends":["bkdhr_a"]}]}', /appears twice/],
-    ["a missing field", '{"version":1,"failover_backends":[{"id":"bkdfo_a","description":"","metadata":"","backends":["bkdhr_a"]}]}', /created_at must be a string/],
-    ["an unknown provider", '{"version":1,"webhook_verifications":[{"edge_id":"edghts_a","route_id":"edghtsrt_a","enabled":true,"provider":"nope","secret":""}]}', /provider "nope"/],
-    ["an edge with a bad id", '{"version":1,"https_edges":[{"id":"edg_a","created_at":"2026-01-01T00:00:00Z","description":"","metadata":"","hostports":[],"mutual_tls":null,"tls_termination":null,"routes":[]}]}', /https_edges\[0\]\.id "edg_a"/],
-    ["a route with a bad match_type", '{"version":1,"https_edges":[{"id":"edghts_a","created_at":"2026-01-01T00:00:00Z","description":"","metadata":"","hostports":[],"mutual_tls":null,"tls_termination":null,"routes":[{"id":"edghtsrt_a","created_at":"2026-01-01T00:00:00Z","match_type":"regex","match":"/","description":"","metadata":"","backend":null,"webhook_verification":null,"modules":{}}]}]}', /https_edges\[0\]\.routes\[0\]\.match_type/],
-    ["a backend of the wrong kind", '{"version":1,"backends":{"static":[{"id":"bkdhr_a","created_at":"2026-01-01T00:00:00Z","description":"","metadata":"","fields":{}}]}}', /backends\.static\[0\]\.id "bkdhr_a" must be bkdsc_/],
-    ["an endpoint without a url", '{"version":1,"endpoints":[{"id":"ep_a","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z","type":"cloud","traffic_policy":"","description":"","metadata":"","bindings":[],"pooling_enabled":false}]}', /endpoints\[0\]\.url must be a string/],
-  ])("refuses a state file with %s as a usage error naming the path, and leaves it untouched", async (_what, content, why) => {
-    await writeFile(file, content);
-    const err = await startEmulator({ port: 0, stateFile: file }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UsageError);
-    expect((err as Error).message).toContain(file);
-    expect((err as Error).message).toMatch(why);
-    expect(await readFile(file, "utf8")).toBe(content);
-    expect(await readdir(dir)).toEqual(["state.json"]);
-  });
+    [
+      "a bad backend id",
+      '{"version":1,"failover_backends":[{"id":"bkdfo_a","created_at":"2026-01-01T00:00:00Z","description":"","metadata":"","backends":["nope"]}]}',
+      /failover_backends\[0\]\.backends\[0\]/,
+    ],
+    [
+      "a duplicate id",
+      '{"version":1,"failover_backends":[{"id":"bkdfo_a","created_at":"2026-01-01T00:00:00Z","description":"","metadata":"","backends":["bkdhr_a"]},{"id":"bkdfo_a","created_at":"2026-01-01T00:00:00Z","description":"","metadata":"","backends":["bkdhr_a"]}]}',
+      /appears twice/,
+    ],
+    [
+      "a missing field",
+      '{"version":1,"failover_backends":[{"id":"bkdfo_a","description":"","metadata":"","backends":["bkdhr_a"]}]}',
+      /created_at must be a string/,
+    ],
+    [
+      "an unknown provider",
+      '{"version":1,"webhook_verifications":[{"edge_id":"edghts_a","route_id":"edghtsrt_a","enabled":true,"provider":"nope","secret":""}]}',
+      /provider "nope"/,
+    ],
+    [
+      "an edge with a bad id",
+      '{"version":1,"https_edges":[{"id":"edg_a","created_at":"2026-01-01T00:00:00Z","description":"","metadata":"","hostports":[],"mutual_tls":null,"tls_termination":null,"routes":[]}]}',
+      /https_edges\[0\]\.id "edg_a"/,
+    ],
+    [
+      "a route with a bad match_type",
+      '{"version":1,"https_edges":[{"id":"edghts_a","created_at":"2026-01-01T00:00:00Z","description":"","metadata":"","hostports":[],"mutual_tls":null,"tls_termination":null,"routes":[{"id":"edghtsrt_a","created_at":"2026-01-01T00:00:00Z","match_type":"regex","match":"/","description":"","metadata":"","backend":null,"webhook_verification":null,"modules":{}}]}]}',
+      /https_edges\[0\]\.routes\[0\]\.match_type/,
+    ],
+    [
+      "a backend of the wrong kind",
+      '{"version":1,"backends":{"static":[{"id":"bkdhr_a","created_at":"2026-01-01T00:00:00Z","description":"","metadata":"","fields":{}}]}}',
+      /backends\.static\[0\]\.id "bkdhr_a" must be bkdsc_/,
+    ],
+    [
+      "an endpoint without a url",
+      '{"version":1,"endpoints":[{"id":"ep_a","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z","type":"cloud","traffic_policy":"","description":"","metadata":"","bindings":[],"pooling_enabled":false}]}',
+      /endpoints\[0\]\.url must be a string/,
+    ],
+  ])(
+    "refuses a state file with %s as a usage error naming the path, and leaves it untouched",
+    async (_what, content, why) => {
+      await writeFile(file, content);
+      const err = await startEmulator({ port: 0, stateFile: file }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UsageError);
+      expect((err as Error).message).toContain(file);
+      expect((err as Error).message).toMatch(why);
+      expect(await readFile(file, "utf8")).toBe(content);
+      expect(await readdir(dir)).toEqual(["state.json"]);
+    },
+  );
 
   it("refuses a state file in a folder that does not exist", async () => {
-    const err = await startEmulator({ port: 0, stateFile: join(dir, "missing", "state.json") }).catch((e: unknown) => e);
+    const err = await startEmulator({ port: 0, stateFile: join(dir, "missing", "state.json") }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(UsageError);
     expect((err as Error).message).toMatch(/folder does not exist/);
   });
@@ -262,7 +335,9 @@ describe("atomic writes", () => {
       }
     })();
     await Promise.all(
-      Array.from({ length: 300 }, (_, i) => store.createFailover({ backends: ["bkdhr_a"], description: "x".repeat(200), metadata: `${i}` })),
+      Array.from({ length: 300 }, (_, i) =>
+        store.createFailover({ backends: ["bkdhr_a"], description: "x".repeat(200), metadata: `${i}` }),
+      ),
     );
     writing = false;
     await reader;
@@ -283,7 +358,9 @@ describe("atomic writes", () => {
 
   it("coalesces a burst of changes into few writes", async () => {
     const store = await Store.open(file);
-    await Promise.all(Array.from({ length: 500 }, () => store.createFailover({ backends: ["bkdhr_a"], description: "", metadata: "" })));
+    await Promise.all(
+      Array.from({ length: 500 }, () => store.createFailover({ backends: ["bkdhr_a"], description: "", metadata: "" })),
+    );
     // The first change starts a write; the other 499 arrive while it runs and share the next.
     expect(store.writeCount).toBe(2);
     expect(JSON.parse(await readFile(file, "utf8")).failover_backends).toHaveLength(500);

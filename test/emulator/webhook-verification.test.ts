@@ -36,21 +36,24 @@ describe("PUT …/webhook_verification", () => {
   });
 
   it("takes sns without a secret", async () => {
-    const r = await call(emu.url, "PUT", (await route()), { body: { enabled: true, provider: "sns" } });
+    const r = await call(emu.url, "PUT", await route(), { body: { enabled: true, provider: "sns" } });
     expect(r.status).toBe(200);
     expect(r.json).toEqual({ enabled: true, provider: "sns", secret: "" });
   });
 
   it("refuses a secret for sns, naming the field", async () => {
-    const r = await call(emu.url, "PUT", (await route()), { body: { enabled: true, provider: "sns", secret: "x" } });
+    const r = await call(emu.url, "PUT", await route(), { body: { enabled: true, provider: "sns", secret: "x" } });
     expect(r.status).toBe(400);
     expect(r.json.error_code).toBe("ERR_NGROK_215");
     expect(r.json.msg).toMatch(/secret/);
   });
 
   it("requires a secret for every other provider", async () => {
-    for (const body of [{ enabled: true, provider: "github" }, { enabled: true, provider: "slack", secret: "" }]) {
-      const r = await call(emu.url, "PUT", (await route()), { body });
+    for (const body of [
+      { enabled: true, provider: "github" },
+      { enabled: true, provider: "slack", secret: "" },
+    ]) {
+      const r = await call(emu.url, "PUT", await route(), { body });
       expect(r.status).toBe(400);
       expect(r.json.msg).toMatch(/secret/);
     }
@@ -59,27 +62,31 @@ describe("PUT …/webhook_verification", () => {
   it("accepts every supported provider", async () => {
     for (const provider of PROVIDERS) {
       const body = provider === "sns" ? { enabled: true, provider } : { enabled: true, provider, secret: "x" };
-      expect((await call(emu.url, "PUT", (await route()), { body })).status).toBe(200);
+      expect((await call(emu.url, "PUT", await route(), { body })).status).toBe(200);
     }
   });
 
   it.each([["GitHub"], ["githib"], ["nope"], [""]])("refuses the provider %j, naming the field", async (provider) => {
-    const r = await call(emu.url, "PUT", (await route()), { body: { enabled: true, provider, secret: "x" } });
+    const r = await call(emu.url, "PUT", await route(), { body: { enabled: true, provider, secret: "x" } });
     expect(r.status).toBe(400);
     expect(r.json.error_code).toBe("ERR_NGROK_215");
     expect(r.json.msg).toMatch(/provider/);
   });
 
   it("suggests the provider meant on a near miss", async () => {
-    const r = await call(emu.url, "PUT", (await route()), { body: { enabled: true, provider: "githib", secret: "x" } });
+    const r = await call(emu.url, "PUT", await route(), { body: { enabled: true, provider: "githib", secret: "x" } });
     expect(r.json.msg).toContain('did you mean "github"');
   });
 
   it("refuses a missing provider, a non-boolean enabled and unknown fields", async () => {
     const path = await route();
     expect((await call(emu.url, "PUT", path, { body: { enabled: true, secret: "x" } })).json.msg).toMatch(/provider/);
-    expect((await call(emu.url, "PUT", path, { body: { enabled: "yes", provider: "github", secret: "x" } })).json.msg).toMatch(/enabled/);
-    const unknown = await call(emu.url, "PUT", path, { body: { enabled: true, provider: "github", secret: "x", algo: "sha1" } });
+    expect(
+      (await call(emu.url, "PUT", path, { body: { enabled: "yes", provider: "github", secret: "x" } })).json.msg,
+    ).toMatch(/enabled/);
+    const unknown = await call(emu.url, "PUT", path, {
+      body: { enabled: true, provider: "github", secret: "x", algo: "sha1" },
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.json.error_code).toBe("ERR_NGROK_214");
     expect(unknown.json.msg).toContain("algo");
@@ -87,7 +94,7 @@ describe("PUT …/webhook_verification", () => {
   });
 
   it("refuses malformed JSON", async () => {
-    const r = await call(emu.url, "PUT", (await route()), { rawBody: "{enabled:true}" });
+    const r = await call(emu.url, "PUT", await route(), { rawBody: "{enabled:true}" });
     expect(r.status).toBe(400);
     expect(r.json.error_code).toBe("ERR_NGROK_213");
   });
@@ -95,7 +102,7 @@ describe("PUT …/webhook_verification", () => {
 
 describe("GET and DELETE …/webhook_verification", () => {
   it("GET answers 404 on a route without a module", async () => {
-    const r = await call(emu.url, "GET", (await route()));
+    const r = await call(emu.url, "GET", await route());
     expect(r.status).toBe(404);
     expect(r.json.status_code).toBe(404);
     expect(r.json.details.operation_id).toMatch(/^op_/);
@@ -111,12 +118,14 @@ describe("GET and DELETE …/webhook_verification", () => {
   });
 
   it("DELETE on a route without a module still answers 204", async () => {
-    expect((await call(emu.url, "DELETE", (await route()))).status).toBe(204);
+    expect((await call(emu.url, "DELETE", await route())).status).toBe(204);
   });
 
   it("keeps modules of different routes apart", async () => {
     const one = await makeRoute(emu.url);
-    const two = await call(emu.url, "POST", `/edges/https/${one.edgeId}/routes`, { body: { match_type: "exact_path", match: "/two" } });
+    const two = await call(emu.url, "POST", `/edges/https/${one.edgeId}/routes`, {
+      body: { match_type: "exact_path", match: "/two" },
+    });
     const twoPath = `/edges/https/${one.edgeId}/routes/${two.json.id}/webhook_verification`;
     await call(emu.url, "PUT", one.webhook, { body: { provider: "github", secret: "1" } });
     await call(emu.url, "PUT", twoPath, { body: { provider: "sns" } });
@@ -140,7 +149,7 @@ describe("GET and DELETE …/webhook_verification", () => {
   });
 
   it("defaults enabled to true when left out, as the API does", async () => {
-    const r = await call(emu.url, "PUT", (await route()), { body: { provider: "github", secret: "x" } });
+    const r = await call(emu.url, "PUT", await route(), { body: { provider: "github", secret: "x" } });
     expect(r.json.enabled).toBe(true);
   });
 

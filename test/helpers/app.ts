@@ -33,7 +33,9 @@ class Capture {
     return true;
   }
   text(): string {
-    return Buffer.concat(this.chunks).toString("utf8").replace(/\r?\n$/, "");
+    return Buffer.concat(this.chunks)
+      .toString("utf8")
+      .replace(/\r?\n$/, "");
   }
 }
 

@@ -54,7 +54,9 @@ export function sandbox(): CliSandbox {
       // The file's own descriptor as stdin (execa's { file } would pipe it through); execa
       // hands a descriptor to the child as it is, though its types do not list one for stdin.
       const fd = openSync(opts.inputFile, "r");
-      return (execa(NODE, [BIN, ...args], { ...options, stdin: fd as unknown as "ignore" }) as Promise<Result>).finally(() => closeSync(fd));
+      return (execa(NODE, [BIN, ...args], { ...options, stdin: fd as unknown as "ignore" }) as Promise<Result>).finally(
+        () => closeSync(fd),
+      );
     },
     cleanup() {
       rmSync(configDir, { recursive: true, force: true });

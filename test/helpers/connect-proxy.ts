@@ -93,7 +93,9 @@ export async function startConnectProxy(options: ConnectProxyOptions = {}): Prom
     res.writeHead(405, { "Content-Type": "text/plain", Connection: "close" });
     res.end("this test proxy only tunnels (CONNECT)\n");
   };
-  const server = options.tls ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, onRequest) : http.createServer(onRequest);
+  const server = options.tls
+    ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, onRequest)
+    : http.createServer(onRequest);
 
   server.on("connect", (req: http.IncomingMessage, client: Socket, head: Buffer) => {
     const target = req.url ?? "";
@@ -102,11 +104,17 @@ export async function startConnectProxy(options: ConnectProxyOptions = {}): Prom
     client.on("error", () => {});
     const refuse = (status: number, extra = "") => {
       record.status = status;
-      client.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${extra}Content-Length: 0\r\nConnection: close\r\n\r\n`);
+      client.end(
+        `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${extra}Content-Length: 0\r\nConnection: close\r\n\r\n`,
+      );
     };
     if (state.hang) return;
-    if (state.refuseWith) return refuse(state.refuseWith, state.refuseWith === 407 ? 'Proxy-Authenticate: Basic realm="test"\r\n' : "");
-    if (state.requireAuth !== undefined && req.headers["proxy-authorization"] !== `Basic ${Buffer.from(state.requireAuth).toString("base64")}`) {
+    if (state.refuseWith)
+      return refuse(state.refuseWith, state.refuseWith === 407 ? 'Proxy-Authenticate: Basic realm="test"\r\n' : "");
+    if (
+      state.requireAuth !== undefined &&
+      req.headers["proxy-authorization"] !== `Basic ${Buffer.from(state.requireAuth).toString("base64")}`
+    ) {
       return refuse(407, 'Proxy-Authenticate: Basic realm="test"\r\n');
     }
     const parsed = splitTarget(target);

@@ -58,7 +58,9 @@ export async function spawnEmulator(
         resolve(line);
       }
     });
-    void child.then((r) => fail(new Error(`the emulator exited (code ${r.exitCode}) before printing its URL: ${String(r.stderr)}`)));
+    void child.then((r) =>
+      fail(new Error(`the emulator exited (code ${r.exitCode}) before printing its URL: ${String(r.stderr)}`)),
+    );
   });
 
   return {
@@ -119,15 +121,27 @@ export async function call(base: string, method: string, path: string, opts: Cal
 /** A raw request with node:http, for what fetch will not do (huge declared bodies). */
 export function rawRequest(
   url: string,
-  opts: { method: string; path: string; headers?: Record<string, string | number>; body?: Buffer | string; chunked?: boolean },
+  opts: {
+    method: string;
+    path: string;
+    headers?: Record<string, string | number>;
+    body?: Buffer | string;
+    chunked?: boolean;
+  },
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${url}${opts.path}`, { method: opts.method, headers: opts.headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", reject);
-    });
+    const req = http.request(
+      `${url}${opts.path}`,
+      { method: opts.method, headers: opts.headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }),
+        );
+        res.on("error", reject);
+      },
+    );
     // The server may close while the body is still going out; the answer is what counts.
     req.on("error", (err) => setTimeout(() => reject(err), 500));
     if (opts.body !== undefined) {
@@ -160,8 +174,11 @@ export async function makeRoute(
   const edge = await call(base, "POST", "/edges/https", { body: { description: "test edge", ...opts.edge } });
   if (edge.status !== 201) throw new Error(`POST /edges/https answered ${edge.status}: ${edge.text}`);
   const edgeId = edge.json.id as string;
-  const route = await call(base, "POST", `/edges/https/${edgeId}/routes`, { body: { match_type: "path_prefix", match: "/", ...opts.route } });
-  if (route.status !== 201) throw new Error(`POST /edges/https/${edgeId}/routes answered ${route.status}: ${route.text}`);
+  const route = await call(base, "POST", `/edges/https/${edgeId}/routes`, {
+    body: { match_type: "path_prefix", match: "/", ...opts.route },
+  });
+  if (route.status !== 201)
+    throw new Error(`POST /edges/https/${edgeId}/routes answered ${route.status}: ${route.text}`);
   const routeId = route.json.id as string;
   const path = `/edges/https/${edgeId}/routes/${routeId}`;
   return { edgeId, routeId, path, webhook: `${path}/webhook_verification` };

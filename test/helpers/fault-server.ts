@@ -50,10 +50,19 @@ export interface FaultServer {
   close(): Promise<void>;
 }
 
-export const json = (status: number, body: object, headers: Record<string, string> = {}): Reply => ({ status, body, headers });
+export const json = (status: number, body: object, headers: Record<string, string> = {}): Reply => ({
+  status,
+  body,
+  headers,
+});
 
 export const apiError = (status: number, msg: string, errorCode?: string): Reply =>
-  json(status, { ...(errorCode ? { error_code: errorCode } : {}), status_code: status, msg, details: { operation_id: "op_test123" } });
+  json(status, {
+    ...(errorCode ? { error_code: errorCode } : {}),
+    status_code: status,
+    msg,
+    details: { operation_id: "op_test123" },
+  });
 
 export async function startFaultServer(options: FaultServerOptions = {}): Promise<FaultServer> {
   const queue: Reply[] = [];
@@ -99,7 +108,10 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
       state.requests.push(recorded);
       const waitMs = admit(options.now?.() ?? recorded.at);
       if (waitMs > 0) recorded.rateLimited = true;
-      const reply = waitMs > 0 ? rateLimitReply(waitMs, options.rateLimit?.retryAfter) : (queue.shift() ?? state.fallback(recorded));
+      const reply =
+        waitMs > 0
+          ? rateLimitReply(waitMs, options.rateLimit?.retryAfter)
+          : (queue.shift() ?? state.fallback(recorded));
       try {
         answer(reply, req, res);
       } catch {
@@ -147,7 +159,10 @@ function answer(reply: Reply, req: http.IncomingMessage, res: http.ServerRespons
     return;
   }
   if ("truncate" in reply) {
-    res.writeHead(reply.status ?? 200, { "Content-Type": "application/json", "Content-Length": String(reply.truncate.length + 100) });
+    res.writeHead(reply.status ?? 200, {
+      "Content-Type": "application/json",
+      "Content-Length": String(reply.truncate.length + 100),
+    });
     res.write(reply.truncate);
     setTimeout(() => req.socket.destroy(), 20);
     return;
@@ -164,13 +179,20 @@ function answer(reply: Reply, req: http.IncomingMessage, res: http.ServerRespons
     return;
   }
   if ("stall" in reply) {
-    res.writeHead(reply.status ?? 200, { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(reply.stall) + 100) });
+    res.writeHead(reply.status ?? 200, {
+      "Content-Type": "application/json",
+      "Content-Length": String(Buffer.byteLength(reply.stall) + 100),
+    });
     res.write(reply.stall);
     return;
   }
   const send = () => {
-    const body = reply.body === undefined ? "" : typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body);
-    const headers: Record<string, string> = { ...(body && typeof reply.body === "object" ? { "Content-Type": "application/json" } : {}), ...reply.headers };
+    const body =
+      reply.body === undefined ? "" : typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body);
+    const headers: Record<string, string> = {
+      ...(body && typeof reply.body === "object" ? { "Content-Type": "application/json" } : {}),
+      ...reply.headers,
+    };
     res.writeHead(reply.status, headers);
     res.end(body);
   };

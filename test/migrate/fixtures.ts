@@ -17,7 +17,13 @@ const MODULES_OFF = {
   traffic_policy: null,
 };
 
-export function route(id: string, match_type: "exact_path" | "path_prefix", match: string, backendId: string | null, extra: Record<string, unknown> = {}): HttpsEdgeRoute {
+export function route(
+  id: string,
+  match_type: "exact_path" | "path_prefix",
+  match: string,
+  backendId: string | null,
+  extra: Record<string, unknown> = {},
+): HttpsEdgeRoute {
   return {
     edge_id: "edghts_1",
     id,
@@ -27,7 +33,10 @@ export function route(id: string, match_type: "exact_path" | "path_prefix", matc
     uri: `https://api.ngrok.com/edges/https/edghts_1/routes/${id}`,
     description: "",
     metadata: "",
-    backend: backendId === null ? null : { enabled: true, backend: { id: backendId, uri: `https://api.ngrok.com/backends/x/${backendId}` } },
+    backend:
+      backendId === null
+        ? null
+        : { enabled: true, backend: { id: backendId, uri: `https://api.ngrok.com/backends/x/${backendId}` } },
     ...MODULES_OFF,
     ...extra,
   } as HttpsEdgeRoute;
@@ -48,16 +57,41 @@ export function edge(routes: HttpsEdgeRoute[], extra: Record<string, unknown> = 
   } as HttpsEdge;
 }
 
-const common = (id: string, kind: string) => ({ id, uri: `https://api.ngrok.com/backends/${kind}/${id}`, created_at: "2025-06-01T00:00:00Z", description: "", metadata: "" });
+const common = (id: string, kind: string) => ({
+  id,
+  uri: `https://api.ngrok.com/backends/${kind}/${id}`,
+  created_at: "2025-06-01T00:00:00Z",
+  description: "",
+  metadata: "",
+});
 
-export const tunnelGroup = (id: string, labels: Record<string, string>) => ({ ...common(id, "tunnel_group"), labels, tunnels: [] });
-export const httpResponse = (id: string, status_code: number, body: string, headers: Record<string, string> | null = null) => ({ ...common(id, "http_response"), body, headers, status_code });
+export const tunnelGroup = (id: string, labels: Record<string, string>) => ({
+  ...common(id, "tunnel_group"),
+  labels,
+  tunnels: [],
+});
+export const httpResponse = (
+  id: string,
+  status_code: number,
+  body: string,
+  headers: Record<string, string> | null = null,
+) => ({ ...common(id, "http_response"), body, headers, status_code });
 export const failover = (id: string, backends: string[]) => ({ ...common(id, "failover"), backends });
 export const weighted = (id: string, backends: Record<string, number>) => ({ ...common(id, "weighted"), backends });
-export const staticBackend = (id: string, address: string) => ({ ...common(id, "static"), address, tls: { enabled: true } });
+export const staticBackend = (id: string, address: string) => ({
+  ...common(id, "static"),
+  address,
+  tls: { enabled: true },
+});
 
 /** The map the planner takes, from API objects keyed by their id's kind. */
 export function backendMap(...objects: { id: string }[]): Map<string, Backend> {
-  const kinds: Record<string, Backend["kind"]> = { bkdfo_: "failover", bkdtg_: "tunnel_group", bkdhr_: "http_response", bkdwd_: "weighted", bkdsc_: "static" };
+  const kinds: Record<string, Backend["kind"]> = {
+    bkdfo_: "failover",
+    bkdtg_: "tunnel_group",
+    bkdhr_: "http_response",
+    bkdwd_: "weighted",
+    bkdsc_: "static",
+  };
   return new Map(objects.map((o) => [o.id, { kind: kinds[o.id.slice(0, 6)]!, backend: o } as Backend]));
 }

@@ -2,7 +2,14 @@ import fc from "fast-check";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { planEdge } from "../../src/migrate/plan.js";
-import { celString, exactPathExpression, maskPolicy, pathPrefixExpression, policyJsonText, policyYaml } from "../../src/migrate/policy.js";
+import {
+  celString,
+  exactPathExpression,
+  maskPolicy,
+  pathPrefixExpression,
+  policyJsonText,
+  policyYaml,
+} from "../../src/migrate/policy.js";
 import { backendMap, edge, route, tunnelGroup } from "./fixtures.js";
 
 /** Reads a CEL double-quoted literal at the start of `text`; returns its value and the rest. */
@@ -18,13 +25,16 @@ function readCelLiteral(text: string): { value: string; rest: string } {
 }
 
 describe("CEL string literals", () => {
-  it.each(['/a"b', "/a\\b", '/x") || true || ("', "/tab\there", "/new\nline", "/ünïcode/✓"])("hold %j exactly, with nothing after the literal but the call's end", (path) => {
-    const exact = exactPathExpression(path);
-    expect(exact.startsWith("req.url.path == ")).toBe(true);
-    expect(readCelLiteral(exact.slice("req.url.path == ".length))).toEqual({ value: path, rest: "" });
-    const prefix = pathPrefixExpression(path);
-    expect(readCelLiteral(prefix.slice("req.url.path.startsWith(".length))).toEqual({ value: path, rest: ")" });
-  });
+  it.each(['/a"b', "/a\\b", '/x") || true || ("', "/tab\there", "/new\nline", "/ünïcode/✓"])(
+    "hold %j exactly, with nothing after the literal but the call's end",
+    (path) => {
+      const exact = exactPathExpression(path);
+      expect(exact.startsWith("req.url.path == ")).toBe(true);
+      expect(readCelLiteral(exact.slice("req.url.path == ".length))).toEqual({ value: path, rest: "" });
+      const prefix = pathPrefixExpression(path);
+      expect(readCelLiteral(prefix.slice("req.url.path.startsWith(".length))).toEqual({ value: path, rest: ")" });
+    },
+  );
 
   it("no path can break out of the literal", () => {
     fc.assert(
@@ -42,8 +52,11 @@ describe("rule order (property)", () => {
   it("exact paths come first and prefixes never follow a shorter prefix", () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.boolean(), pathArb), { maxLength: 12 }), (specs) => {
-        const routes = specs.map(([exact, p], i) => route(`edghtsrt_${i}`, exact ? "exact_path" : "path_prefix", p, "bkdtg_a"));
-        const rules = planEdge(edge(routes), backendMap(tunnelGroup("bkdtg_a", { s: "a" })), new Map()).plan.endpoints[0]!.traffic_policy.on_http_request;
+        const routes = specs.map(([exact, p], i) =>
+          route(`edghtsrt_${i}`, exact ? "exact_path" : "path_prefix", p, "bkdtg_a"),
+        );
+        const rules = planEdge(edge(routes), backendMap(tunnelGroup("bkdtg_a", { s: "a" })), new Map()).plan
+          .endpoints[0]!.traffic_policy.on_http_request;
         const byName = new Map(routes.map((r) => [r.id, r]));
         const kinds = rules.map((r) => byName.get(r.name!));
         const firstPrefix = kinds.findIndex((r) => r?.match_type === "path_prefix" || r === undefined);
@@ -52,7 +65,8 @@ describe("rule order (property)", () => {
         expect(prefixLengths).toEqual([...prefixLengths].sort((a, b) => b - a));
         // Every request meets a rule: the last has no expressions, and only / prefixes (or the 404) have none.
         expect(rules.at(-1)!.expressions).toBeUndefined();
-        for (const r of rules.filter((x) => x.expressions === undefined)) expect(byName.get(r.name!)?.match ?? "/").toBe("/");
+        for (const r of rules.filter((x) => x.expressions === undefined))
+          expect(byName.get(r.name!)?.match ?? "/").toBe("/");
       }),
     );
   });
@@ -60,7 +74,11 @@ describe("rule order (property)", () => {
 
 describe("serialised policies", () => {
   const policy = planEdge(
-    edge([route("edghtsrt_1", "path_prefix", '/we"ird\\path', "bkdtg_a", { webhook_verification: { enabled: true, provider: "github", secret: "whsec: #x" } })]),
+    edge([
+      route("edghtsrt_1", "path_prefix", '/we"ird\\path', "bkdtg_a", {
+        webhook_verification: { enabled: true, provider: "github", secret: "whsec: #x" },
+      }),
+    ]),
     backendMap(tunnelGroup("bkdtg_a", { s: "a" })),
     new Map(),
   ).plan.endpoints[0]!.traffic_policy;
@@ -72,7 +90,10 @@ describe("serialised policies", () => {
 
   it("masking replaces only the verify-webhook secret and leaves the original untouched", () => {
     const masked = maskPolicy(policy);
-    expect(masked.on_http_request[0]!.actions[0]).toEqual({ type: "verify-webhook", config: { provider: "github", secret: "********" } });
+    expect(masked.on_http_request[0]!.actions[0]).toEqual({
+      type: "verify-webhook",
+      config: { provider: "github", secret: "********" },
+    });
     expect(masked.on_http_request[0]!.actions[1]).toEqual(policy.on_http_request[0]!.actions[1]);
     expect(policy.on_http_request[0]!.actions[0]).toMatchObject({ config: { secret: "whsec: #x" } });
   });

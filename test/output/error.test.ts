@@ -31,16 +31,24 @@ describe("formatError for people", () => {
   });
 
   it("shows a refused key as an auth error with its status", () => {
-    const out = formatError(new AuthError("invalid key", { statusCode: 401, errorCode: "ERR_NGROK_401" }), { json: false });
+    const out = formatError(new AuthError("invalid key", { statusCode: 401, errorCode: "ERR_NGROK_401" }), {
+      json: false,
+    });
     expect(out).toBe("error: invalid key (HTTP 401, ERR_NGROK_401)\n");
   });
 
   it("names the id of a batch item", () => {
-    expect(formatError(new NetworkError("connection refused"), { json: false, id: "bkdfo_1" })).toBe("error: bkdfo_1: connection refused\n");
+    expect(formatError(new NetworkError("connection refused"), { json: false, id: "bkdfo_1" })).toBe(
+      "error: bkdfo_1: connection refused\n",
+    );
   });
 
   it("escapes control characters in the message, id and codes", () => {
-    const err = new ApiError("bad \x1b[31mred\x1b[0m\nline \u009b \u202e", { statusCode: 400, errorCode: "E\x07", operationId: "op\r" });
+    const err = new ApiError("bad \x1b[31mred\x1b[0m\nline \u009b \u202e", {
+      statusCode: 400,
+      errorCode: "E\x07",
+      operationId: "op\r",
+    });
     const out = formatError(err, { json: false, id: "x\x1b" });
     expect(out.slice(0, -1)).not.toMatch(/[\x00-\x1f\x7f-\x9f\u202a-\u202e]/);
     expect(out).toContain("\\x1b[31mred\\x1b[0m\\nline \\x9b \\u202e");
@@ -59,7 +67,9 @@ describe("formatError for people", () => {
 
 describe("formatError as JSON", () => {
   it("escapes C1 and bidi control characters in the JSON form", () => {
-    const out = formatError(new ApiError("a\u009b2J\u202eb", { statusCode: 400, errorCode: "E\u0085" }), { json: true });
+    const out = formatError(new ApiError("a\u009b2J\u202eb", { statusCode: 400, errorCode: "E\u0085" }), {
+      json: true,
+    });
     expect(out).not.toMatch(/[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
     expect(out).toContain("\\u009b2J\\u202eb");
     expect(JSON.parse(out).error.message).toBe("a\u009b2J\u202eb");
@@ -103,7 +113,9 @@ describe("formatError as JSON", () => {
   });
 
   it("adds the id of a batch item", () => {
-    expect(JSON.parse(formatError(new ApiError("gone", { statusCode: 404 }), { json: true, id: "bkdfo_9" })).error.id).toBe("bkdfo_9");
+    expect(
+      JSON.parse(formatError(new ApiError("gone", { statusCode: 404 }), { json: true, id: "bkdfo_9" })).error.id,
+    ).toBe("bkdfo_9");
   });
 
   it("escapes C0 control characters in the message", () => {

@@ -72,7 +72,9 @@ describe("escapeControl properties", () => {
   const anyText = fc.oneof(
     fc.string({ unit: "binary" }),
     fc.string({ unit: fc.integer({ min: 0, max: 0x3000 }).map((c) => String.fromCharCode(c)) }),
-    fc.array(fc.constantFrom("\x1b", "[", "\x9b", "\u202e", "\u2066", "\x7f", "\n", "a", "\u00a0", "\x00")).map((a) => a.join("")),
+    fc
+      .array(fc.constantFrom("\x1b", "[", "\x9b", "\u202e", "\u2066", "\x7f", "\n", "a", "\u00a0", "\x00"))
+      .map((a) => a.join("")),
   );
 
   it("never leaves a C0, DEL, C1 or bidi control character in its output", () => {

@@ -4,7 +4,9 @@ import { renderJson } from "../../src/output/json.js";
 
 describe("renderJson", () => {
   it("indents with two spaces and ends with one newline", () => {
-    expect(renderJson({ id: "bkdfo_1", backends: ["bkdhr_a"] })).toBe('{\n  "id": "bkdfo_1",\n  "backends": [\n    "bkdhr_a"\n  ]\n}\n');
+    expect(renderJson({ id: "bkdfo_1", backends: ["bkdhr_a"] })).toBe(
+      '{\n  "id": "bkdfo_1",\n  "backends": [\n    "bkdhr_a"\n  ]\n}\n',
+    );
   });
 
   it("keeps field names and values as given", () => {
@@ -15,7 +17,9 @@ describe("renderJson", () => {
   it("escapes C0 controls, DEL, C1 controls and bidi characters", () => {
     const out = renderJson({ d: "\x1b[31m\x07\x7f\u009b2J\u202eabc\u2066\u2028" });
     expect(out).toContain("\\u001b[31m\\u0007\\u007f\\u009b2J\\u202eabc\\u2066\\u2028");
-    expect(out.replace(/\n/g, "")).not.toMatch(/[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+    expect(out.replace(/\n/g, "")).not.toMatch(
+      /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/,
+    );
     expect(JSON.parse(out)).toEqual({ d: "\x1b[31m\x07\x7f\u009b2J\u202eabc\u2066\u2028" });
   });
 
@@ -31,7 +35,12 @@ describe("renderJson", () => {
 
   it("prints an array as one document", () => {
     const out = renderJson([{ id: "a" }, { id: "b" }]);
-    expect(out.trimEnd().split("\n").filter((l) => l === "]")).toHaveLength(1);
+    expect(
+      out
+        .trimEnd()
+        .split("\n")
+        .filter((l) => l === "]"),
+    ).toHaveLength(1);
     expect(JSON.parse(out)).toEqual([{ id: "a" }, { id: "b" }]);
   });
 
@@ -50,7 +59,9 @@ describe("renderJson", () => {
       fc.property(fc.jsonValue({ stringUnit: "binary" }), (value) => {
         const out = renderJson(value);
         // newlines are the layout; everything else unsafe must be escaped
-        expect(out.replace(/\n/g, "")).not.toMatch(/[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+        expect(out.replace(/\n/g, "")).not.toMatch(
+          /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/,
+        );
         expect(JSON.parse(out)).toEqual(JSON.parse(JSON.stringify(value)));
       }),
     );

@@ -43,14 +43,28 @@ describe("maskKey", () => {
 
 describe("maskSecretsIn (data from `edgectl api`)", () => {
   it("masks every non-empty secret field, at any depth, and keeps the key order", async () => {
-    const data = { routes: [{ id: "r1", webhook_verification: { provider: "github", secret: "whsec_1" } }], secret: "top", z: 1, a: 2 };
+    const data = {
+      routes: [{ id: "r1", webhook_verification: { provider: "github", secret: "whsec_1" } }],
+      secret: "top",
+      z: 1,
+      a: 2,
+    };
     const out = (await maskSecretsIn(data)) as typeof data;
-    expect(out).toEqual({ routes: [{ id: "r1", webhook_verification: { provider: "github", secret: MASK } }], secret: MASK, z: 1, a: 2 });
+    expect(out).toEqual({
+      routes: [{ id: "r1", webhook_verification: { provider: "github", secret: MASK } }],
+      secret: MASK,
+      z: 1,
+      a: 2,
+    });
     expect(Object.keys(out)).toEqual(["routes", "secret", "z", "a"]);
   });
 
   it("leaves an empty secret (sns) empty, and other values as sent", async () => {
-    expect(await maskSecretsIn({ provider: "sns", secret: "", description: "secret sauce" })).toEqual({ provider: "sns", secret: "", description: "secret sauce" });
+    expect(await maskSecretsIn({ provider: "sns", secret: "", description: "secret sauce" })).toEqual({
+      provider: "sns",
+      secret: "",
+      description: "secret sauce",
+    });
   });
 
   it("keeps a __proto__ key from the API as a plain key", async () => {
@@ -60,14 +74,16 @@ describe("maskSecretsIn (data from `edgectl api`)", () => {
   });
 
   it("masks the secret inside a JSON traffic_policy text, keeping its layout", async () => {
-    const policy = '{\n  "on_http_request": [{"actions": [{"type": "verify-webhook", "config": {"provider": "github", "secret": "whsec_\\"q"}}]}]\n}';
+    const policy =
+      '{\n  "on_http_request": [{"actions": [{"type": "verify-webhook", "config": {"provider": "github", "secret": "whsec_\\"q"}}]}]\n}';
     const out = (await maskSecretsIn({ id: "ep_1", traffic_policy: policy })) as { traffic_policy: string };
     expect(out.traffic_policy).toBe(policy.replace('"whsec_\\"q"', `"${MASK}"`));
     expect(out.traffic_policy).not.toContain("whsec_");
   });
 
   it("masks the secret inside a YAML traffic_policy text, keeping comments", async () => {
-    const policy = "# from edge edghts_1\non_http_request:\n  - actions:\n      - type: verify-webhook\n        config:\n          provider: stripe\n          secret: whsec_yaml\n";
+    const policy =
+      "# from edge edghts_1\non_http_request:\n  - actions:\n      - type: verify-webhook\n        config:\n          provider: stripe\n          secret: whsec_yaml\n";
     const out = await maskPolicyText(policy);
     expect(out).not.toContain("whsec_yaml");
     expect(out).toContain("# from edge edghts_1");

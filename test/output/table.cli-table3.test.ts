@@ -7,11 +7,30 @@ import { describe, expect, it } from "vitest";
 import { renderRows } from "../../src/output/table.js";
 
 const NO_BORDER = Object.fromEntries(
-  ["top", "top-mid", "top-left", "top-right", "bottom", "bottom-mid", "bottom-left", "bottom-right", "left", "left-mid", "mid", "mid-mid", "right", "right-mid"].map((k) => [k, ""]),
+  [
+    "top",
+    "top-mid",
+    "top-left",
+    "top-right",
+    "bottom",
+    "bottom-mid",
+    "bottom-left",
+    "bottom-right",
+    "left",
+    "left-mid",
+    "mid",
+    "mid-mid",
+    "right",
+    "right-mid",
+  ].map((k) => [k, ""]),
 );
 
 function cliTable3(head: string[], rows: string[][]): string {
-  const table = new Table({ head, chars: { ...NO_BORDER, middle: "   " }, style: { head: [], border: [], "padding-left": 0, "padding-right": 0, compact: true } });
+  const table = new Table({
+    head,
+    chars: { ...NO_BORDER, middle: "   " },
+    style: { head: [], border: [], "padding-left": 0, "padding-right": 0, compact: true },
+  });
   table.push(...rows);
   return `${table
     .toString()
@@ -21,8 +40,27 @@ function cliTable3(head: string[], rows: string[][]): string {
 }
 
 /** Printable text both agree on: ASCII, accents, CJK, Hangul, half-width and fullwidth forms. */
-const PIECES = ["a", "Z", "-", "_", "0", " x", "é", "ñ", "中", "文字", "한국어", "ｶﾀｶﾅ", "ＡＢ", "〜", "\u3000", "bkdfo_2abc"];
-const cell = fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 6 }).map((parts) => parts.join("").trim() || "x");
+const PIECES = [
+  "a",
+  "Z",
+  "-",
+  "_",
+  "0",
+  " x",
+  "é",
+  "ñ",
+  "中",
+  "文字",
+  "한국어",
+  "ｶﾀｶﾅ",
+  "ＡＢ",
+  "〜",
+  "\u3000",
+  "bkdfo_2abc",
+];
+const cell = fc
+  .array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 6 })
+  .map((parts) => parts.join("").trim() || "x");
 
 describe("the table matches cli-table3's layout", () => {
   it("for a failover list with wide characters", () => {

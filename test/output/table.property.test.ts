@@ -11,15 +11,62 @@ import { displayWidth, renderRecord, renderRows } from "../../src/output/table.j
 
 /** Pieces chosen to break tables: escapes, line breaks, wide and zero-width characters. */
 const NASTY = [
-  "\x1b[31m", "\x1b[0m", "\x1b]0;title\x07", "\x1b[2J", "\x9b2J", "\x00", "\x07", "\x08", "\x7f", "\x85",
-  "\n", "\r\n", "\r", "\t", "\v", "\f", "\u2028", "\u2029",
-  "\u202e", "\u2066", "\u200e", "\u061c", // bidi controls
-  "\u200b", "\u200d", "\ufeff", "\u2060", "\ufe0f", // zero-width / format
-  "e\u0301", "\u0301", "\u20dd", "a\u0308\u0323", // combining marks (Mn, Me)
-  "中", "文字", "한국어", "ｶﾀｶﾅ", "ＡＢ", "\u3000", "〜", // wide, half-width, fullwidth
-  "😀", "👍🏽", "👨‍👩‍👧", "🇺🇸", "❤️", "✅", // emoji (presentation, modifiers, ZWJ, flags, VS16)
-  "\u00a0", "\u00ad", " ", "  ", "a", "Z", "-", "\\", "%s", "é",
-  "\ud800", "\udfff", // lone surrogates
+  "\x1b[31m",
+  "\x1b[0m",
+  "\x1b]0;title\x07",
+  "\x1b[2J",
+  "\x9b2J",
+  "\x00",
+  "\x07",
+  "\x08",
+  "\x7f",
+  "\x85",
+  "\n",
+  "\r\n",
+  "\r",
+  "\t",
+  "\v",
+  "\f",
+  "\u2028",
+  "\u2029",
+  "\u202e",
+  "\u2066",
+  "\u200e",
+  "\u061c", // bidi controls
+  "\u200b",
+  "\u200d",
+  "\ufeff",
+  "\u2060",
+  "\ufe0f", // zero-width / format
+  "e\u0301",
+  "\u0301",
+  "\u20dd",
+  "a\u0308\u0323", // combining marks (Mn, Me)
+  "中",
+  "文字",
+  "한국어",
+  "ｶﾀｶﾅ",
+  "ＡＢ",
+  "\u3000",
+  "〜", // wide, half-width, fullwidth
+  "😀",
+  "👍🏽",
+  "👨‍👩‍👧",
+  "🇺🇸",
+  "❤️",
+  "✅", // emoji (presentation, modifiers, ZWJ, flags, VS16)
+  "\u00a0",
+  "\u00ad",
+  " ",
+  "  ",
+  "a",
+  "Z",
+  "-",
+  "\\",
+  "%s",
+  "é",
+  "\ud800",
+  "\udfff", // lone surrogates
 ];
 
 const anyCell = fc.oneof(
@@ -33,9 +80,12 @@ const anyCell = fc.oneof(
 /** Header names as the commands use them: upper-case words. */
 const headName = fc.stringMatching(/^[A-Z][A-Z_]{0,11}$/);
 
-const table = fc
-  .uniqueArray(headName, { minLength: 1, maxLength: 5 })
-  .chain((head) => fc.record({ head: fc.constant(head), rows: fc.array(fc.array(anyCell, { minLength: head.length, maxLength: head.length }), { maxLength: 6 }) }));
+const table = fc.uniqueArray(headName, { minLength: 1, maxLength: 5 }).chain((head) =>
+  fc.record({
+    head: fc.constant(head),
+    rows: fc.array(fc.array(anyCell, { minLength: head.length, maxLength: head.length }), { maxLength: 6 }),
+  }),
+);
 
 const record = fc.array(fc.tuple(anyCell, anyCell), { maxLength: 8 });
 
@@ -65,7 +115,10 @@ function headerOffsets(headerLine: string, head: string[]): number[] {
       pos += spaces![0].length;
     }
     offsets.push(displayWidth(headerLine.slice(0, pos)));
-    expect(headerLine.startsWith(name, pos), `header: ${JSON.stringify(name)} at ${pos} in ${JSON.stringify(headerLine)}`).toBe(true);
+    expect(
+      headerLine.startsWith(name, pos),
+      `header: ${JSON.stringify(name)} at ${pos} in ${JSON.stringify(headerLine)}`,
+    ).toBe(true);
     pos += name.length;
   });
   expect(pos, `header: trailing text in ${JSON.stringify(headerLine)}`).toBe(headerLine.length);
@@ -82,7 +135,9 @@ function expectAligned(line: string, cells: string[], offsets: number[]): void {
   cells.forEach((cell, i) => {
     if (i > 0) {
       const pad = offsets[i]! - displayWidth(full);
-      expect(pad, `column ${i} of ${JSON.stringify(line)} starts before the previous cell ends`).toBeGreaterThanOrEqual(1);
+      expect(pad, `column ${i} of ${JSON.stringify(line)} starts before the previous cell ends`).toBeGreaterThanOrEqual(
+        1,
+      );
       full += " ".repeat(pad);
     }
     full += escapeControl(cell);
@@ -147,9 +202,11 @@ describe("displayWidth properties", () => {
   const codePoint = fc.string({ unit: "binary", minLength: 1, maxLength: 1 });
 
   it("is the length for printable ASCII", () => {
-    fc.assert(fc.property(fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)) }), (s) => {
-      expect(displayWidth(s)).toBe(s.length);
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)) }), (s) => {
+        expect(displayWidth(s)).toBe(s.length);
+      }),
+    );
   });
 
   // Except where the join falls inside an emoji sequence (ZWJ, U+FE0F, skin tone, flag),
@@ -166,9 +223,11 @@ describe("displayWidth properties", () => {
   });
 
   it("gives every code point 0, 1 or 2 columns", () => {
-    fc.assert(fc.property(codePoint, (ch) => {
-      expect([0, 1, 2]).toContain(displayWidth(ch));
-    }));
+    fc.assert(
+      fc.property(codePoint, (ch) => {
+        expect([0, 1, 2]).toContain(displayWidth(ch));
+      }),
+    );
   });
 
   it("gives CJK ideographs, Hangul syllables and fullwidth forms two columns each", () => {
@@ -178,17 +237,23 @@ describe("displayWidth properties", () => {
       fc.integer({ min: 0xff01, max: 0xff60 }),
       fc.integer({ min: 0x20000, max: 0x2a6df }),
     );
-    fc.assert(fc.property(fc.array(wide.map((c) => String.fromCodePoint(c))), (chars) => {
-      expect(displayWidth(chars.join(""))).toBe(2 * chars.length);
-    }));
+    fc.assert(
+      fc.property(fc.array(wide.map((c) => String.fromCodePoint(c))), (chars) => {
+        expect(displayWidth(chars.join(""))).toBe(2 * chars.length);
+      }),
+    );
   });
 
   it("gives combining marks no column of their own", () => {
     const mark = fc.integer({ min: 0x300, max: 0x36f }).map((c) => String.fromCodePoint(c));
     fc.assert(
-      fc.property(fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)) }), fc.array(mark), (base, marks) => {
-        expect(displayWidth(base + marks.join(""))).toBe(base.length);
-      }),
+      fc.property(
+        fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)) }),
+        fc.array(mark),
+        (base, marks) => {
+          expect(displayWidth(base + marks.join(""))).toBe(base.length);
+        },
+      ),
     );
   });
 });
@@ -198,18 +263,22 @@ describe("displayWidth properties", () => {
 describe("the table checks reject broken renderers", () => {
   // Minimal renderers, each with one defect the properties above must catch.
   const GAP = "   ";
-  const naive = (opts: { escape: boolean; width: (s: string) => number; trim: boolean }) => (head: string[], rows: string[][]) => {
-    const cells = rows.map((row) => row.map((c) => (opts.escape ? escapeControl(c) : c)));
-    const widths = head.map((h, i) => Math.max(opts.width(h), ...cells.map((row) => opts.width(row[i]!))));
-    const line = (row: string[]) => {
-      const text = row.map((c, i) => c + " ".repeat(Math.max(0, widths[i]! - opts.width(c)))).join(GAP);
-      return opts.trim ? text.trimEnd() : text;
+  const naive =
+    (opts: { escape: boolean; width: (s: string) => number; trim: boolean }) => (head: string[], rows: string[][]) => {
+      const cells = rows.map((row) => row.map((c) => (opts.escape ? escapeControl(c) : c)));
+      const widths = head.map((h, i) => Math.max(opts.width(h), ...cells.map((row) => opts.width(row[i]!))));
+      const line = (row: string[]) => {
+        const text = row.map((c, i) => c + " ".repeat(Math.max(0, widths[i]! - opts.width(c)))).join(GAP);
+        return opts.trim ? text.trimEnd() : text;
+      };
+      return `${[line(head), ...cells.map(line)].join("\n")}\n`;
     };
-    return `${[line(head), ...cells.map(line)].join("\n")}\n`;
-  };
   // A broken renderer fails within a few runs; 500 makes missing it practically impossible.
   const fails = (render: (head: string[], rows: string[][]) => string, numRuns = 500) =>
-    fc.check(fc.property(table, ({ head, rows }) => checkTable(render(head, rows), head, rows, false)), { numRuns }).failed;
+    fc.check(
+      fc.property(table, ({ head, rows }) => checkTable(render(head, rows), head, rows, false)),
+      { numRuns },
+    ).failed;
 
   it("accepts a correct one", () => {
     expect(fails(naive({ escape: true, width: displayWidth, trim: true }), 100)).toBe(false);

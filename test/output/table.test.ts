@@ -49,14 +49,27 @@ describe("renderRecord", () => {
   });
 
   it("renders an empty value without breaking the row count", () => {
-    const out = renderRecord([["DESCRIPTION", ""], ["ID", "x"]], false);
+    const out = renderRecord(
+      [
+        ["DESCRIPTION", ""],
+        ["ID", "x"],
+      ],
+      false,
+    );
     expect(lines(out).filter((l) => /\w/.test(l))).toHaveLength(3);
   });
 });
 
 describe("renderRows", () => {
   it("prints the header and one line per resource, escaping every cell", () => {
-    const out = renderRows(["ID", "DESCRIPTION"], [["bkdfo_1", "a\x1b[2Jb"], ["bkdfo_2", "c\nd"]], false);
+    const out = renderRows(
+      ["ID", "DESCRIPTION"],
+      [
+        ["bkdfo_1", "a\x1b[2Jb"],
+        ["bkdfo_2", "c\nd"],
+      ],
+      false,
+    );
     const body = lines(out).filter((l) => /\w/.test(l));
     expect(body).toHaveLength(3);
     expect(body[0]).toMatch(/ID\s.*DESCRIPTION/);
@@ -87,7 +100,14 @@ describe("displayWidth", () => {
   });
 
   it("keeps the next column aligned after an emoji sequence", () => {
-    const out = renderRows(["ID", "DESCRIPTION", "BACKENDS"], [["bkdfo_1", "family 👨‍👩‍👧"], ["bkdfo_2", "plain"]].map((r) => [...r, "bkdhr_a"]), false);
+    const out = renderRows(
+      ["ID", "DESCRIPTION", "BACKENDS"],
+      [
+        ["bkdfo_1", "family 👨‍👩‍👧"],
+        ["bkdfo_2", "plain"],
+      ].map((r) => [...r, "bkdhr_a"]),
+      false,
+    );
     const [, a, b] = lines(out);
     const col = (line: string) => displayWidth(line.slice(0, line.indexOf("bkdhr_a")));
     expect(col(a!)).toBe(col(b!));

@@ -32,12 +32,18 @@ async function silentProxy(): Promise<{ port: number; connection: Promise<{ sock
 describe("the proxy agent", () => {
   it("is not made when no proxy applies", () => {
     expect(proxyAgentFor(new URL("https://api.ngrok.com"), {}, 1)).toBeUndefined();
-    expect(proxyAgentFor(new URL("https://api.ngrok.com"), { HTTPS_PROXY: "http://127.0.0.1:1", NO_PROXY: "ngrok.com" }, 1)).toBeUndefined();
+    expect(
+      proxyAgentFor(new URL("https://api.ngrok.com"), { HTTPS_PROXY: "http://127.0.0.1:1", NO_PROXY: "ngrok.com" }, 1),
+    ).toBeUndefined();
   });
 
   it("destroyed, drops a tunnel the proxy never answered", async () => {
     const proxy = await silentProxy();
-    const agent = proxyAgentFor(new URL("https://api.ngrok.com"), { HTTPS_PROXY: `http://127.0.0.1:${proxy.port}` }, 1)!;
+    const agent = proxyAgentFor(
+      new URL("https://api.ngrok.com"),
+      { HTTPS_PROXY: `http://127.0.0.1:${proxy.port}` },
+      1,
+    )!;
     const req = https.request("https://api.ngrok.com/backends/failover", { agent });
     req.on("error", () => {});
     req.end();

@@ -13,12 +13,37 @@ describe("which variable applies", () => {
     ["https target, https_proxy", "https://api.ngrok.com", { https_proxy: P }, `${P}/`],
     ["https target, HTTP_PROXY only", "https://api.ngrok.com", { HTTP_PROXY: P }, undefined],
     ["a plain-http target is never proxied: HTTP_PROXY", "http://127.0.0.1:8080", { HTTP_PROXY: P }, undefined],
-    ["a plain-http target is never proxied: http_proxy and HTTPS_PROXY", "http://localhost:8080", { http_proxy: P, HTTPS_PROXY: P }, undefined],
-    ["https to loopback follows HTTPS_PROXY (the proxy sees only TLS)", "https://127.0.0.1:8443", { HTTPS_PROXY: P }, `${P}/`],
-    ["lower case wins over upper case", "https://api.ngrok.com", { https_proxy: P, HTTPS_PROXY: "http://other:1" }, `${P}/`],
-    ["an empty lower case does not hide the upper case", "https://api.ngrok.com", { https_proxy: "", HTTPS_PROXY: P }, `${P}/`],
+    [
+      "a plain-http target is never proxied: http_proxy and HTTPS_PROXY",
+      "http://localhost:8080",
+      { http_proxy: P, HTTPS_PROXY: P },
+      undefined,
+    ],
+    [
+      "https to loopback follows HTTPS_PROXY (the proxy sees only TLS)",
+      "https://127.0.0.1:8443",
+      { HTTPS_PROXY: P },
+      `${P}/`,
+    ],
+    [
+      "lower case wins over upper case",
+      "https://api.ngrok.com",
+      { https_proxy: P, HTTPS_PROXY: "http://other:1" },
+      `${P}/`,
+    ],
+    [
+      "an empty lower case does not hide the upper case",
+      "https://api.ngrok.com",
+      { https_proxy: "", HTTPS_PROXY: P },
+      `${P}/`,
+    ],
     ["no scheme means http://", "https://api.ngrok.com", { HTTPS_PROXY: "proxy.test:3128" }, `${P}/`],
-    ["an https:// proxy", "https://api.ngrok.com", { HTTPS_PROXY: "https://proxy.test:8443" }, "https://proxy.test:8443/"],
+    [
+      "an https:// proxy",
+      "https://api.ngrok.com",
+      { HTTPS_PROXY: "https://proxy.test:8443" },
+      "https://proxy.test:8443/",
+    ],
     ["nothing set", "https://api.ngrok.com", {}, undefined],
   ])("%s", (_name, target, env, expected) => {
     expect(via(target, env)).toBe(expected);

@@ -11,7 +11,16 @@ import { FB, makeCert, startHttpApi, startHttpsApi, type ApiServer, type TestCer
 const KEY = "key_proxy_NEVER_IN_CLEAR_31337";
 const SECRET = "whsec_proxy_NEVER_IN_CLEAR_4242";
 const GET = ["failover", "get", "bkdfo_x"];
-const REPLACE = ["webhook-verification", "replace", "edghts_e1", "edghtsrt_r1", "--provider", "github", "--secret", SECRET];
+const REPLACE = [
+  "webhook-verification",
+  "replace",
+  "edghts_e1",
+  "edghtsrt_r1",
+  "--provider",
+  "github",
+  "--secret",
+  SECRET,
+];
 const b64 = (s: string) => Buffer.from(s).toString("base64");
 
 let cli: CliSandbox;
@@ -42,7 +51,10 @@ describe("an https API (self-signed certificate for localhost and 127.0.0.1)", (
   });
 
   const run = (args: string[], env: Record<string, string> = {}, opts: RunOptions = {}) =>
-    runCli(cli, args, { ...opts, env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: api.url, NODE_EXTRA_CA_CERTS: cert.certFile, ...env } });
+    runCli(cli, args, {
+      ...opts,
+      env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: api.url, NODE_EXTRA_CA_CERTS: cert.certFile, ...env },
+    });
 
   /** The whole exchange went through one tunnel to the API and the API answered. */
   function expectTunnelled(): void {
@@ -62,22 +74,25 @@ describe("an https API (self-signed certificate for localhost and 127.0.0.1)", (
     expect(proxy.connects).toEqual([]);
   });
 
-  it.each(["HTTPS_PROXY", "https_proxy"])("%s routes the request through the proxy with CONNECT localhost:<port>", async (name) => {
-    const r = await run([...GET, "-o", "json"], { [name]: proxy.url });
-    expect(r.stderr).toBe("");
-    expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual(FB("bkdfo_x"));
-    expectTunnelled();
-    const req = api.requests[0]!;
-    expect([req.method, req.path]).toEqual(["GET", "/backends/failover/bkdfo_x"]);
-    expect(req.headers.authorization).toBe(`Bearer ${KEY}`);
-    // The CONNECT itself carries no credentials of the API.
-    const connect = proxy.connects[0]!.headers;
-    expect(connect.host).toBe(`localhost:${api.port}`);
-    expect(connect.authorization).toBeUndefined();
-    expect(connect["proxy-authorization"]).toBeUndefined();
-    expect(JSON.stringify(connect)).not.toContain(KEY);
-  });
+  it.each(["HTTPS_PROXY", "https_proxy"])(
+    "%s routes the request through the proxy with CONNECT localhost:<port>",
+    async (name) => {
+      const r = await run([...GET, "-o", "json"], { [name]: proxy.url });
+      expect(r.stderr).toBe("");
+      expect(r.exitCode).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual(FB("bkdfo_x"));
+      expectTunnelled();
+      const req = api.requests[0]!;
+      expect([req.method, req.path]).toEqual(["GET", "/backends/failover/bkdfo_x"]);
+      expect(req.headers.authorization).toBe(`Bearer ${KEY}`);
+      // The CONNECT itself carries no credentials of the API.
+      const connect = proxy.connects[0]!.headers;
+      expect(connect.host).toBe(`localhost:${api.port}`);
+      expect(connect.authorization).toBeUndefined();
+      expect(connect["proxy-authorization"]).toBeUndefined();
+      expect(JSON.stringify(connect)).not.toContain(KEY);
+    },
+  );
 
   it("a proxy given without a scheme (host:port) is taken as http://", async () => {
     const r = await run(GET, { HTTPS_PROXY: `127.0.0.1:${proxy.port}` });
@@ -121,7 +136,9 @@ describe("an https API (self-signed certificate for localhost and 127.0.0.1)", (
     ["NO_PROXY with spaces and a leading dot", { HTTPS_PROXY: "{proxy}", NO_PROXY: "example.com, .localhost" }],
     ["NO_PROXY=localhost:<the API's port>", { HTTPS_PROXY: "{proxy}", NO_PROXY: "localhost:{port}" }],
   ])("%s bypasses the proxy; the API still answers", async (_name, env) => {
-    const filled = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v.replace("{proxy}", proxy.url).replace("{port}", String(api.port))]));
+    const filled = Object.fromEntries(
+      Object.entries(env).map(([k, v]) => [k, v.replace("{proxy}", proxy.url).replace("{port}", String(api.port))]),
+    );
     const r = await run([...GET, "-o", "json"], filled);
     expect(r.stderr).toBe("");
     expect(r.exitCode).toBe(0);
@@ -160,7 +177,10 @@ describe("an https API (self-signed certificate for localhost and 127.0.0.1)", (
 
     const j = await run([...GET, "--retries", "0", "-o", "json"], { HTTPS_PROXY: proxy.url });
     expect(j.exitCode).toBe(3);
-    expect(parseJsonError(j.stderr).error).toMatchObject({ kind: "network", message: expect.stringContaining(`proxy ${proxy.url}`) });
+    expect(parseJsonError(j.stderr).error).toMatchObject({
+      kind: "network",
+      message: expect.stringContaining(`proxy ${proxy.url}`),
+    });
   });
 
   it("a proxy that wants credentials (407): exit 3 and the message says how to give them", async () => {
@@ -217,7 +237,9 @@ describe("an https API (self-signed certificate for localhost and 127.0.0.1)", (
 
   it("wrong proxy credentials: 407, and the password never shows in the output", async () => {
     proxy.requireAuth = "proxy-user:right";
-    const r = await run([...GET, "--retries", "0", "--debug"], { HTTPS_PROXY: `http://proxy-user:wrong-pass-123@127.0.0.1:${proxy.port}` });
+    const r = await run([...GET, "--retries", "0", "--debug"], {
+      HTTPS_PROXY: `http://proxy-user:wrong-pass-123@127.0.0.1:${proxy.port}`,
+    });
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toContain("407");
     expect(r.stdout + r.stderr).not.toContain("wrong-pass-123");
@@ -256,7 +278,11 @@ describe("an https API (self-signed certificate for localhost and 127.0.0.1)", (
 
       // And by name, the same certificate is good through the proxy.
       proxy.reset();
-      const ok = await run(GET, { ...env, EDGECTL_BASE_URL: `https://localhost:${strict.port}`, HTTPS_PROXY: proxy.url });
+      const ok = await run(GET, {
+        ...env,
+        EDGECTL_BASE_URL: `https://localhost:${strict.port}`,
+        HTTPS_PROXY: proxy.url,
+      });
       expect(ok.exitCode).toBe(0);
       expect(strict.requests).toHaveLength(1);
     } finally {
@@ -269,7 +295,9 @@ describe("an https API (self-signed certificate for localhost and 127.0.0.1)", (
     const tlsProxy = await startConnectProxy({ tls: { cert: cert.cert, key: cert.key } });
     try {
       tlsProxy.requireAuth = "u:pw-over-tls";
-      const r = await run([...REPLACE, "-o", "json"], { HTTPS_PROXY: tlsProxy.url.replace("https://", "https://u:pw-over-tls@") });
+      const r = await run([...REPLACE, "-o", "json"], {
+        HTTPS_PROXY: tlsProxy.url.replace("https://", "https://u:pw-over-tls@"),
+      });
       expect(r.stderr).toBe("");
       expect(r.exitCode).toBe(0);
       expect(tlsProxy.connects.map((c) => [c.target, c.status])).toEqual([[`localhost:${api.port}`, 200]]);
@@ -281,18 +309,29 @@ describe("an https API (self-signed certificate for localhost and 127.0.0.1)", (
   });
 
   it.each([
-    ["an unsupported scheme", { HTTPS_PROXY: "socks5://127.0.0.1:1080" }, /HTTPS_PROXY: socks5 proxies are not supported/],
-    ["a value that is not a URL", { https_proxy: "http://user:hunter2-pw@[nope" }, /https_proxy is not a valid proxy URL/],
-  ])("%s is a usage error naming the variable (exit 2), never a silent direct connection", async (_name, env, message) => {
-    const r = await run(GET, env);
-    expect(r.exitCode).toBe(2);
-    expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(/^error: /);
-    expect(r.stderr).toMatch(message);
-    expect(r.stderr).not.toContain("hunter2-pw");
-    expect(api.requests).toEqual([]);
-    expect(proxy.connects).toEqual([]);
-  });
+    [
+      "an unsupported scheme",
+      { HTTPS_PROXY: "socks5://127.0.0.1:1080" },
+      /HTTPS_PROXY: socks5 proxies are not supported/,
+    ],
+    [
+      "a value that is not a URL",
+      { https_proxy: "http://user:hunter2-pw@[nope" },
+      /https_proxy is not a valid proxy URL/,
+    ],
+  ])(
+    "%s is a usage error naming the variable (exit 2), never a silent direct connection",
+    async (_name, env, message) => {
+      const r = await run(GET, env);
+      expect(r.exitCode).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toMatch(/^error: /);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toContain("hunter2-pw");
+      expect(api.requests).toEqual([]);
+      expect(proxy.connects).toEqual([]);
+    },
+  );
 });
 
 describe("a plain-http API on 127.0.0.1", () => {
@@ -307,7 +346,8 @@ describe("a plain-http API on 127.0.0.1", () => {
     proxy.reset();
     api.requests.length = 0;
   });
-  const run = (args: string[], env: Record<string, string> = {}) => runCli(cli, args, { env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: api.url, ...env } });
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    runCli(cli, args, { env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: api.url, ...env } });
 
   // Plain http goes only to loopback; through a proxy the key would cross it in clear.
   it.each([
@@ -315,15 +355,18 @@ describe("a plain-http API on 127.0.0.1", () => {
     ["http_proxy", { http_proxy: "{proxy}" }],
     ["HTTPS_PROXY and HTTP_PROXY", { HTTPS_PROXY: "{proxy}", HTTP_PROXY: "{proxy}" }],
     ["an unreachable HTTP_PROXY", { HTTP_PROXY: "http://127.0.0.1:1" }],
-  ])("%s: a loopback http API is reached directly; the proxy sees nothing, least of all the key", async (_name, env) => {
-    const filled = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v.replace("{proxy}", proxy.url)]));
-    const r = await run([...REPLACE, "-o", "json"], filled);
-    expect(r.stderr).toBe("");
-    expect(r.exitCode).toBe(0);
-    expect(proxy.connects).toEqual([]);
-    expect(proxy.plainRequests).toEqual([]);
-    expect(proxy.sent.map((b) => b.toString("latin1")).join("")).not.toContain(KEY);
-    expect(api.requests).toHaveLength(1);
-    expect(api.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
-  });
+  ])(
+    "%s: a loopback http API is reached directly; the proxy sees nothing, least of all the key",
+    async (_name, env) => {
+      const filled = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v.replace("{proxy}", proxy.url)]));
+      const r = await run([...REPLACE, "-o", "json"], filled);
+      expect(r.stderr).toBe("");
+      expect(r.exitCode).toBe(0);
+      expect(proxy.connects).toEqual([]);
+      expect(proxy.plainRequests).toEqual([]);
+      expect(proxy.sent.map((b) => b.toString("latin1")).join("")).not.toContain(KEY);
+      expect(api.requests).toHaveLength(1);
+      expect(api.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+    },
+  );
 });

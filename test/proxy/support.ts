@@ -67,14 +67,22 @@ function answer(req: SeenRequest, res: http.ServerResponse): void {
   const send = (status: number, body?: object) => {
     if (body === undefined) return void res.writeHead(status).end();
     const text = JSON.stringify(body);
-    res.writeHead(status, { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(text)) }).end(text);
+    res
+      .writeHead(status, { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(text)) })
+      .end(text);
   };
   const fo = /^\/backends\/failover\/(bkdfo_\w+)$/.exec(req.path);
   if (fo && req.method === "GET") return send(200, FB(fo[1]!));
   if (fo && req.method === "DELETE") return send(204);
-  if (req.path === "/backends/failover" && req.method === "POST") return send(201, { ...FB("bkdfo_new"), ...JSON.parse(req.body || "{}") });
+  if (req.path === "/backends/failover" && req.method === "POST")
+    return send(201, { ...FB("bkdfo_new"), ...JSON.parse(req.body || "{}") });
   if (/\/webhook_verification$/.test(req.path) && req.method === "PUT") return send(200, JSON.parse(req.body || "{}"));
-  send(404, { error_code: "ERR_NGROK_404", status_code: 404, msg: "not found", details: { operation_id: "op_proxytest" } });
+  send(404, {
+    error_code: "ERR_NGROK_404",
+    status_code: 404,
+    msg: "not found",
+    details: { operation_id: "op_proxytest" },
+  });
 }
 
 function serve(server: http.Server, scheme: "https" | "http"): Promise<ApiServer> {
@@ -92,7 +100,12 @@ function serve(server: http.Server, scheme: "https" | "http"): Promise<ApiServer
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const seen = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
+      const seen = {
+        method: req.method ?? "",
+        path: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+      };
       state.requests.push(seen);
       answer(seen, res);
     });

@@ -4,7 +4,16 @@
 // half a result. The whole table of bad answers runs in-process (test/api/answers.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Reply } from "../helpers/fault-server.js";
-import { FB, envFor, expectCleanError, expectNoRawControl, out, sandbox, withServer, type CliSandbox } from "./support.js";
+import {
+  FB,
+  envFor,
+  expectCleanError,
+  expectNoRawControl,
+  out,
+  sandbox,
+  withServer,
+  type CliSandbox,
+} from "./support.js";
 
 let cli: CliSandbox;
 beforeAll(() => {
@@ -27,10 +36,34 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { name: "200 with malformed JSON", args: GET, reply: { status: 200, body: '{"id":"bkdfo_abc",,}' }, exit: 3, expect: [/200/, /not valid JSON/, /\{"id":"bkdfo_abc",,\}/] },
-  { name: "201 with truncated JSON on create", args: CREATE, reply: { truncate: '{"id":"bkdfo_abc"', status: 201 }, exit: 3, expect: [/connection lost|reading the response/] },
-  { name: "502 HTML error page (after retries)", args: GET, reply: { status: 502, body: HTML, headers: { "Content-Type": "text/html", "Retry-After": "0" } }, exit: 1, expect: [/HTTP 502/, /<!DOCTYPE html>/, /…/] },
-  { name: "401 with HTML", args: GET, reply: { status: 401, body: "<html>denied</html>" }, exit: 4, expect: [/HTTP 401/, /denied/] },
+  {
+    name: "200 with malformed JSON",
+    args: GET,
+    reply: { status: 200, body: '{"id":"bkdfo_abc",,}' },
+    exit: 3,
+    expect: [/200/, /not valid JSON/, /\{"id":"bkdfo_abc",,\}/],
+  },
+  {
+    name: "201 with truncated JSON on create",
+    args: CREATE,
+    reply: { truncate: '{"id":"bkdfo_abc"', status: 201 },
+    exit: 3,
+    expect: [/connection lost|reading the response/],
+  },
+  {
+    name: "502 HTML error page (after retries)",
+    args: GET,
+    reply: { status: 502, body: HTML, headers: { "Content-Type": "text/html", "Retry-After": "0" } },
+    exit: 1,
+    expect: [/HTTP 502/, /<!DOCTYPE html>/, /…/],
+  },
+  {
+    name: "401 with HTML",
+    args: GET,
+    reply: { status: 401, body: "<html>denied</html>" },
+    exit: 4,
+    expect: [/HTTP 401/, /denied/],
+  },
 ];
 
 describe.concurrent("unusable answers", () => {
@@ -53,7 +86,11 @@ describe.concurrent("unusable answers", () => {
 
   it("the 502 HTML page is retried first (--retries 2 → 3 requests), then reported", async () => {
     await withServer(async (server) => {
-      server.fallback = () => ({ status: 502, body: HTML, headers: { "Content-Type": "text/html", "Retry-After": "0" } });
+      server.fallback = () => ({
+        status: 502,
+        body: HTML,
+        headers: { "Content-Type": "text/html", "Retry-After": "0" },
+      });
       const r = await cli.run([...GET, "--retries", "2"], { env: envFor(server) });
       expect(server.requests).toHaveLength(3);
       expect(r.exitCode).toBe(1);
@@ -78,7 +115,12 @@ describe.concurrent("unusable answers", () => {
     await withServer(async (server) => {
       server.fallback = () => ({
         status: 400,
-        body: { error_code: "ERR_NGROK_\x1b[5m1", status_code: 400, msg: "bad \x1b[31mred\x1b[0m \x1b]0;pwned\x07 \x9b2J thing", details: { operation_id: "op_\x1b[2J" } },
+        body: {
+          error_code: "ERR_NGROK_\x1b[5m1",
+          status_code: 400,
+          msg: "bad \x1b[31mred\x1b[0m \x1b]0;pwned\x07 \x9b2J thing",
+          details: { operation_id: "op_\x1b[2J" },
+        },
       });
       const r = await cli.run(GET, { env: envFor(server) });
       expect(r.exitCode).toBe(1);
@@ -104,8 +146,13 @@ describe.concurrent("unusable answers", () => {
 
   it("a batch with one bad answer reports it and prints the good ones", async () => {
     await withServer(async (server) => {
-      server.fallback = (req) => (req.path.endsWith("bkdfo_bad") ? { status: 200, body: "<html>" } : { status: 200, body: { ...FB, id: req.path.split("/").pop() } });
-      const r = await cli.run(["failover", "get", "bkdfo_a1", "bkdfo_bad", "bkdfo_a2", "-o", "json"], { env: envFor(server) });
+      server.fallback = (req) =>
+        req.path.endsWith("bkdfo_bad")
+          ? { status: 200, body: "<html>" }
+          : { status: 200, body: { ...FB, id: req.path.split("/").pop() } };
+      const r = await cli.run(["failover", "get", "bkdfo_a1", "bkdfo_bad", "bkdfo_a2", "-o", "json"], {
+        env: envFor(server),
+      });
       expect(r.exitCode).toBe(3);
       expect((JSON.parse(out(r.stdout)) as { id: string }[]).map((b) => b.id)).toEqual(["bkdfo_a1", "bkdfo_a2"]);
       expect(out(r.stderr)).toContain("bkdfo_bad");
@@ -117,7 +164,10 @@ describe("an answer that never ends", () => {
   it("a body without end is cut off at a size cap (exit 3) long before --timeout", async () => {
     await withServer(async (server) => {
       server.fallback = () => ({ flood: true });
-      const r = await cli.run([...GET, "--timeout", "60", "--retries", "2"], { env: envFor(server), timeoutMs: 60_000 });
+      const r = await cli.run([...GET, "--timeout", "60", "--retries", "2"], {
+        env: envFor(server),
+        timeoutMs: 60_000,
+      });
       expect(r.exitCode).toBe(3);
       expect(out(r.stdout)).toBe("");
       const stderr = out(r.stderr);

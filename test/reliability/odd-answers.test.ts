@@ -16,7 +16,12 @@ afterAll(() => cli.cleanup());
 describe("failover list --all", () => {
   it("stops with exit 3 when next_page_uri points back to a page already read, printing nothing", async () => {
     await withServer(async (server) => {
-      server.fallback = () => json(200, { backends: [FB], uri: "/backends/failover", next_page_uri: `${server.url}/backends/failover?before_id=bkdfo_abc` });
+      server.fallback = () =>
+        json(200, {
+          backends: [FB],
+          uri: "/backends/failover",
+          next_page_uri: `${server.url}/backends/failover?before_id=bkdfo_abc`,
+        });
       const r = await cli.run(["failover", "list", "--all", "-o", "json"], { env: envFor(server) });
       expect(r.exitCode).toBe(3);
       expect(out(r.stdout)).toBe("");
@@ -27,4 +32,3 @@ describe("failover list --all", () => {
     });
   });
 });
-

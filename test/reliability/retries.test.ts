@@ -3,7 +3,17 @@
 // fault, and the waits are tested in-process (test/api/client.test.ts, test/api/retry.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, type Reply } from "../helpers/fault-server.js";
-import { FB, MODULE, envFor, expectCleanError, expectNoStack, out, sandbox, withServer, type CliSandbox } from "./support.js";
+import {
+  FB,
+  MODULE,
+  envFor,
+  expectCleanError,
+  expectNoStack,
+  out,
+  sandbox,
+  withServer,
+  type CliSandbox,
+} from "./support.js";
 
 let cli: CliSandbox;
 beforeAll(() => {
@@ -20,10 +30,30 @@ const errorBody = (status: number, msg: string, code?: string) => ({
 
 /** A retryable answer that asks for no wait, so the tests stay fast. */
 const FAULTS: { name: string; reply: () => Reply; exit: number }[] = [
-  { name: "429", reply: () => ({ status: 429, headers: { "Retry-After": "0" }, body: errorBody(429, "rate limited", "ERR_NGROK_226") }), exit: 1 },
-  { name: "502", reply: () => ({ status: 502, headers: { "Retry-After": "0" }, body: errorBody(502, "bad gateway") }), exit: 1 },
-  { name: "503", reply: () => ({ status: 503, headers: { "Retry-After": "0" }, body: errorBody(503, "unavailable") }), exit: 1 },
-  { name: "504", reply: () => ({ status: 504, headers: { "Retry-After": "0" }, body: errorBody(504, "gateway timeout") }), exit: 1 },
+  {
+    name: "429",
+    reply: () => ({
+      status: 429,
+      headers: { "Retry-After": "0" },
+      body: errorBody(429, "rate limited", "ERR_NGROK_226"),
+    }),
+    exit: 1,
+  },
+  {
+    name: "502",
+    reply: () => ({ status: 502, headers: { "Retry-After": "0" }, body: errorBody(502, "bad gateway") }),
+    exit: 1,
+  },
+  {
+    name: "503",
+    reply: () => ({ status: 503, headers: { "Retry-After": "0" }, body: errorBody(503, "unavailable") }),
+    exit: 1,
+  },
+  {
+    name: "504",
+    reply: () => ({ status: 504, headers: { "Retry-After": "0" }, body: errorBody(504, "gateway timeout") }),
+    exit: 1,
+  },
   { name: "connection reset", reply: () => ({ reset: true }), exit: 3 },
 ];
 
@@ -31,7 +61,16 @@ const METHODS: { method: string; args: string[]; ok: Reply }[] = [
   { method: "GET", args: ["failover", "get", "bkdfo_abc"], ok: { status: 200, body: FB } },
   {
     method: "PUT",
-    args: ["webhook-verification", "replace", "edghts_a", "edghtsrt_b", "--provider", "github", "--secret", "whsec_retry_1234"],
+    args: [
+      "webhook-verification",
+      "replace",
+      "edghts_a",
+      "edghtsrt_b",
+      "--provider",
+      "github",
+      "--secret",
+      "whsec_retry_1234",
+    ],
     ok: { status: 200, body: MODULE },
   },
   { method: "DELETE", args: ["failover", "delete", "bkdfo_abc", "--yes"], ok: { status: 204 } },
@@ -56,7 +95,11 @@ describe.concurrent("idempotent requests are retried up to --retries", () => {
   for (const { method, args, ok } of METHODS.filter((m) => m.method === "DELETE")) {
     it(`${method} recovers: 503, reset, then success → exit 0 after 3 requests`, async () => {
       await withServer(async (server) => {
-        server.script({ status: 503, headers: { "Retry-After": "0" }, body: errorBody(503, "unavailable") }, { reset: true }, ok);
+        server.script(
+          { status: 503, headers: { "Retry-After": "0" }, body: errorBody(503, "unavailable") },
+          { reset: true },
+          ok,
+        );
         const r = await cli.run([...args, "--retries", "2", "-o", "json"], { env: envFor(server) });
         expect(r.exitCode).toBe(0);
         expect(server.requests).toHaveLength(3);
@@ -134,7 +177,11 @@ describe.concurrent("POST is not repeated unless it never reached the server", (
   for (const status of [503]) {
     it(`after ${status}: one request, exit 1, and the message says it may or may not have been created`, async () => {
       await withServer(async (server) => {
-        server.fallback = () => ({ status, headers: { "Retry-After": "0" }, body: errorBody(status, "upstream trouble") });
+        server.fallback = () => ({
+          status,
+          headers: { "Retry-After": "0" },
+          body: errorBody(status, "upstream trouble"),
+        });
         const r = await cli.run([...create, "--retries", "3"], { env: envFor(server) });
         expect(server.requests).toHaveLength(1);
         expect(r.exitCode).toBe(1);
@@ -163,7 +210,10 @@ describe.concurrent("POST is not repeated unless it never reached the server", (
 
   it("a 429 on POST is repeated: the API did not act on it", async () => {
     await withServer(async (server) => {
-      server.script({ status: 429, headers: { "Retry-After": "0" }, body: errorBody(429, "rate limited", "ERR_NGROK_226") }, { status: 201, body: FB });
+      server.script(
+        { status: 429, headers: { "Retry-After": "0" }, body: errorBody(429, "rate limited", "ERR_NGROK_226") },
+        { status: 201, body: FB },
+      );
       const r = await cli.run([...create, "-o", "json"], { env: envFor(server) });
       expect(r.exitCode).toBe(0);
       expect(server.requests.map((q) => q.method)).toEqual(["POST", "POST"]);
@@ -173,7 +223,9 @@ describe.concurrent("POST is not repeated unless it never reached the server", (
 
   it("a POST refused on every attempt: exit 3, with no 'may or may not' doubt", async () => {
     const port = await freePort();
-    const r = await cli.run([...create, "--retries", "1"], { env: { EDGECTL_API_KEY: "k_12345678", EDGECTL_BASE_URL: `http://127.0.0.1:${port}` } });
+    const r = await cli.run([...create, "--retries", "1"], {
+      env: { EDGECTL_API_KEY: "k_12345678", EDGECTL_BASE_URL: `http://127.0.0.1:${port}` },
+    });
     expect(r.exitCode).toBe(3);
     const stderr = out(r.stderr);
     expectCleanError(stderr);

@@ -21,7 +21,16 @@ const COMMANDS: { name: string; args: string[] }[] = [
   { name: "list --all (GET)", args: ["failover", "list", "--all"] },
   {
     name: "webhook replace (PUT)",
-    args: ["webhook-verification", "replace", "edghts_a", "edghtsrt_b", "--provider", "stripe", "--secret", "whsec_sig_12345"],
+    args: [
+      "webhook-verification",
+      "replace",
+      "edghts_a",
+      "edghtsrt_b",
+      "--provider",
+      "stripe",
+      "--secret",
+      "whsec_sig_12345",
+    ],
   },
 ];
 
@@ -52,7 +61,11 @@ describe.concurrent("a signal while a request hangs", () => {
 
   it("SIGINT while waiting to retry: exit 130 at once, no further attempt", async () => {
     await withServer(async (server) => {
-      server.fallback = () => ({ status: 503, headers: { "Retry-After": "30" }, body: { status_code: 503, msg: "later" } });
+      server.fallback = () => ({
+        status: 503,
+        headers: { "Retry-After": "30" },
+        body: { status_code: 503, msg: "later" },
+      });
       const child = spawn(cli, ["failover", "get", "bkdfo_abc", "--timeout", "120"], { env: envFor(server) });
       await server.waitForRequests(1);
       await new Promise((r) => setTimeout(r, 200));

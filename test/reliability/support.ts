@@ -20,7 +20,10 @@ export const FB = {
 export const MODULE = { enabled: true, provider: "github", secret: null };
 
 /** The environment that points the CLI at `server` with a key. */
-export function envFor(server: FaultServer, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+export function envFor(
+  server: FaultServer,
+  extra: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
   return { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: server.url, ...extra };
 }
 
@@ -44,7 +47,9 @@ export function expectNoStack(stderr: string): void {
 
 /** stderr of a failure: starts `error:`, no stack trace, no raw ESC/BEL. */
 export function expectCleanError(stderr: string): void {
-  expect(stderr.startsWith("error: "), `stderr should start with "error: " but was ${JSON.stringify(stderr)}`).toBe(true);
+  expect(stderr.startsWith("error: "), `stderr should start with "error: " but was ${JSON.stringify(stderr)}`).toBe(
+    true,
+  );
   expectNoStack(stderr);
   expectNoRawControl(stderr);
 }

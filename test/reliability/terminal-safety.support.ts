@@ -14,7 +14,13 @@ export function useTerminalSafetySuite(makeSandbox: () => Sandbox = sandbox) {
   const TITLE = "\x1b]0;pwned title\x07";
   const RED = "\x1b[31m";
   const NASTY = `eu ${TITLE}${RED}red\x1b[0m \x9b2J \u202eevil\u202c \r\x08 done`;
-  const EVIL_FB = { ...FB, description: NASTY, metadata: `{"x":"${RED}"}`, backends: [`bkdhr_a${RED}`, "bkdtg_b\u2066"], created_at: `2026${TITLE}` };
+  const EVIL_FB = {
+    ...FB,
+    description: NASTY,
+    metadata: `{"x":"${RED}"}`,
+    backends: [`bkdhr_a${RED}`, "bkdtg_b\u2066"],
+    created_at: `2026${TITLE}`,
+  };
 
   /** What must show, escaped, where the raw sequence would have been. */
   const ESCAPED = ["\\x1b]0;pwned title\\x07", "\\x1b[31mred\\x1b[0m", "\\x9b2J", "\\u202eevil\\u202c", "\\r\\x08"];
@@ -28,6 +34,11 @@ export function useTerminalSafetySuite(makeSandbox: () => Sandbox = sandbox) {
     get cli() {
       return cli;
     },
-    TITLE, RED, NASTY, EVIL_FB, ESCAPED, expectEscaped,
+    TITLE,
+    RED,
+    NASTY,
+    EVIL_FB,
+    ESCAPED,
+    expectEscaped,
   };
 }

@@ -16,7 +16,9 @@ describe.concurrent("a hanging server", () => {
   it("GET: exit 3 well within the bound, naming host and timeout, one request with --retries 0", async () => {
     await withServer(async (server) => {
       server.fallback = () => ({ hang: true });
-      const r = await cli.run(["failover", "get", "bkdfo_abc", "--timeout", "1", "--retries", "0"], { env: envFor(server) });
+      const r = await cli.run(["failover", "get", "bkdfo_abc", "--timeout", "1", "--retries", "0"], {
+        env: envFor(server),
+      });
       expect(r.exitCode).toBe(3);
       expect(out(r.stdout)).toBe("");
       expectCleanError(out(r.stderr));
@@ -28,8 +30,15 @@ describe.concurrent("a hanging server", () => {
 
   it("a Retry-After longer than what is left of --timeout is not waited for: the 429 is reported (exit 1)", async () => {
     await withServer(async (server) => {
-      server.fallback = () => ({ status: 429, headers: { "Retry-After": "30" }, body: { error_code: "ERR_NGROK_226", status_code: 429, msg: "rate limited" } });
-      const r = await cli.run(["failover", "get", "bkdfo_abc", "--timeout", "2", "--debug"], { env: envFor(server), timeoutMs: 25_000 });
+      server.fallback = () => ({
+        status: 429,
+        headers: { "Retry-After": "30" },
+        body: { error_code: "ERR_NGROK_226", status_code: 429, msg: "rate limited" },
+      });
+      const r = await cli.run(["failover", "get", "bkdfo_abc", "--timeout", "2", "--debug"], {
+        env: envFor(server),
+        timeoutMs: 25_000,
+      });
       expect(r.exitCode).toBe(1);
       expect(server.requests).toHaveLength(1);
       expect(out(r.stderr)).toMatch(/^error: rate limited \(HTTP 429, ERR_NGROK_226/m);
@@ -40,10 +49,14 @@ describe.concurrent("a hanging server", () => {
   it("a fractional --timeout and EDGECTL_TIMEOUT are honoured too", async () => {
     await withServer(async (server) => {
       server.fallback = () => ({ hang: true });
-      let r = await cli.run(["failover", "get", "bkdfo_abc", "--timeout", "0.5", "--retries", "0"], { env: envFor(server) });
+      let r = await cli.run(["failover", "get", "bkdfo_abc", "--timeout", "0.5", "--retries", "0"], {
+        env: envFor(server),
+      });
       expect(r.exitCode).toBe(3);
       expect(out(r.stderr)).toMatch(/0\.5 s/);
-      r = await cli.run(["failover", "get", "bkdfo_abc"], { env: envFor(server, { EDGECTL_TIMEOUT: "1", EDGECTL_RETRIES: "0" }) });
+      r = await cli.run(["failover", "get", "bkdfo_abc"], {
+        env: envFor(server, { EDGECTL_TIMEOUT: "1", EDGECTL_RETRIES: "0" }),
+      });
       expect(r.exitCode).toBe(3);
       expect(out(r.stderr)).toMatch(/1 s \(--timeout\)/);
     });

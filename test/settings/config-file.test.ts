@@ -40,7 +40,11 @@ describe("readConfig", () => {
   });
 
   it("reads the profiles of a valid file", () => {
-    writeFileSync(join(tmp, "config.json"), JSON.stringify({ profiles: { default: { api_key: "k" }, ci: { output: "json" } } }), { mode: 0o600 });
+    writeFileSync(
+      join(tmp, "config.json"),
+      JSON.stringify({ profiles: { default: { api_key: "k" }, ci: { output: "json" } } }),
+      { mode: 0o600 },
+    );
     const config = readConfig({ EDGECTL_CONFIG_DIR: tmp }, () => {});
     expect(profileOf(config, "ci")).toEqual({ output: "json" });
     expect(profileOf(config, "default")).toEqual({ api_key: "k" });
@@ -48,19 +52,22 @@ describe("readConfig", () => {
     expect(profileOf({}, "default")).toEqual({});
   });
 
-  it.each(["{not json", "[]", "null", '"text"', ""])("refuses the content %j with a UsageError naming the file", (text) => {
-    const path = join(tmp, "config.json");
-    writeFileSync(path, text, { mode: 0o600 });
-    let error: unknown;
-    try {
-      readConfig({ EDGECTL_CONFIG_DIR: tmp }, () => {});
-    } catch (err) {
-      error = err;
-    }
-    expect(error).toBeInstanceOf(UsageError);
-    expect((error as Error).message).toContain(path);
-    expect((error as Error).message).toContain("not valid JSON");
-  });
+  it.each(["{not json", "[]", "null", '"text"', ""])(
+    "refuses the content %j with a UsageError naming the file",
+    (text) => {
+      const path = join(tmp, "config.json");
+      writeFileSync(path, text, { mode: 0o600 });
+      let error: unknown;
+      try {
+        readConfig({ EDGECTL_CONFIG_DIR: tmp }, () => {});
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(UsageError);
+      expect((error as Error).message).toContain(path);
+      expect((error as Error).message).toContain("not valid JSON");
+    },
+  );
 
   it.runIf(posix)("warns about a file readable by others but changes nothing", () => {
     const path = join(tmp, "config.json");
@@ -71,7 +78,9 @@ describe("readConfig", () => {
     expect(readConfig({ EDGECTL_CONFIG_DIR: tmp }, (m) => warnings.push(m))).toEqual({});
     expect(mode(path)).toBe(0o644);
     expect(mode(tmp)).toBe(0o755);
-    expect(warnings).toEqual([`${path} is readable by others (mode 644) and may hold an API key; run: chmod 600 '${path}'`]);
+    expect(warnings).toEqual([
+      `${path} is readable by others (mode 644) and may hold an API key; run: chmod 600 '${path}'`,
+    ]);
   });
 
   it.runIf(posix)("says nothing about a file that is already private", () => {
@@ -129,19 +138,31 @@ describe("writeProfileKey", () => {
     expect(mode(tmp)).toBe(0o777);
     expect(statSync(tmp).mode & 0o7777).toBe(0o1777);
     expect(mode(join(tmp, "config.json"))).toBe(0o600);
-    expect(warnings).toEqual([`the config folder ${tmp} is open to others (mode 1777); edgectl leaves its mode as it is, and keeps config.json 0600`]);
+    expect(warnings).toEqual([
+      `the config folder ${tmp} is open to others (mode 1777); edgectl leaves its mode as it is, and keeps config.json 0600`,
+    ]);
   });
 
   it("keeps what other profiles hold as it is, even a value that would be refused", async () => {
-    writeFileSync(join(tmp, "config.json"), JSON.stringify({ profiles: { default: { timeout: 5, output: "wide" } }, extra: 1 }), { mode: 0o600 });
+    writeFileSync(
+      join(tmp, "config.json"),
+      JSON.stringify({ profiles: { default: { timeout: 5, output: "wide" } }, extra: 1 }),
+      { mode: 0o600 },
+    );
     await writeProfileKey({ EDGECTL_CONFIG_DIR: tmp }, "default", "output", "json");
-    expect(JSON.parse(readFileSync(join(tmp, "config.json"), "utf8"))).toEqual({ profiles: { default: { timeout: 5, output: "json" } }, extra: 1 });
+    expect(JSON.parse(readFileSync(join(tmp, "config.json"), "utf8"))).toEqual({
+      profiles: { default: { timeout: 5, output: "json" } },
+      extra: 1,
+    });
   });
 });
 
 describe("profileOf", () => {
   it("reads numbers for numeric keys and null as unset", () => {
-    expect(profileOf({ profiles: { d: { timeout: 5, retries: 0, output: null } } }, "d")).toEqual({ timeout: "5", retries: "0" });
+    expect(profileOf({ profiles: { d: { timeout: 5, retries: 0, output: null } } }, "d")).toEqual({
+      timeout: "5",
+      retries: "0",
+    });
   });
 
   it.each([
@@ -149,8 +170,10 @@ describe("profileOf", () => {
     [{ timeout: true }, "timeout", "true is not a number"],
     [{ api_key: ["k"] }, "api_key", '["k"] is not a string'],
   ])("refuses %j naming the key, the profile and the file", (profile, key, what) => {
-    expect(() => profileOf({ profiles: { d: profile } }, "d", "/x/config.json")).toThrow(new UsageError(
-      `${key} in profile "d" of /x/config.json: ${what}; fix it with \`edgectl config set ${key} <value>\` or \`edgectl config unset ${key}\``,
-    ));
+    expect(() => profileOf({ profiles: { d: profile } }, "d", "/x/config.json")).toThrow(
+      new UsageError(
+        `${key} in profile "d" of /x/config.json: ${what}; fix it with \`edgectl config set ${key} <value>\` or \`edgectl config unset ${key}\``,
+      ),
+    );
   });
 });

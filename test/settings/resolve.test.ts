@@ -14,8 +14,12 @@ import {
   type GlobalFlags,
 } from "../../src/settings/resolve.js";
 
-const resolve = (flags: GlobalFlags = {}, env: Record<string, string | undefined> = {}, profile: Profile = {}, name = "default") =>
-  resolveSettings(flags, env, profile, name);
+const resolve = (
+  flags: GlobalFlags = {},
+  env: Record<string, string | undefined> = {},
+  profile: Profile = {},
+  name = "default",
+) => resolveSettings(flags, env, profile, name);
 
 function usageError(fn: () => unknown): UsageError {
   try {
@@ -92,8 +96,12 @@ describe("base URL precedence", () => {
   });
 
   it("names the source of a refused base URL", () => {
-    expect(usageError(() => resolve({}, { EDGECTL_BASE_URL: "http://example.com" })).message).toMatch(/^EDGECTL_BASE_URL: /);
-    expect(usageError(() => resolve({}, {}, { base_url: "http://example.com" }, "p1")).message).toMatch(/^base_url in profile "p1" of the config file: /);
+    expect(usageError(() => resolve({}, { EDGECTL_BASE_URL: "http://example.com" })).message).toMatch(
+      /^EDGECTL_BASE_URL: /,
+    );
+    expect(usageError(() => resolve({}, {}, { base_url: "http://example.com" }, "p1")).message).toMatch(
+      /^base_url in profile "p1" of the config file: /,
+    );
     expect(usageError(() => resolve({ baseUrl: "http://example.com" })).message).toMatch(/^--base-url: /);
   });
 });
@@ -113,7 +121,9 @@ describe("output precedence", () => {
   it("refuses an unknown format naming where it came from", () => {
     expect(usageError(() => resolve({ output: "yaml" })).message).toMatch(/^--output: "yaml"/);
     expect(usageError(() => resolve({}, { EDGECTL_OUTPUT: "JSON" })).message).toMatch(/^EDGECTL_OUTPUT: "JSON"/);
-    expect(usageError(() => resolve({}, {}, { output: "wide" }, "ci")).message).toMatch(/^output in profile "ci" of the config file: "wide"/);
+    expect(usageError(() => resolve({}, {}, { output: "wide" }, "ci")).message).toMatch(
+      /^output in profile "ci" of the config file: "wide"/,
+    );
   });
 });
 
@@ -139,7 +149,9 @@ describe("retries precedence", () => {
 
   it("refuses a bad value naming where it came from", () => {
     expect(usageError(() => resolve({}, { EDGECTL_RETRIES: "-1" })).message).toMatch(/^EDGECTL_RETRIES: "-1"/);
-    expect(usageError(() => resolve({}, {}, { retries: "many" }, "x")).message).toMatch(/^retries in profile "x" of the config file: "many"/);
+    expect(usageError(() => resolve({}, {}, { retries: "many" }, "x")).message).toMatch(
+      /^retries in profile "x" of the config file: "many"/,
+    );
   });
 });
 
@@ -173,9 +185,12 @@ describe("profile name", () => {
     expect(resolve({}, {}, {}, "staging").profile).toBe("staging");
   });
 
-  it.each(["../etc", "a b", "x/y", "", "a".repeat(65), "__proto__", "constructor", "prototype"])("refuses the profile name %j", (name) => {
-    expect(usageError(() => resolveProfileName({ profile: name }, {})).message).toMatch(/^--profile: /);
-  });
+  it.each(["../etc", "a b", "x/y", "", "a".repeat(65), "__proto__", "constructor", "prototype"])(
+    "refuses the profile name %j",
+    (name) => {
+      expect(usageError(() => resolveProfileName({ profile: name }, {})).message).toMatch(/^--profile: /);
+    },
+  );
 
   it("accepts letters, digits, _ . -", () => {
     expect(resolveProfileName({ profile: "ci_eu-1.prod" }, {})).toBe("ci_eu-1.prod");
@@ -198,14 +213,18 @@ describe("parseBaseUrl", () => {
     expect(parseBaseUrl(input)).toBe(expected);
   });
 
-  it.each(["http://example.com", "http://10.0.0.1", "http://127.0.0.1.evil.com", "http://localhost.evil.com", "http://[::2]", "http://0.0.0.0"])(
-    "refuses plain http to %s, before anything is sent",
-    (input) => {
-      const err = usageError(() => parseBaseUrl(input));
-      expect(err.message).toMatch(/^--base-url: refusing plain http/);
-      expect(err.message).toContain("https://");
-    },
-  );
+  it.each([
+    "http://example.com",
+    "http://10.0.0.1",
+    "http://127.0.0.1.evil.com",
+    "http://localhost.evil.com",
+    "http://[::2]",
+    "http://0.0.0.0",
+  ])("refuses plain http to %s, before anything is sent", (input) => {
+    const err = usageError(() => parseBaseUrl(input));
+    expect(err.message).toMatch(/^--base-url: refusing plain http/);
+    expect(err.message).toContain("https://");
+  });
 
   it("keeps a path prefix and drops a trailing slash", () => {
     expect(parseBaseUrl("https://gw.example.com/ngrok/")).toBe("https://gw.example.com/ngrok");

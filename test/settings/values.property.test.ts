@@ -6,8 +6,14 @@ import { describe, expect, it } from "vitest";
 import { checkValue } from "../../src/commands/config/keys.js";
 import { UsageError } from "../../src/errors.js";
 import { refusal } from "../helpers/refusal.js";
-import { parseBaseUrl, parseOutput, parseRetries, parseTimeout, resolveSettings, type GlobalFlags } from "../../src/settings/resolve.js";
-
+import {
+  parseBaseUrl,
+  parseOutput,
+  parseRetries,
+  parseTimeout,
+  resolveSettings,
+  type GlobalFlags,
+} from "../../src/settings/resolve.js";
 
 const settings = (flags: GlobalFlags) => resolveSettings(flags, {}, {}, "default");
 
@@ -46,10 +52,15 @@ describe("--timeout properties", () => {
 
   it("accepts whole seconds with leading zeros or a zero fraction", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 3600 }), digits(0, 3), fc.option(digits(1, 4), { nil: undefined }), (n, zeros, frac) => {
-        const text = `${"0".repeat(zeros.length)}${n}${frac === undefined ? "" : `.${"0".repeat(frac.length)}`}`;
-        expect(parseTimeout(text)).toBe(n * 1000);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 3600 }),
+        digits(0, 3),
+        fc.option(digits(1, 4), { nil: undefined }),
+        (n, zeros, frac) => {
+          const text = `${"0".repeat(zeros.length)}${n}${frac === undefined ? "" : `.${"0".repeat(frac.length)}`}`;
+          expect(parseTimeout(text)).toBe(n * 1000);
+        },
+      ),
     );
   });
 
@@ -64,7 +75,9 @@ describe("--timeout properties", () => {
     );
     fc.assert(
       fc.property(bad, source, (value, src) => {
-        expect(refusal(() => parseTimeout(value, src))).toMatch(new RegExp(`^${escapeRe(src)}: .*greater than 0 and at most 3600`, "s"));
+        expect(refusal(() => parseTimeout(value, src))).toMatch(
+          new RegExp(`^${escapeRe(src)}: .*greater than 0 and at most 3600`, "s"),
+        );
       }),
     );
   });
@@ -75,33 +88,72 @@ describe("--timeout properties", () => {
         expect(refusal(() => parseTimeout(`${n}${junk}${rest}`))).toMatch(/^--timeout: /);
       }),
     );
-    for (const v of ["5s", "5ms", "1m", "1h", "5 s", "1e3", "1E2", "0x10", "1_000", "1,5", "5.", "1.2.3", "+5", "--5"]) {
-      expect(refusal(() => parseTimeout(v)), v).toMatch(/^--timeout: /);
+    for (const v of [
+      "5s",
+      "5ms",
+      "1m",
+      "1h",
+      "5 s",
+      "1e3",
+      "1E2",
+      "0x10",
+      "1_000",
+      "1,5",
+      "5.",
+      "1.2.3",
+      "+5",
+      "--5",
+    ]) {
+      expect(
+        refusal(() => parseTimeout(v)),
+        v,
+      ).toMatch(/^--timeout: /);
     }
   });
 
   it("refuses NaN, infinities and words", () => {
-    for (const v of ["NaN", "nan", "Infinity", "+Infinity", "-Infinity", "inf", "null", "undefined", "true", "thirty"]) {
-      expect(refusal(() => parseTimeout(v)), v).toMatch(/^--timeout: /);
+    for (const v of [
+      "NaN",
+      "nan",
+      "Infinity",
+      "+Infinity",
+      "-Infinity",
+      "inf",
+      "null",
+      "undefined",
+      "true",
+      "thirty",
+    ]) {
+      expect(
+        refusal(() => parseTimeout(v)),
+        v,
+      ).toMatch(/^--timeout: /);
     }
   });
 
   it("accepts nothing but a plain decimal number of seconds in range (any string)", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.string({ unit: fc.constantFrom(..."0123456789.-+eE xs") })), (value) => {
-        let ms: number;
-        try {
-          ms = parseTimeout(value);
-        } catch (err) {
-          expect(err).toBeInstanceOf(UsageError);
-          expect((err as Error).message).toMatch(/^--timeout: /);
-          return;
-        }
-        expect(value.trim()).toMatch(/^[0-9]+(\.[0-9]+)?$/);
-        expect(ms).toBe(Math.round(Number(value.trim()) * 1000));
-        expect(ms).toBeGreaterThanOrEqual(1);
-        expect(ms).toBeLessThanOrEqual(3_600_000);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.string({ unit: "binary" }),
+          fc.string({ unit: fc.constantFrom(..."0123456789.-+eE xs") }),
+        ),
+        (value) => {
+          let ms: number;
+          try {
+            ms = parseTimeout(value);
+          } catch (err) {
+            expect(err).toBeInstanceOf(UsageError);
+            expect((err as Error).message).toMatch(/^--timeout: /);
+            return;
+          }
+          expect(value.trim()).toMatch(/^[0-9]+(\.[0-9]+)?$/);
+          expect(ms).toBe(Math.round(Number(value.trim()) * 1000));
+          expect(ms).toBeGreaterThanOrEqual(1);
+          expect(ms).toBeLessThanOrEqual(3_600_000);
+        },
+      ),
     );
   });
 
@@ -152,7 +204,9 @@ describe("--retries properties", () => {
       fc.integer({ min: 11, max: Number.MAX_SAFE_INTEGER }).map(String),
       fc.integer({ min: 1, max: 1000 }).map((n) => `-${n}`),
       fc.tuple(fc.integer({ min: 0, max: 10 }), digits(1, 3)).map(([n, f]) => `${n}.${f}`),
-      fc.tuple(fc.integer({ min: 0, max: 10 }), junkChar, fc.string({ maxLength: 3 })).map(([n, j, rest]) => `${n}${j}${rest}`),
+      fc
+        .tuple(fc.integer({ min: 0, max: 10 }), junkChar, fc.string({ maxLength: 3 }))
+        .map(([n, j, rest]) => `${n}${j}${rest}`),
       fc.integer({ min: 0, max: 10 }).map((n) => `+${n}`),
       fc.constantFrom("NaN", "Infinity", "1e1", "0x1", "three", "", " ", "\t"),
     );
@@ -198,12 +252,14 @@ describe("-o/--output properties", () => {
   });
 
   it("refuses every other string, naming --output and both formats", () => {
-    const other = fc.oneof(
-      fc.string(),
-      fc.mixedCase(fc.constantFrom("table", "json")),
-      fc.tuple(blank, fc.constantFrom("table", "json"), blank).map((p) => p.join("")),
-      fc.constantFrom("yaml", "wide", "jsonpath", "tbl", "JSON", "Table"),
-    ).filter((v) => v !== "table" && v !== "json" && v.trim() !== "");
+    const other = fc
+      .oneof(
+        fc.string(),
+        fc.mixedCase(fc.constantFrom("table", "json")),
+        fc.tuple(blank, fc.constantFrom("table", "json"), blank).map((p) => p.join("")),
+        fc.constantFrom("yaml", "wide", "jsonpath", "tbl", "JSON", "Table"),
+      )
+      .filter((v) => v !== "table" && v !== "json" && v.trim() !== "");
     fc.assert(
       fc.property(other, (value) => {
         expect(refusal(() => parseOutput(value))).toMatch(/^--output: .*table or json\)$/s);
@@ -226,7 +282,10 @@ describe("-o/--output properties", () => {
 
 describe("--base-url properties", () => {
   const httpsUrl = fc
-    .webUrl({ validSchemes: ["https"], authoritySettings: { withIPv4: true, withIPv6: true, withIPv4Extended: true, withPort: true } })
+    .webUrl({
+      validSchemes: ["https"],
+      authoritySettings: { withIPv4: true, withIPv6: true, withIPv4Extended: true, withPort: true },
+    })
     .filter((u) => !/xn--/i.test(u)); // random "xn--" labels are invalid punycode, not a URL at all
 
   it("accepts https to any host, keeping host, port and path, dropping trailing slashes", () => {
@@ -247,7 +306,10 @@ describe("--base-url properties", () => {
   });
 
   const octet = fc.integer({ min: 0, max: 255 });
-  const port = fc.option(fc.integer({ min: 1, max: 65535 }).map((p) => `:${p}`), { nil: "" });
+  const port = fc.option(
+    fc.integer({ min: 1, max: 65535 }).map((p) => `:${p}`),
+    { nil: "" },
+  );
   const path = fc.option(fc.webPath(), { nil: "" });
   const loopbackHost = fc.oneof(
     fc.tuple(octet, octet, octet).map(([a, b, c]) => `127.${a}.${b}.${c}`),
@@ -269,37 +331,66 @@ describe("--base-url properties", () => {
 
   const otherHost = fc.oneof(
     fc.domain().filter((d) => !/xn--/i.test(d)),
-    fc.tuple(octet.filter((a) => a !== 127), octet, octet, octet).map((o) => o.join(".")),
-    fc.ipV6().map((ip) => `[${ip}]`).filter((h) => new URL(`http://${h}`).hostname !== "[::1]"),
+    fc
+      .tuple(
+        octet.filter((a) => a !== 127),
+        octet,
+        octet,
+        octet,
+      )
+      .map((o) => o.join(".")),
+    fc
+      .ipV6()
+      .map((ip) => `[${ip}]`)
+      .filter((h) => new URL(`http://${h}`).hostname !== "[::1]"),
     fc.tuple(octet, octet, octet).map(([a, b, c]) => `127.${a}.${b}.${c}.example.com`),
     fc.constantFrom("localhost.example.com", "localhost6", "127.0.0.1.nip.io", "[::ffff:127.0.0.1]", "0.0.0.0", "[::]"),
   );
 
   it("refuses plain http to every other host before anything is sent, naming the source", () => {
     fc.assert(
-      fc.property(fc.mixedCase(fc.constant("http")), otherHost, port, path, fc.constantFrom("--base-url", "EDGECTL_BASE_URL"), (scheme, host, p, rest, src) => {
-        const message = refusal(() => parseBaseUrl(`${scheme}://${host}${p}${rest}`, src));
-        expect(message).toMatch(new RegExp(`^${escapeRe(src)}: refusing plain http`));
-        expect(message).toContain("https://");
-      }),
+      fc.property(
+        fc.mixedCase(fc.constant("http")),
+        otherHost,
+        port,
+        path,
+        fc.constantFrom("--base-url", "EDGECTL_BASE_URL"),
+        (scheme, host, p, rest, src) => {
+          const message = refusal(() => parseBaseUrl(`${scheme}://${host}${p}${rest}`, src));
+          expect(message).toMatch(new RegExp(`^${escapeRe(src)}: refusing plain http`));
+          expect(message).toContain("https://");
+        },
+      ),
     );
   });
 
   it("refuses every other scheme", () => {
     fc.assert(
-      fc.property(fc.constantFrom("ftp", "ws", "wss", "file", "httpx", "gopher", "data", "javascript"), fc.domain(), (scheme, host) => {
-        expect(refusal(() => parseBaseUrl(`${scheme}://${host}/`))).toMatch(/^--base-url: /);
-      }),
+      fc.property(
+        fc.constantFrom("ftp", "ws", "wss", "file", "httpx", "gopher", "data", "javascript"),
+        fc.domain(),
+        (scheme, host) => {
+          expect(refusal(() => parseBaseUrl(`${scheme}://${host}/`))).toMatch(/^--base-url: /);
+        },
+      ),
     );
   });
 
   it("refuses credentials in an http(s) URL without echoing the password", () => {
-    const password = fc.string({ unit: fc.constantFrom(..."ABCDEFGHJKLMNPQRSTUVWXYZ"), minLength: 6, maxLength: 12 }).map((s) => `Pw${s}`);
+    const password = fc
+      .string({ unit: fc.constantFrom(..."ABCDEFGHJKLMNPQRSTUVWXYZ"), minLength: 6, maxLength: 12 })
+      .map((s) => `Pw${s}`);
     fc.assert(
-      fc.property(fc.constantFrom("https", "http"), fc.oneof(loopbackHost, otherHost), fc.string({ unit: fc.constantFrom(..."abcxyz"), maxLength: 6 }), password, (scheme, host, user, pw) => {
-        const message = refusal(() => parseBaseUrl(`${scheme}://${user}:${pw}@${host}/`));
-        expect(message).not.toContain(pw);
-      }),
+      fc.property(
+        fc.constantFrom("https", "http"),
+        fc.oneof(loopbackHost, otherHost),
+        fc.string({ unit: fc.constantFrom(..."abcxyz"), maxLength: 6 }),
+        password,
+        (scheme, host, user, pw) => {
+          const message = refusal(() => parseBaseUrl(`${scheme}://${user}:${pw}@${host}/`));
+          expect(message).not.toContain(pw);
+        },
+      ),
     );
   });
 });

@@ -29,27 +29,45 @@ const args = {
   method: {
     arg: "<method>",
     help: "GET, POST, PUT, PATCH or DELETE",
-    schema: () => z.pipe(
-      z.string().check(z.refine((v) => (METHODS as readonly string[]).includes(v.toUpperCase()), `must be one of ${METHODS.join(", ")}`)),
-      z.transform((v) => v.toUpperCase() as Method),
-    ),
+    schema: () =>
+      z.pipe(
+        z
+          .string()
+          .check(
+            z.refine(
+              (v) => (METHODS as readonly string[]).includes(v.toUpperCase()),
+              `must be one of ${METHODS.join(", ")}`,
+            ),
+          ),
+        z.transform((v) => v.toUpperCase() as Method),
+      ),
   },
   path: {
     arg: "<path>",
     help: "path below the base URL, e.g. /backends/failover?limit=5",
     // Not quoted back in messages: a path may hold a token in its query.
-    schema: () => z.pipe(
-      z.string().check(
-        z.refine(notUrl, unquoted("give a path below the base URL (like /backends/failover), not a URL")),
-        z.refine((v) => v.trim() !== "", unquoted("give a path below the base URL (like /backends/failover)")),
-        // The URL parser drops tab, CR and LF (and trims other controls) before it resolves dot
-        // segments: a path holding them does not mean what it reads as.
-        z.refine((v) => !/[\x00-\x1f\x7f]/.test(v), unquoted("must not contain control characters (tab, line breaks, …)")),
-        z.refine((v) => !pathPart(v).includes("\\") && !/%5c/i.test(pathPart(v)), unquoted("must not contain backslashes")),
-        z.refine((v) => !/(^|\/|%2f)\.\.?(\/|%2f|$)/i.test(pathPart(v)), unquoted("must not contain . or .. segments")),
+    schema: () =>
+      z.pipe(
+        z.string().check(
+          z.refine(notUrl, unquoted("give a path below the base URL (like /backends/failover), not a URL")),
+          z.refine((v) => v.trim() !== "", unquoted("give a path below the base URL (like /backends/failover)")),
+          // The URL parser drops tab, CR and LF (and trims other controls) before it resolves dot
+          // segments: a path holding them does not mean what it reads as.
+          z.refine(
+            (v) => !/[\x00-\x1f\x7f]/.test(v),
+            unquoted("must not contain control characters (tab, line breaks, …)"),
+          ),
+          z.refine(
+            (v) => !pathPart(v).includes("\\") && !/%5c/i.test(pathPart(v)),
+            unquoted("must not contain backslashes"),
+          ),
+          z.refine(
+            (v) => !/(^|\/|%2f)\.\.?(\/|%2f|$)/i.test(pathPart(v)),
+            unquoted("must not contain . or .. segments"),
+          ),
+        ),
+        z.transform((v) => (v.startsWith("/") ? v : `/${v}`)),
       ),
-      z.transform((v) => (v.startsWith("/") ? v : `/${v}`)),
-    ),
   },
 };
 
@@ -58,10 +76,19 @@ export const api = defineCommand({
   description: "Make an authenticated request to any API path and print the JSON answer (like `gh api`)",
   args,
   flags: {
-    input: { flag: "--input <file>", help: "JSON request body from a file, or - for stdin", schema: () => z.optional(z.string()) },
+    input: {
+      flag: "--input <file>",
+      help: "JSON request body from a file, or - for stdin",
+      schema: () => z.optional(z.string()),
+    },
     dryRun: { flag: "--dry-run", help: "print the request instead of sending it", schema: () => z.boolean() },
   },
-  rules: [{ ok: (o) => o.input === undefined || (o.method !== "GET" && o.method !== "DELETE"), message: (o) => `--input: ${o.method} requests carry no body` }],
+  rules: [
+    {
+      ok: (o) => o.input === undefined || (o.method !== "GET" && o.method !== "DELETE"),
+      message: (o) => `--input: ${o.method} requests carry no body`,
+    },
+  ],
   about: `The same settings, headers, retries and exit codes as every other command. For an error
 status the API's error body is printed on stdout (as gh api does) and an error line on stderr.`,
   examples: [
@@ -69,7 +96,8 @@ status the API's error body is printed on stdout (as gh api does) and an error l
     "$ edgectl api GET /backends/failover | jq -r '.backends[].id'",
     `$ echo '{"description":"eu"}' | edgectl api PATCH /backends/failover/bkdfo_2abc --input -`,
   ],
-  run: async ({ input, ...options }, deps) => run({ ...options, body: input === undefined ? undefined : await readInput(input, deps) }, deps),
+  run: async ({ input, ...options }, deps) =>
+    run({ ...options, body: input === undefined ? undefined : await readInput(input, deps) }, deps),
 });
 
 async function readInput(source: string, deps: Deps): Promise<unknown> {
@@ -81,7 +109,9 @@ async function readInput(source: string, deps: Deps): Promise<unknown> {
     try {
       text = await (await import("node:fs/promises")).readFile(source, "utf8");
     } catch (err) {
-      throw new UsageError(`--input: cannot read ${source}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new UsageError(
+        `--input: cannot read ${source}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
   }
   try {
@@ -102,7 +132,9 @@ export function apiUrl(baseUrl: string, path: string): URL {
   const url = new URL(baseUrl.replace(/\/+$/, "") + (path.startsWith("/") ? path : `/${path}`));
   const prefix = base.pathname.replace(/\/+$/, "");
   if (url.origin !== base.origin || (url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`))) {
-    throw new UsageError(`<path>: leads to ${url.origin}${url.pathname}, which is not below the base URL ${base.origin}${prefix}; not sending the key there`);
+    throw new UsageError(
+      `<path>: leads to ${url.origin}${url.pathname}, which is not below the base URL ${base.origin}${prefix}; not sending the key there`,
+    );
   }
   return url;
 }
@@ -141,6 +173,10 @@ function pretty(text: string): string {
   try {
     return renderJson(JSON.parse(text));
   } catch {
-    return `${text.replace(/\r?\n$/, "").split(/\r?\n/).map(escapeControl).join("\n")}\n`;
+    return `${text
+      .replace(/\r?\n$/, "")
+      .split(/\r?\n/)
+      .map(escapeControl)
+      .join("\n")}\n`;
   }
 }

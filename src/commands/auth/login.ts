@@ -6,7 +6,11 @@ import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
 
 const flags = {
-  withToken: { flag: "--with-token", help: "read the key from stdin (the default when stdin is not a terminal)", schema: () => z.boolean() },
+  withToken: {
+    flag: "--with-token",
+    help: "read the key from stdin (the default when stdin is not a terminal)",
+    schema: () => z.boolean(),
+  },
 };
 export type LoginOptions = OptionsOf<object, typeof flags>;
 

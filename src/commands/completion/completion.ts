@@ -47,7 +47,15 @@ export const completion = defineCommand({
     shell: {
       arg: "<shell>",
       help: "bash, zsh or fish",
-      schema: () => z.pipe(z.string().check(z.refine((v) => (SHELLS as readonly string[]).includes(v), "is not supported; use bash, zsh or fish")), z.transform((v) => v as Shell)),
+      schema: () =>
+        z.pipe(
+          z
+            .string()
+            .check(
+              z.refine((v) => (SHELLS as readonly string[]).includes(v), "is not supported; use bash, zsh or fish"),
+            ),
+          z.transform((v) => v as Shell),
+        ),
     },
   },
   examples: [
@@ -84,7 +92,12 @@ export function collect(cmd: Command, path: string[]): Node[] {
   const subs = cmd.commands.filter((c) => c.name() !== "help");
   const own = cmd.options
     .filter((o: Option) => !o.hidden)
-    .map((o: Option): Flag => ({ long: o.long, short: o.short, takesValue: Boolean(o.required || o.optional), description: oneLine(o.description) }));
+    .map((o: Option): Flag => ({
+      long: o.long,
+      short: o.short,
+      takesValue: Boolean(o.required || o.optional),
+      description: oneLine(o.description),
+    }));
   const node: Node = {
     path,
     subcommands: subs.map((c) => ({ name: c.name(), description: oneLine(c.description()) })),
@@ -208,7 +221,9 @@ function zsh(nodes: Node[]): string {
   const complete = (kind: ValueKind) => (kind === "files" ? "_files" : `compadd -- ${kind.join(" ")}`);
   const groups = valueCompletions(nodes);
   // `--flag value` (the value is the current word) and `--flag=value` (one word).
-  const separate = groups.map(({ spellings, kind }) => `    (${spellings.join("|")}) ${complete(kind)}; return ;;`).join("\n");
+  const separate = groups
+    .map(({ spellings, kind }) => `    (${spellings.join("|")}) ${complete(kind)}; return ;;`)
+    .join("\n");
   const joined = groups
     .map(({ spellings, kind }) => {
       const long = spellings.filter((f) => f.startsWith("--"));
@@ -283,7 +298,9 @@ function fish(nodes: Node[]): string {
     "            continue",
     "        end",
     "        switch $w",
-    ...(valueTaking.length ? [`            case ${valueTaking.map(fishq).join(" ")}`, "                set skip 1"] : []),
+    ...(valueTaking.length
+      ? [`            case ${valueTaking.map(fishq).join(" ")}`, "                set skip 1"]
+      : []),
     "            case '-*'",
     "            case '*'",
     "                if contains -- (string join ' ' $cmdpath $w) $known",
@@ -313,7 +330,8 @@ function fish(nodes: Node[]): string {
     const own = n.path.length === 0 ? [] : n.flags.filter((f) => f !== HELP);
     if (!n.subcommands.length && !own.length) continue;
     lines.push("", `# edgectl ${n.path.join(" ")}`.trimEnd());
-    for (const sub of n.subcommands) lines.push(`complete -c edgectl -n ${fishq(cond)} -a ${fishq(sub.name)} -d ${fishq(sub.description)}`);
+    for (const sub of n.subcommands)
+      lines.push(`complete -c edgectl -n ${fishq(cond)} -a ${fishq(sub.name)} -d ${fishq(sub.description)}`);
     for (const f of own) lines.push(flagLine(cond, f));
   }
   return `${lines.join("\n")}\n`;

@@ -7,9 +7,16 @@ import { maskKey } from "../auth/mask.js";
 
 export const keySchema = () =>
   z.pipe(
-  z.string().check(z.refine((key) => (CONFIG_KEYS as readonly string[]).includes(key), `is not a setting; use one of ${CONFIG_KEYS.join(", ")}`)),
-  z.transform((key) => key as ConfigKey),
-);
+    z
+      .string()
+      .check(
+        z.refine(
+          (key) => (CONFIG_KEYS as readonly string[]).includes(key),
+          `is not a setting; use one of ${CONFIG_KEYS.join(", ")}`,
+        ),
+      ),
+    z.transform((key) => key as ConfigKey),
+  );
 
 /** Validates a value and returns what to store. */
 export function checkValue(key: ConfigKey, value: string): string {

@@ -65,7 +65,8 @@ export async function get(key: ConfigKey, deps: Deps): Promise<void> {
 }
 
 export async function set(key: ConfigKey, value: string, deps: Deps): Promise<void> {
-  if (key === "api_key") deps.warn("a key typed on the command line stays in shell history; `edgectl auth login` reads it from stdin");
+  if (key === "api_key")
+    deps.warn("a key typed on the command line stays in shell history; `edgectl auth login` reads it from stdin");
   await writeProfileKey(deps.env, deps.profile, key, value, deps.warn);
 }
 

@@ -20,7 +20,11 @@ const flags = {
     flag: "--host <host>",
     help: "address to listen on",
     default: "127.0.0.1",
-    schema: () => z.pipe(z.string().check(z.refine((v) => v.trim() !== "", unquoted("must not be empty"))), z.transform((v) => v.trim())),
+    schema: () =>
+      z.pipe(
+        z.string().check(z.refine((v) => v.trim() !== "", unquoted("must not be empty"))),
+        z.transform((v) => v.trim()),
+      ),
   },
   port: {
     flag: "--port <n>",
@@ -35,27 +39,38 @@ const flags = {
   rateLimit: {
     flag: "--rate-limit <n>/<seconds>",
     help: "answer 429 past <n> requests in any <seconds>-long window",
-    schema: () => z.optional(
-      z.pipe(
-        z.string().check(
-          z.refine((v) => {
-            const limit = rateLimit(v);
-            return limit !== undefined && limit.requests >= 1 && limit.requests <= 1_000_000 && limit.windowSeconds > 0;
-          }, rateLimitRule),
+    schema: () =>
+      z.optional(
+        z.pipe(
+          z.string().check(
+            z.refine((v) => {
+              const limit = rateLimit(v);
+              return (
+                limit !== undefined && limit.requests >= 1 && limit.requests <= 1_000_000 && limit.windowSeconds > 0
+              );
+            }, rateLimitRule),
+          ),
+          z.transform((v) => rateLimit(v)!),
         ),
-        z.transform((v) => rateLimit(v)!),
       ),
-    ),
   },
   edges: {
     flag: "--edges <retired|read-only>",
     help: "answer as an account after the Edges sunset: no access (ERR_NGROK_7008) or reads only (ERR_NGROK_7196)",
-    schema: () => z.optional(
-      z.pipe(
-        z.string().check(z.refine((v) => ["retired", "read-only"].includes(v.trim().toLowerCase()), "must be retired or read-only")),
-        z.transform((v) => v.trim().toLowerCase() as "retired" | "read-only"),
+    schema: () =>
+      z.optional(
+        z.pipe(
+          z
+            .string()
+            .check(
+              z.refine(
+                (v) => ["retired", "read-only"].includes(v.trim().toLowerCase()),
+                "must be retired or read-only",
+              ),
+            ),
+          z.transform((v) => v.trim().toLowerCase() as "retired" | "read-only"),
+        ),
       ),
-    ),
   },
 };
 
@@ -97,7 +112,9 @@ async function run(options: OptionsOf<object, typeof flags>, deps: Deps, command
   });
   deps.io.stdout.write(`${emu.url}\n`);
   const where = `${options.stateFile ? `state in ${options.stateFile}` : "state in memory"}${options.edges ? `, edges ${options.edges}` : ""}`;
-  deps.io.stderr.write(`emulator: listening on ${emu.url} (${where}${apiKey === undefined ? ", any API key" : ""}); Ctrl-C to stop\n`);
+  deps.io.stderr.write(
+    `emulator: listening on ${emu.url} (${where}${apiKey === undefined ? ", any API key" : ""}); Ctrl-C to stop\n`,
+  );
   if (!isLoopback(options.host)) deps.warn(`listening on ${options.host}: plain http, reachable beyond this machine`);
   await stopped;
 }

@@ -6,7 +6,9 @@ import { renderJson } from "../../output/json.js";
 import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
 
-const flags = { showSecret: { flag: "--show-secret", help: "print webhook secrets instead of ********", schema: () => z.boolean() } };
+const flags = {
+  showSecret: { flag: "--show-secret", help: "print webhook secrets instead of ********", schema: () => z.boolean() },
+};
 export type ExportOptions = OptionsOf<object, typeof flags>;
 
 export const exportCommand = defineCommand({
@@ -42,6 +44,10 @@ export function maskEdge(edge: HttpsEdge, show: boolean): HttpsEdge {
   if (show || !edge.routes) return edge;
   return {
     ...edge,
-    routes: edge.routes.map((route) => (route.webhook_verification ? { ...route, webhook_verification: maskSecret(route.webhook_verification, false) } : route)),
+    routes: edge.routes.map((route) =>
+      route.webhook_verification
+        ? { ...route, webhook_verification: maskSecret(route.webhook_verification, false) }
+        : route,
+    ),
   };
 }

@@ -9,7 +9,14 @@ import { failoverRecord } from "./render.js";
 
 const flags = {
   // Required: absent reads as an empty list, which names the rule.
-  backends: { ...backendsFlag("child backend ids, in failover order (comma list; repeatable)"), schema: () => z.pipe(z.transform((v: unknown) => v ?? []), backendsSchema()) },
+  backends: {
+    ...backendsFlag("child backend ids, in failover order (comma list; repeatable)"),
+    schema: () =>
+      z.pipe(
+        z.transform((v: unknown) => v ?? []),
+        backendsSchema(),
+      ),
+  },
   description: descriptionFlag("human-readable description (at most 255 bytes)"),
   metadata: metadataFlag("arbitrary metadata (at most 4096 bytes)"),
   dryRun: dryRunFlag,

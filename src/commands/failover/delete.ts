@@ -19,7 +19,11 @@ export const del = defineCommand({
   description: "Delete one or more Failover backends",
   args: { ids: idsArg },
   flags: {
-    yes: { flag: "-y, --yes", help: "do not ask for confirmation (required without a terminal)", schema: () => z.boolean() },
+    yes: {
+      flag: "-y, --yes",
+      help: "do not ask for confirmation (required without a terminal)",
+      schema: () => z.boolean(),
+    },
     concurrency: concurrencyFlag,
     dryRun: { ...dryRunFlag, help: "print the request(s) instead of sending them" },
   },
@@ -38,17 +42,29 @@ export async function run(options: DeleteOptions, deps: Deps): Promise<void> {
   const ids = [...new Set(options.ids)];
   if (options.dryRun) {
     // One JSON document per command: several ids (or `-`) make one array of requests.
-    if (options.many) printDryRuns(deps, ids.map((id) => ({ method: "DELETE" as const, path: failoverPath(id) })));
+    if (options.many)
+      printDryRuns(
+        deps,
+        ids.map((id) => ({ method: "DELETE" as const, path: failoverPath(id) })),
+      );
     else printDryRun(deps, "DELETE", failoverPath(ids[0]!));
     return;
   }
-  await confirmDeletion(deps, options.yes, ids.length === 1 ? `Delete Failover backend ${ids[0]}?` : `Delete ${ids.length} Failover backends?`);
+  await confirmDeletion(
+    deps,
+    options.yes,
+    ids.length === 1 ? `Delete Failover backend ${ids[0]}?` : `Delete ${ids.length} Failover backends?`,
+  );
   const client = deps.client({ maxSockets: options.concurrency });
   try {
     const outcomes = await runBatch(
       ids,
       options.concurrency,
-      (id, onRateLimited) => deleteFailover(client, id, { onRateLimited, rateLimitWaits: rateLimitWaits(ids.length, deps.settings.retries) }),
+      (id, onRateLimited) =>
+        deleteFailover(client, id, {
+          onRateLimited,
+          rateLimitWaits: rateLimitWaits(ids.length, deps.settings.retries),
+        }),
       progressLine(deps, "deleting", ids.length),
     );
     const deleted = succeeded(outcomes).map((o) => ({ id: o.id, deleted: true }));
@@ -58,7 +74,14 @@ export async function run(options: DeleteOptions, deps: Deps): Promise<void> {
       return;
     }
     // On failure stdout is empty: with nothing deleted there is no list to print, not even `[]`.
-    if (deleted.length > 0) printResult(deps, deleted, (color) => renderRows(["ID", "DELETED"], deleted.map((d) => [d.id, "true"]), color));
+    if (deleted.length > 0)
+      printResult(deps, deleted, (color) =>
+        renderRows(
+          ["ID", "DELETED"],
+          deleted.map((d) => [d.id, "true"]),
+          color,
+        ),
+      );
     reportFailures(deps, outcomes, "deleted");
   } finally {
     client.close();

@@ -6,7 +6,8 @@ import { collectIds } from "../batch.js";
 import type { Deps } from "../deps.js";
 import { idList, idSchema, maxBytes, parseField, strings, wholeNumberOr } from "../input.js";
 
-export const backendsSchema = () => z.array(idSchema("backend")).check(z.minLength(1, "needs at least one child backend id"));
+export const backendsSchema = () =>
+  z.array(idSchema("backend")).check(z.minLength(1, "needs at least one child backend id"));
 export const descriptionSchema = () => maxBytes(DESCRIPTION_MAX_BYTES);
 export const metadataSchema = () => maxBytes(METADATA_MAX_BYTES);
 
@@ -16,16 +17,41 @@ export function collectBackends(value: string, previous: string[] | undefined): 
 }
 
 /** The flags create and update share, optional as update takes them; each verb words the help. */
-export const backendsFlag = (help: string) => ({ flag: "--backends <ids>", help, schema: () => z.optional(backendsSchema()), repeat: collectBackends });
-export const descriptionFlag = (help: string) => ({ flag: "--description <text>", help, schema: () => z.optional(descriptionSchema()) });
-export const metadataFlag = (help: string) => ({ flag: "--metadata <text>", help, schema: () => z.optional(metadataSchema()) });
+export const backendsFlag = (help: string) => ({
+  flag: "--backends <ids>",
+  help,
+  schema: () => z.optional(backendsSchema()),
+  repeat: collectBackends,
+});
+export const descriptionFlag = (help: string) => ({
+  flag: "--description <text>",
+  help,
+  schema: () => z.optional(descriptionSchema()),
+});
+export const metadataFlag = (help: string) => ({
+  flag: "--metadata <text>",
+  help,
+  schema: () => z.optional(metadataSchema()),
+});
 
-export const dryRunFlag = { flag: "--dry-run", help: "print the request instead of sending it", schema: () => z.boolean() };
+export const dryRunFlag = {
+  flag: "--dry-run",
+  help: "print the request instead of sending it",
+  schema: () => z.boolean(),
+};
 
 /** `<id...>` as typed: ids, or `-` alone to read them from stdin (checked once they are read). */
-export const idsArg = { arg: "<id...>", help: "Failover backend id(s) (bkdfo_…), or - to read ids from stdin, one per line", ...strings() };
+export const idsArg = {
+  arg: "<id...>",
+  help: "Failover backend id(s) (bkdfo_…), or - to read ids from stdin, one per line",
+  ...strings(),
+};
 
-export const concurrencyFlag = { flag: "--concurrency <n>", help: "requests in flight for several ids (default 8)", ...wholeNumberOr(1, 64, 8) };
+export const concurrencyFlag = {
+  flag: "--concurrency <n>",
+  help: "requests in flight for several ids (default 8)",
+  ...wholeNumberOr(1, 64, 8),
+};
 
 /** The ids get and delete act on, once read and checked. */
 export interface IdsOptions {
@@ -36,7 +62,10 @@ export interface IdsOptions {
 }
 
 /** The ids to act on: from the arguments or stdin, each checked; `many` when a list is wanted. */
-export async function resolveIds(args: string[], deps: Pick<Deps, "io" | "readStdin">): Promise<{ ids: string[]; many: boolean }> {
+export async function resolveIds(
+  args: string[],
+  deps: Pick<Deps, "io" | "readStdin">,
+): Promise<{ ids: string[]; many: boolean }> {
   const { ids, many } = await collectIds(args, deps);
   return { ids: parseField(idList("failover"), ids, idsArg.arg.replace("...", "")), many };
 }

@@ -27,7 +27,11 @@ export async function run(options: GetOptions, deps: Deps): Promise<void> {
     const outcomes = await runBatch(
       options.ids,
       options.concurrency,
-      (id, onRateLimited) => getFailover(client, id, { onRateLimited, rateLimitWaits: rateLimitWaits(options.ids.length, deps.settings.retries) }),
+      (id, onRateLimited) =>
+        getFailover(client, id, {
+          onRateLimited,
+          rateLimitWaits: rateLimitWaits(options.ids.length, deps.settings.retries),
+        }),
       progressLine(deps, "getting", options.ids.length),
     );
     const found = outcomes.filter((o) => o.value !== undefined).map((o) => o.value as FailoverBackend);

@@ -10,12 +10,16 @@ const flags = {
     flag: "--limit <n>",
     help: "how many per page, 1–100 (the API's default is 100)",
     // Text that is not a number is quoted back; a number out of range is not.
-    schema: () => z.optional(
-      z.pipe(
-        z.pipe(z.string().check(z.refine((v) => /^\d+$/.test(v), "must be a whole number from 1 to 100")), z.transform(Number)),
-        z.int().check(z.gte(1, "must be from 1 to 100"), z.lte(100, "must be from 1 to 100")),
+    schema: () =>
+      z.optional(
+        z.pipe(
+          z.pipe(
+            z.string().check(z.refine((v) => /^\d+$/.test(v), "must be a whole number from 1 to 100")),
+            z.transform(Number),
+          ),
+          z.int().check(z.gte(1, "must be from 1 to 100"), z.lte(100, "must be from 1 to 100")),
+        ),
       ),
-    ),
   },
   all: { flag: "--all", help: "follow next_page_uri to fetch every page", schema: () => z.boolean() },
 };
@@ -25,7 +29,10 @@ export const list = defineCommand({
   name: "list",
   description: "List Failover backends, newest first",
   flags,
-  examples: ["$ edgectl failover list --limit 20", "$ edgectl failover list --all -o json | jq -r '.[] | select(.description == \"\") | .id'"],
+  examples: [
+    "$ edgectl failover list --limit 20",
+    "$ edgectl failover list --all -o json | jq -r '.[] | select(.description == \"\") | .id'",
+  ],
   run,
 });
 

@@ -19,13 +19,25 @@ const flags = {
   maps: {
     flag: "--map <backend-id>=<url>",
     help: "forward this backend to an internal URL (https://….internal); repeatable",
-    schema: () => z.pipe(z.transform((v: unknown) => v ?? []), z.array(z.string())),
+    schema: () =>
+      z.pipe(
+        z.transform((v: unknown) => v ?? []),
+        z.array(z.string()),
+      ),
     repeat: (value: string, previous: string[] = []) => [...previous, value],
   },
   showSecret: { flag: "--show-secret", help: "print webhook secrets instead of ********", schema: () => z.boolean() },
   apply: { flag: "--apply", help: "create the endpoints (POST /endpoints) and print them", schema: () => z.boolean() },
-  allowPartial: { flag: "--allow-partial", help: "with --apply: create them even though some items cannot be migrated", schema: () => z.boolean() },
-  dryRun: { flag: "--dry-run", help: "print the POST requests --apply would send, and send only the reads", schema: () => z.boolean() },
+  allowPartial: {
+    flag: "--allow-partial",
+    help: "with --apply: create them even though some items cannot be migrated",
+    schema: () => z.boolean(),
+  },
+  dryRun: {
+    flag: "--dry-run",
+    help: "print the POST requests --apply would send, and send only the reads",
+    schema: () => z.boolean(),
+  },
 };
 export type EdgeOptions = OptionsOf<typeof args, typeof flags>;
 
@@ -34,7 +46,12 @@ export const edge = defineCommand({
   description: "Plan (and with --apply create) the Cloud Endpoints with a Traffic Policy that replace an HTTPS edge",
   args,
   flags,
-  rules: [{ ok: (o) => !o.allowPartial || o.apply || o.dryRun, message: "--allow-partial is only for --apply (or --dry-run)" }],
+  rules: [
+    {
+      ok: (o) => !o.allowPartial || o.apply || o.dryRun,
+      message: "--allow-partial is only for --apply (or --dry-run)",
+    },
+  ],
   about: `Reads the edge and the backends its routes use (GETs only: works on a read-only account) and
 prints, per hostport, the endpoint's Traffic Policy as YAML; -o json prints the whole plan.
 Whatever cannot be carried over is listed as warnings on stderr (with -o json: in the plan).`,
@@ -65,12 +82,26 @@ export async function run(options: EdgeOptions, deps: Deps): Promise<void> {
   }
   const secrets = plan.endpoints.flatMap((e) => policySecrets(e.traffic_policy));
   if (options.dryRun) {
-    const requests = plan.endpoints.map((e) => ({ method: "POST" as const, path: endpointsPath, body: createBody(e, false) }));
+    const requests = plan.endpoints.map((e) => ({
+      method: "POST" as const,
+      path: endpointsPath,
+      body: createBody(e, false),
+    }));
     return printDryRuns(deps, requests, secrets);
   }
   const created = await createAll(plan.endpoints, secrets, deps);
-  const shown = options.showSecret ? created : created.map((e) => (typeof e.traffic_policy === "string" ? { ...e, traffic_policy: redactText(e.traffic_policy, secrets) } : e));
-  printResult(deps, shown, (color) => renderRows(["ID", "URL"], shown.map((e) => [e.id, e.url]), color));
+  const shown = options.showSecret
+    ? created
+    : created.map((e) =>
+        typeof e.traffic_policy === "string" ? { ...e, traffic_policy: redactText(e.traffic_policy, secrets) } : e,
+      );
+  printResult(deps, shown, (color) =>
+    renderRows(
+      ["ID", "URL"],
+      shown.map((e) => [e.id, e.url]),
+      color,
+    ),
+  );
 }
 
 async function readAndPlan(edgeId: string, maps: Map<string, string>, deps: Deps) {
@@ -89,7 +120,13 @@ function notMigratedLine(item: NotMigrated): string {
 
 function createBody(endpoint: PlannedEndpoint, withSecrets: boolean): EndpointCreate {
   const policy = withSecrets ? endpoint.traffic_policy : maskPolicy(endpoint.traffic_policy);
-  return { type: "cloud", url: endpoint.url, description: endpoint.description, metadata: endpoint.metadata, traffic_policy: policyJsonText(policy) };
+  return {
+    type: "cloud",
+    url: endpoint.url,
+    description: endpoint.description,
+    metadata: endpoint.metadata,
+    traffic_policy: policyJsonText(policy),
+  };
 }
 
 /** One POST at a time, in plan order; after a failure nothing more is sent, and what was created is told. */
@@ -102,7 +139,9 @@ async function createAll(endpoints: PlannedEndpoint[], secrets: string[], deps: 
         created.push(await createEndpoint(client, createBody(endpoint, true)));
       } catch (err) {
         for (const e of created) deps.warn(`created before the failure: ${e.id} ${e.url}`);
-        deps.warn(`creating the endpoint ${endpoint.url} failed; it was not retried${created.length ? "" : " and no endpoint was created before it"}; check with \`edgectl api GET /endpoints\` before running --apply again`);
+        deps.warn(
+          `creating the endpoint ${endpoint.url} failed; it was not retried${created.length ? "" : " and no endpoint was created before it"}; check with \`edgectl api GET /endpoints\` before running --apply again`,
+        );
         throw err;
       }
     }
@@ -113,7 +152,9 @@ async function createAll(endpoints: PlannedEndpoint[], secrets: string[], deps: 
 }
 
 async function printPlan(plan: Plan, showSecret: boolean, deps: Deps): Promise<void> {
-  const shown = showSecret ? plan : { ...plan, endpoints: plan.endpoints.map((e) => ({ ...e, traffic_policy: maskPolicy(e.traffic_policy) })) };
+  const shown = showSecret
+    ? plan
+    : { ...plan, endpoints: plan.endpoints.map((e) => ({ ...e, traffic_policy: maskPolicy(e.traffic_policy) })) };
   if (deps.settings.output === "json") return void deps.io.stdout.write(renderJson(shown));
   const docs = await Promise.all(shown.endpoints.map(async (e) => `# ${e.url}\n${await policyYaml(e.traffic_policy)}`));
   if (docs.length > 0) deps.io.stdout.write(docs.join("---\n"));

@@ -9,7 +9,11 @@ import { printDryRun } from "../dry-run.js";
 import { routeArgs } from "./route.js";
 
 const flags = {
-  yes: { flag: "-y, --yes", help: "do not ask for confirmation (required without a terminal)", schema: () => z.boolean() },
+  yes: {
+    flag: "-y, --yes",
+    help: "do not ask for confirmation (required without a terminal)",
+    schema: () => z.boolean(),
+  },
   dryRun: { flag: "--dry-run", help: "print the request instead of sending it", schema: () => z.boolean() },
 };
 export type DeleteOptions = OptionsOf<typeof routeArgs, typeof flags>;
@@ -19,14 +23,22 @@ export const del = defineCommand({
   description: "Remove the webhook verification module of an HTTPS edge route",
   args: routeArgs,
   flags,
-  examples: ["# asks first on a terminal", "$ edgectl webhook-verification delete edghts_1 edghtsrt_1", `$ edgectl webhook-verification delete "$EDGE" "$ROUTE" --yes -o json`],
+  examples: [
+    "# asks first on a terminal",
+    "$ edgectl webhook-verification delete edghts_1 edghtsrt_1",
+    `$ edgectl webhook-verification delete "$EDGE" "$ROUTE" --yes -o json`,
+  ],
   run,
 });
 
 export async function run(options: DeleteOptions, deps: Deps): Promise<void> {
   const path = webhookVerificationPath(options.edgeId, options.routeId);
   if (options.dryRun) return printDryRun(deps, "DELETE", path);
-  await confirmDeletion(deps, options.yes, `Remove webhook verification from route ${options.routeId} of edge ${options.edgeId}?`);
+  await confirmDeletion(
+    deps,
+    options.yes,
+    `Remove webhook verification from route ${options.routeId} of edge ${options.edgeId}?`,
+  );
   await deleteWebhookVerification(deps.client(), options.edgeId, options.routeId);
   const id = `${options.edgeId}/${options.routeId}`;
   printResult(deps, { id, deleted: true }, (color) => renderRows(["ID", "DELETED"], [[id, "true"]], color));

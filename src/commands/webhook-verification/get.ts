@@ -11,7 +11,10 @@ export const get = defineCommand({
   description: "Show the webhook verification module of an HTTPS edge route",
   args: routeArgs,
   flags: { showSecret: showSecretFlag },
-  examples: ["$ edgectl webhook-verification get edghts_1 edghtsrt_1", `$ edgectl webhook-verification get "$EDGE" "$ROUTE" -o json | jq -r .provider`],
+  examples: [
+    "$ edgectl webhook-verification get edghts_1 edghtsrt_1",
+    `$ edgectl webhook-verification get "$EDGE" "$ROUTE" -o json | jq -r .provider`,
+  ],
   run,
 });
 export type GetOptions = OptionsOf<typeof routeArgs, { showSecret: typeof showSecretFlag }>;

@@ -20,28 +20,48 @@ const required = "required (e.g. github, stripe, slack, sns)";
 /** Any letter case, sent in lower case; a near miss gets a "did you mean". */
 const providerSchema = () =>
   z.pipe(
-  z.transform((v: unknown) => (v === "" ? undefined : v)),
-  z.pipe(
-    z.string({ error: required }).check(
-      z.refine((v) => isProvider(v.toLowerCase()), {
-        error: (issue) => {
-          const hint = suggestProvider(String(issue.input).toLowerCase());
-          return `is not a supported provider${hint ? `; did you mean "${hint}"?` : ""} (see \`edgectl webhook-verification replace --help\`)`;
-        },
-      }),
+    z.transform((v: unknown) => (v === "" ? undefined : v)),
+    z.pipe(
+      z.string({ error: required }).check(
+        z.refine((v) => isProvider(v.toLowerCase()), {
+          error: (issue) => {
+            const hint = suggestProvider(String(issue.input).toLowerCase());
+            return `is not a supported provider${hint ? `; did you mean "${hint}"?` : ""} (see \`edgectl webhook-verification replace --help\`)`;
+          },
+        }),
+      ),
+      z.transform((v) => v.toLowerCase() as Provider),
     ),
-    z.transform((v) => v.toLowerCase() as Provider),
-  ),
-);
+  );
 
 const flags = {
-  provider: { flag: "--provider <name>", help: "webhook provider, e.g. github, stripe, slack, sns (any case)", schema: providerSchema },
-  secretStdin: { flag: "--secret-stdin", help: "read the secret from stdin (one trailing newline dropped)", schema: () => z.boolean() },
-  secretFile: { flag: "--secret-file <path>", help: "read the secret from a file (one trailing newline dropped)", schema: () => z.optional(z.string()) },
-  secret: { flag: "--secret <value>", help: "the secret itself (visible in process lists: prefer the others)", schema: () => z.optional(z.string()) },
+  provider: {
+    flag: "--provider <name>",
+    help: "webhook provider, e.g. github, stripe, slack, sns (any case)",
+    schema: providerSchema,
+  },
+  secretStdin: {
+    flag: "--secret-stdin",
+    help: "read the secret from stdin (one trailing newline dropped)",
+    schema: () => z.boolean(),
+  },
+  secretFile: {
+    flag: "--secret-file <path>",
+    help: "read the secret from a file (one trailing newline dropped)",
+    schema: () => z.optional(z.string()),
+  },
+  secret: {
+    flag: "--secret <value>",
+    help: "the secret itself (visible in process lists: prefer the others)",
+    schema: () => z.optional(z.string()),
+  },
   disabled: { flag: "--disabled", help: "store the module but leave verification off", schema: () => z.boolean() },
   showSecret: showSecretFlag,
-  dryRun: { flag: "--dry-run", help: "print the request (secret redacted) instead of sending it", schema: () => z.boolean() },
+  dryRun: {
+    flag: "--dry-run",
+    help: "print the request (secret redacted) instead of sending it",
+    schema: () => z.boolean(),
+  },
 };
 
 export const replace = defineCommand({
@@ -57,7 +77,18 @@ the EDGECTL_WEBHOOK_SECRET environment variable. sns (AWS SNS) takes no secret.`
     "$ edgectl webhook-verification replace edghts_1 edghtsrt_1 --provider sns -o json | jq .enabled",
   ],
   run: async ({ edgeId, routeId, provider, disabled, showSecret, dryRun, ...sources }, deps) =>
-    run({ edgeId, routeId, provider, enabled: !disabled, showSecret, dryRun, secret: await readSecret(sources, provider, deps) }, deps),
+    run(
+      {
+        edgeId,
+        routeId,
+        provider,
+        enabled: !disabled,
+        showSecret,
+        dryRun,
+        secret: await readSecret(sources, provider, deps),
+      },
+      deps,
+    ),
 });
 
 export interface ReplaceOptions {
@@ -79,7 +110,11 @@ interface SecretSources {
 }
 
 /** Exactly one source; sns takes none. A trailing newline (from echo or an editor) is dropped. */
-export async function readSecret(flags: SecretSources, provider: Provider, deps: Pick<Deps, "env" | "readStdin" | "warn" | "io">): Promise<string | undefined> {
+export async function readSecret(
+  flags: SecretSources,
+  provider: Provider,
+  deps: Pick<Deps, "env" | "readStdin" | "warn" | "io">,
+): Promise<string | undefined> {
   const given = [
     flags.secretStdin ? "--secret-stdin" : undefined,
     flags.secretFile !== undefined ? "--secret-file" : undefined,
@@ -94,20 +129,25 @@ export async function readSecret(flags: SecretSources, provider: Provider, deps:
   }
   let secret: string;
   if (source === "--secret-stdin") {
-    if (deps.io.stdin.isTTY) throw new UsageError("--secret-stdin: stdin is a terminal; pipe the secret in, or use --secret-file");
+    if (deps.io.stdin.isTTY)
+      throw new UsageError("--secret-stdin: stdin is a terminal; pipe the secret in, or use --secret-file");
     secret = dropNewline(await deps.readStdin());
   } else if (source === "--secret-file") {
     try {
       secret = dropNewline(await (await import("node:fs/promises")).readFile(flags.secretFile!, "utf8"));
     } catch (err) {
-      throw new UsageError(`--secret-file: cannot read ${escapeControl(flags.secretFile!)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new UsageError(
+        `--secret-file: cannot read ${escapeControl(flags.secretFile!)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
   } else if (source === "--secret") {
     secret = flags.secret!;
   } else if (deps.env.EDGECTL_WEBHOOK_SECRET !== undefined) {
     secret = deps.env.EDGECTL_WEBHOOK_SECRET;
   } else {
-    throw new UsageError(`--secret-stdin, --secret-file, --secret: provider ${provider} needs a secret (or set EDGECTL_WEBHOOK_SECRET)`);
+    throw new UsageError(
+      `--secret-stdin, --secret-file, --secret: provider ${provider} needs a secret (or set EDGECTL_WEBHOOK_SECRET)`,
+    );
   }
   if (secret === "") throw new UsageError(`${source ?? "EDGECTL_WEBHOOK_SECRET"}: the secret is empty`);
   return secret;
@@ -122,7 +162,13 @@ export async function run(options: ReplaceOptions, deps: Deps): Promise<void> {
   if (options.secret !== undefined) body.secret = options.secret;
   const secrets = options.secret === undefined ? [] : [options.secret];
   if (options.dryRun) {
-    return printDryRun(deps, "PUT", webhookVerificationPath(options.edgeId, options.routeId), maskSecret(body, false), secrets);
+    return printDryRun(
+      deps,
+      "PUT",
+      webhookVerificationPath(options.edgeId, options.routeId),
+      maskSecret(body, false),
+      secrets,
+    );
   }
   const module = await replaceWebhookVerification(deps.client({ secrets }), options.edgeId, options.routeId, body);
   const shown = maskSecret(module, options.showSecret);

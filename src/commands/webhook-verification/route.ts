@@ -7,4 +7,8 @@ export const routeArgs = {
   routeId: { arg: "<route-id>", help: "route id (edghtsrt_…)", schema: () => idSchema("route") },
 };
 
-export const showSecretFlag = { flag: "--show-secret", help: "print the secret instead of ********", schema: () => z.boolean() };
+export const showSecretFlag = {
+  flag: "--show-secret",
+  help: "print the secret instead of ********",
+  schema: () => z.boolean(),
+};

@@ -61,7 +61,8 @@ const KINDS: Record<OtherBackendKind, Kind> = {
     names: ["backends"],
     fields: (b) => {
       const map = optionalObject(b.backends, "backends");
-      if (map === undefined || Object.keys(map).length === 0) throw invalid("backends is required: give each backend id with its weight, e.g. {\"bkdhr_…\": 1}");
+      if (map === undefined || Object.keys(map).length === 0)
+        throw invalid('backends is required: give each backend id with its weight, e.g. {"bkdhr_…": 1}');
       const out: Record<string, number> = {};
       for (const [id, weight] of Object.entries(map)) {
         backendId(id, "backends");

@@ -42,7 +42,9 @@ function renderRoute(ctx: Context, edgeId: string, r: RouteRecord) {
   const kind = r.backend ? KIND_BY_PREFIX[r.backend.backend_id.slice(0, 6)] : undefined;
   const backendUri = (id: string) => `${ctx.base}/backends/${kind ?? "unknown"}/${id}`;
   // In the API's field order: webhook_verification sits between response_headers and oauth.
-  const modules = Object.fromEntries(MODULE_ORDER.map((m) => [m, m === "webhook_verification" ? r.webhook_verification : (r.modules[m] ?? null)]));
+  const modules = Object.fromEntries(
+    MODULE_ORDER.map((m) => [m, m === "webhook_verification" ? r.webhook_verification : (r.modules[m] ?? null)]),
+  );
   return {
     edge_id: edgeId,
     id: r.id,
@@ -52,7 +54,9 @@ function renderRoute(ctx: Context, edgeId: string, r: RouteRecord) {
     uri: `${ctx.base}/edges/https/${edgeId}/routes/${r.id}`,
     description: r.description,
     metadata: r.metadata,
-    backend: r.backend ? { enabled: r.backend.enabled, backend: { id: r.backend.backend_id, uri: backendUri(r.backend.backend_id) } } : null,
+    backend: r.backend
+      ? { enabled: r.backend.enabled, backend: { id: r.backend.backend_id, uri: backendUri(r.backend.backend_id) } }
+      : null,
     ...modules,
   };
 }
@@ -77,12 +81,20 @@ export async function edges(ctx: Context, r: Request): Promise<Answer | undefine
   const store = ctx.store;
   // The body is read before anything is looked up, so no change can slip in between the
   // look-up and the save (which replaces the whole edge).
-  const known = segs.length <= 3 || (segs[3] === "routes" && (segs.length <= 5 || (segs.length === 6 && MODULES.includes(segs[5]!))));
+  const known =
+    segs.length <= 3 ||
+    (segs[3] === "routes" && (segs.length <= 5 || (segs.length === 6 && MODULES.includes(segs[5]!))));
   if (!known) return undefined;
   allow(method, ALLOWED[segs.length]!, path);
   const body = method === "POST" || method === "PUT" || method === "PATCH" ? await readJsonObject(r.req) : {};
   if (segs.length === 2) {
-    if (method === "GET") return listPage(ctx, r, { collection: store.edges, format: FORMATS.edge, key: "https_edges", render: (e) => renderEdge(ctx, e) });
+    if (method === "GET")
+      return listPage(ctx, r, {
+        collection: store.edges,
+        format: FORMATS.edge,
+        key: "https_edges",
+        render: (e) => renderEdge(ctx, e),
+      });
     onlyFields(body, EDGE_FIELDS);
     const edge: EdgeRecord = {
       id: store.newId("edghts_"),
@@ -112,7 +124,8 @@ export async function edges(ctx: Context, r: Request): Promise<Answer | undefine
       metadata: metadata(body.metadata) ?? edge.metadata,
       hostports: unclaimed(ctx, edgeId, hostports(body.hostports) ?? edge.hostports),
       mutual_tls: body.mutual_tls === undefined ? edge.mutual_tls : edgeModule(body.mutual_tls, "mutual_tls"),
-      tls_termination: body.tls_termination === undefined ? edge.tls_termination : edgeModule(body.tls_termination, "tls_termination"),
+      tls_termination:
+        body.tls_termination === undefined ? edge.tls_termination : edgeModule(body.tls_termination, "tls_termination"),
     };
     return { status: 200, body: renderEdge(ctx, await store.save(store.edges, next)) };
   }
@@ -121,7 +134,11 @@ export async function edges(ctx: Context, r: Request): Promise<Answer | undefine
     const edge = store.edges.get(edgeId) ?? throwIt(notFound());
     onlyFields(body, ROUTE_FIELDS);
     if (body.edge_id !== undefined && body.edge_id !== null && body.edge_id !== edgeId) {
-      throw new HttpError(400, "ERR_NGROK_7110", `The request edge ID ${JSON.stringify(body.edge_id)} does not match the route edge ID ${JSON.stringify(edgeId)}.`);
+      throw new HttpError(
+        400,
+        "ERR_NGROK_7110",
+        `The request edge ID ${JSON.stringify(body.edge_id)} does not match the route edge ID ${JSON.stringify(edgeId)}.`,
+      );
     }
     const route: RouteRecord = {
       id: store.newId("edghtsrt_"),
@@ -130,7 +147,10 @@ export async function edges(ctx: Context, r: Request): Promise<Answer | undefine
       description: description(body.description) ?? "",
       metadata: metadata(body.metadata) ?? "",
       backend: body.backend === undefined || body.backend === null ? null : parseBackendModule(body.backend),
-      webhook_verification: body.webhook_verification === undefined || body.webhook_verification === null ? null : parseWebhook(body.webhook_verification),
+      webhook_verification:
+        body.webhook_verification === undefined || body.webhook_verification === null
+          ? null
+          : parseWebhook(body.webhook_verification),
       modules: otherModules(body),
     };
     await store.save(store.edges, { ...edge, routes: [...edge.routes, route] });
@@ -152,10 +172,13 @@ export async function edges(ctx: Context, r: Request): Promise<Answer | undefine
       return { status: 204 };
     }
     onlyFields(body, ["id", ...ROUTE_FIELDS]);
-    const given = <T>(key: string, parse: (v: unknown) => T, current: T): T => (body[key] === undefined ? current : body[key] === null ? (null as T) : parse(body[key]));
+    const given = <T>(key: string, parse: (v: unknown) => T, current: T): T =>
+      body[key] === undefined ? current : body[key] === null ? (null as T) : parse(body[key]);
     const next: RouteRecord = {
       ...route,
-      ...(body.match_type !== undefined || body.match !== undefined ? matchOf({ match_type: body.match_type ?? route.match_type, match: body.match ?? route.match }) : {}),
+      ...(body.match_type !== undefined || body.match !== undefined
+        ? matchOf({ match_type: body.match_type ?? route.match_type, match: body.match ?? route.match })
+        : {}),
       description: description(body.description) ?? route.description,
       metadata: metadata(body.metadata) ?? route.metadata,
       backend: given("backend", parseBackendModule, route.backend),
@@ -168,7 +191,12 @@ export async function edges(ctx: Context, r: Request): Promise<Answer | undefine
 
   // A module: /edges/https/{edge}/routes/{route}/{module}.
   const name = segs[5]!;
-  const current = name === "backend" ? route.backend : name === "webhook_verification" ? route.webhook_verification : (route.modules[name] ?? null);
+  const current =
+    name === "backend"
+      ? route.backend
+      : name === "webhook_verification"
+        ? route.webhook_verification
+        : (route.modules[name] ?? null);
   const show = (rt: RouteRecord) => (renderRoute(ctx, edgeId, rt) as Record<string, unknown>)[name];
   if (method === "GET") {
     // A module that is not set reads as 404, as it did in the first emulator.
@@ -195,10 +223,25 @@ export async function edges(ctx: Context, r: Request): Promise<Answer | undefine
 
 const MODULES: string[] = ["backend", "webhook_verification", ...OTHER_ROUTE_MODULES];
 /** The methods of each path depth under /edges/https. */
-const ALLOWED: Record<number, string[]> = { 2: ["GET", "POST"], 3: ["GET", "PATCH", "DELETE"], 4: ["POST"], 5: ["GET", "PATCH", "DELETE"], 6: ["GET", "PUT", "DELETE"] };
+const ALLOWED: Record<number, string[]> = {
+  2: ["GET", "POST"],
+  3: ["GET", "PATCH", "DELETE"],
+  4: ["POST"],
+  5: ["GET", "PATCH", "DELETE"],
+  6: ["GET", "PUT", "DELETE"],
+};
 
 const EDGE_FIELDS = ["description", "metadata", "hostports", "mutual_tls", "tls_termination"];
-const ROUTE_FIELDS = ["edge_id", "match_type", "match", "description", "metadata", "backend", "webhook_verification", ...OTHER_ROUTE_MODULES];
+const ROUTE_FIELDS = [
+  "edge_id",
+  "match_type",
+  "match",
+  "description",
+  "metadata",
+  "backend",
+  "webhook_verification",
+  ...OTHER_ROUTE_MODULES,
+];
 
 function hostports(value: unknown): string[] | undefined {
   if (value === undefined || value === null) return undefined;
@@ -234,23 +277,30 @@ function genericModule(value: unknown, field: string): Record<string, unknown> {
 
 function otherModules(body: Record<string, unknown>): Record<string, Record<string, unknown>> {
   const out: Record<string, Record<string, unknown>> = {};
-  for (const m of OTHER_ROUTE_MODULES) if (body[m] !== undefined && body[m] !== null) out[m] = genericModule(body[m], m);
+  for (const m of OTHER_ROUTE_MODULES)
+    if (body[m] !== undefined && body[m] !== null) out[m] = genericModule(body[m], m);
   return out;
 }
 
 function matchOf(body: Record<string, unknown>): Pick<RouteRecord, "match_type" | "match"> {
   const type = body.match_type;
-  if (type !== "exact_path" && type !== "path_prefix") throw invalid('match_type is required: "exact_path" or "path_prefix"');
+  if (type !== "exact_path" && type !== "path_prefix")
+    throw invalid('match_type is required: "exact_path" or "path_prefix"');
   const match = optionalString(body.match, "match");
-  if (match === undefined || match === "") throw invalid("match is required: a path (/blog), a host (example.com) or both (example.com/blog)");
+  if (match === undefined || match === "")
+    throw invalid("match is required: a path (/blog), a host (example.com) or both (example.com/blog)");
   return { match_type: type, match };
 }
 
 function parseBackendModule(value: unknown): { enabled: boolean; backend_id: string } {
   if (!isObject(value)) throw invalid("backend must be an object");
   onlyFields(value, ["enabled", "backend_id"]);
-  if (value.backend_id === undefined || value.backend_id === null) throw invalid("backend_id is required: the id of the backend to route to");
-  return { enabled: optionalBoolean(value.enabled, "enabled") ?? true, backend_id: backendId(value.backend_id, "backend_id") };
+  if (value.backend_id === undefined || value.backend_id === null)
+    throw invalid("backend_id is required: the id of the backend to route to");
+  return {
+    enabled: optionalBoolean(value.enabled, "enabled") ?? true,
+    backend_id: backendId(value.backend_id, "backend_id"),
+  };
 }
 
 const WEBHOOK_FIELDS = ["enabled", "provider", "secret"];
@@ -264,7 +314,9 @@ function parseWebhook(value: unknown): WebhookModule {
   if (provider === undefined || provider === "") throw invalid("provider is required (e.g. github, stripe, sns)");
   if (!isProvider(provider)) {
     const guess = suggestProvider(provider);
-    const hint = guess ? `; did you mean ${JSON.stringify(guess)}?` : " (names are lower case, e.g. github, stripe, sns)";
+    const hint = guess
+      ? `; did you mean ${JSON.stringify(guess)}?`
+      : " (names are lower case, e.g. github, stripe, sns)";
     throw invalid(`provider ${JSON.stringify(provider)} is not a supported webhook verification provider${hint}`);
   }
   const secret = optionalString(value.secret, "secret");

@@ -61,13 +61,23 @@ export async function endpoints(ctx: Context, r: Request): Promise<Answer | unde
   const show = (e: EndpointRecord) => renderEndpoint(ctx, e);
   if (segs.length === 1) {
     allow(method, ["GET", "POST"], path);
-    if (method === "GET") return listPage(ctx, r, { collection: store.endpoints, format: FORMATS.endpoint, key: "endpoints", render: show });
+    if (method === "GET")
+      return listPage(ctx, r, {
+        collection: store.endpoints,
+        format: FORMATS.endpoint,
+        key: "endpoints",
+        render: show,
+      });
     const body = await readJsonObject(r.req);
     onlyFields(body, CREATE_FIELDS);
     const type = optionalString(body.type, "type");
     if (type === undefined || type === "") throw invalid('type is required: "cloud"');
     if (type !== "cloud") {
-      throw new HttpError(400, "ERR_NGROK_248", `The endpoint create request passed an invalid type of ${JSON.stringify(type)}. Currently we only support creation of cloud endpoints on this route.`);
+      throw new HttpError(
+        400,
+        "ERR_NGROK_248",
+        `The endpoint create request passed an invalid type of ${JSON.stringify(type)}. Currently we only support creation of cloud endpoints on this route.`,
+      );
     }
     const url = endpointUrl(body.url);
     const policy = await trafficPolicy(body.traffic_policy);
@@ -100,7 +110,10 @@ export async function endpoints(ctx: Context, r: Request): Promise<Answer | unde
     }
     onlyFields(body, UPDATE_FIELDS);
     const url = body.url === undefined || body.url === null ? current.url : endpointUrl(body.url);
-    const policy = body.traffic_policy === undefined || body.traffic_policy === null ? current.traffic_policy : await trafficPolicy(body.traffic_policy);
+    const policy =
+      body.traffic_policy === undefined || body.traffic_policy === null
+        ? current.traffic_policy
+        : await trafficPolicy(body.traffic_policy);
     if (url !== current.url) unusedUrl(ctx, url);
     const next: EndpointRecord = {
       ...current,
@@ -130,9 +143,19 @@ function endpointUrl(value: unknown): string {
     throw invalid(`url ${JSON.stringify(text)}: the scheme must be http, https, tcp or tls, followed by a host`);
   }
   if ((u.protocol === "tcp:" || u.protocol === "tls:") && u.port === "") {
-    throw new HttpError(400, "ERR_NGROK_18003", "The provided cloud endpoint configuration is invalid: port is invalid or missing and cannot be inferred from scheme");
+    throw new HttpError(
+      400,
+      "ERR_NGROK_18003",
+      "The provided cloud endpoint configuration is invalid: port is invalid or missing and cannot be inferred from scheme",
+    );
   }
-  if ((u.pathname !== "/" && u.pathname !== "") || u.search !== "" || u.hash !== "" || u.username !== "" || u.password !== "") {
+  if (
+    (u.pathname !== "/" && u.pathname !== "") ||
+    u.search !== "" ||
+    u.hash !== "" ||
+    u.username !== "" ||
+    u.password !== ""
+  ) {
     throw invalid(`url ${JSON.stringify(text)} must be only a scheme, host and port: no path, query or credentials`);
   }
   return text;
@@ -147,7 +170,11 @@ function unusedUrl(ctx: Context, url: string): void {
 
 function bindings(value: unknown): string[] | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value) || value.length !== 1 || !["public", "internal", "kubernetes"].includes(value[0] as string)) {
+  if (
+    !Array.isArray(value) ||
+    value.length !== 1 ||
+    !["public", "internal", "kubernetes"].includes(value[0] as string)
+  ) {
     throw invalid('bindings must hold exactly one of "public", "internal" or "kubernetes"');
   }
   return value as string[];
@@ -155,7 +182,8 @@ function bindings(value: unknown): string[] | undefined {
 
 /** The policy text as sent, once it parses (JSON, else YAML) into a policy's shape. */
 async function trafficPolicy(value: unknown): Promise<string> {
-  if (value === undefined || value === null || value === "") throw invalid("traffic_policy is required: a Traffic Policy as JSON or YAML text");
+  if (value === undefined || value === null || value === "")
+    throw invalid("traffic_policy is required: a Traffic Policy as JSON or YAML text");
   if (typeof value !== "string") throw invalid("traffic_policy must be a string: the policy as JSON or YAML text");
   let data: unknown;
   try {
@@ -174,9 +202,13 @@ async function trafficPolicy(value: unknown): Promise<string> {
 }
 
 function checkPolicy(data: unknown): void {
-  if (!isObject(data)) throw invalid("traffic_policy must be an object whose keys are phases (on_http_request, on_http_response, on_tcp_connect)");
+  if (!isObject(data))
+    throw invalid(
+      "traffic_policy must be an object whose keys are phases (on_http_request, on_http_response, on_tcp_connect)",
+    );
   for (const [phase, rules] of Object.entries(data)) {
-    if (!PHASES.includes(phase)) throw invalid(`traffic_policy: unknown phase ${JSON.stringify(phase)}; the phases are ${PHASES.join(", ")}`);
+    if (!PHASES.includes(phase))
+      throw invalid(`traffic_policy: unknown phase ${JSON.stringify(phase)}; the phases are ${PHASES.join(", ")}`);
     if (rules === null) continue;
     if (!Array.isArray(rules)) throw invalid(`traffic_policy.${phase} must be a list of rules`);
     rules.forEach((rule, i) => {
@@ -185,13 +217,17 @@ function checkPolicy(data: unknown): void {
       onlyFields(rule, ["name", "expressions", "actions"]);
       if (rule.name !== undefined && typeof rule.name !== "string") throw invalid(`${where}.name must be a string`);
       if (rule.expressions !== undefined && rule.expressions !== null) {
-        if (!Array.isArray(rule.expressions) || rule.expressions.some((e) => typeof e !== "string")) throw invalid(`${where}.expressions must be a list of CEL strings`);
+        if (!Array.isArray(rule.expressions) || rule.expressions.some((e) => typeof e !== "string"))
+          throw invalid(`${where}.expressions must be a list of CEL strings`);
       }
-      if (!Array.isArray(rule.actions) || rule.actions.length === 0) throw invalid(`${where}.actions must be a non-empty list`);
+      if (!Array.isArray(rule.actions) || rule.actions.length === 0)
+        throw invalid(`${where}.actions must be a non-empty list`);
       rule.actions.forEach((action, j) => {
-        if (!isObject(action) || typeof action.type !== "string" || action.type === "") throw invalid(`${where}.actions[${j}] must be an object with a type`);
+        if (!isObject(action) || typeof action.type !== "string" || action.type === "")
+          throw invalid(`${where}.actions[${j}] must be an object with a type`);
         onlyFields(action, ["type", "config"]);
-        if (action.config !== undefined && action.config !== null && !isObject(action.config)) throw invalid(`${where}.actions[${j}].config must be an object`);
+        if (action.config !== undefined && action.config !== null && !isObject(action.config))
+          throw invalid(`${where}.actions[${j}].config must be an object`);
       });
     });
   }

@@ -33,20 +33,30 @@ export async function failover(ctx: Context, r: Request): Promise<Answer | undef
   const { segs, method, path } = r;
   if (segs.length === 2) {
     allow(method, ["GET", "POST"], path);
-    if (method === "GET") return listPage(ctx, r, { collection: ctx.store.failover, format: FORMATS.failover, key: "backends", render: (x) => renderFailover(ctx, x) });
+    if (method === "GET")
+      return listPage(ctx, r, {
+        collection: ctx.store.failover,
+        format: FORMATS.failover,
+        key: "backends",
+        render: (x) => renderFailover(ctx, x),
+      });
     const body = await readJsonObject(r.req);
     return { status: 201, body: renderFailover(ctx, await ctx.store.createFailover(parseCreate(body))) };
   }
   if (segs.length === 3) {
     allow(method, ["GET", "PATCH", "DELETE"], path);
     const id = pathId(FORMATS.failover, segs[2]!);
-    if (method === "GET") return { status: 200, body: renderFailover(ctx, ctx.store.getFailover(id) ?? throwIt(notFound())) };
+    if (method === "GET")
+      return { status: 200, body: renderFailover(ctx, ctx.store.getFailover(id) ?? throwIt(notFound())) };
     if (method === "DELETE") {
       if (!(await ctx.store.deleteFailover(id))) throw notFound();
       return { status: 204 };
     }
     const patch = parseUpdate(await readJsonObject(r.req));
-    return { status: 200, body: renderFailover(ctx, (await ctx.store.updateFailover(id, patch)) ?? throwIt(notFound())) };
+    return {
+      status: 200,
+      body: renderFailover(ctx, (await ctx.store.updateFailover(id, patch)) ?? throwIt(notFound())),
+    };
   }
   return undefined;
 }
@@ -58,7 +68,8 @@ const UPDATE_FIELDS = ["id", ...CREATE_FIELDS];
 function parseCreate(body: Record<string, unknown>): { backends: string[]; description: string; metadata: string } {
   onlyFields(body, CREATE_FIELDS);
   const backends = backendList(body.backends);
-  if (backends === undefined) throw invalid("backends is required: give the ids of the child backends, in failover order");
+  if (backends === undefined)
+    throw invalid("backends is required: give the ids of the child backends, in failover order");
   return { backends, description: description(body.description) ?? "", metadata: metadata(body.metadata) ?? "" };
 }
 
@@ -81,4 +92,3 @@ function backendList(value: unknown): string[] | undefined {
   if (value.length === 0) throw invalid("backends must list at least one backend");
   return value.map((id, i) => backendId(id, `backends[${i}]`));
 }
-
