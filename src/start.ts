@@ -66,6 +66,8 @@ class CachedLoader {
   run(bundle: Bundle): unknown {
     const script = this.compile(bundle);
     const module = { exports: {} };
+    // A bundle's other requires (builtins) go to Node's own, as in any CommonJS module.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
     const sibling = (id: string) => (/^\.\/[\w-]+\.cjs$/.test(id) ? this.sibling(id.slice(2, -4)) : require(id));
     script.runInThisContext()(module.exports, sibling, module, bundle.path, __dirname);
     return module.exports;

@@ -2,7 +2,6 @@
 // JSON.stringify already escapes C0 controls; C1 and bidi controls are escaped too so a
 // value printed to a terminal cannot drive it.
 
-// eslint-disable-next-line no-control-regex
 const UNSAFE_IN_JSON = /[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 export function renderJson(value: unknown): string {

@@ -36,6 +36,8 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 let classes: { zeroWidth: RegExp; emoji: RegExp; emojiCapable: RegExp } | undefined;
 const unicodeClasses = () =>
   (classes ??= {
+    // One code point at a time: U+FE0F and the combining marks are matched alone on purpose.
+    // eslint-disable-next-line no-misleading-character-class -- see above
     zeroWidth: /^[\p{Mn}\p{Me}\u200b-\u200f\u2060\ufe00-\ufe0f\ufeff]$/u,
     emoji: /^\p{Emoji_Presentation}$/u,
     emojiCapable: /^\p{Emoji}$/u,

@@ -30,5 +30,5 @@ export function maskYamlSecrets(text: string, mask: string): string | undefined 
       }
     },
   });
-  return changed ? doc.toString({ lineWidth: 0 }) : text;
+  return (changed as boolean) ? doc.toString({ lineWidth: 0 }) : text;
 }

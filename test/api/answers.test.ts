@@ -252,7 +252,6 @@ describe("unusable answers", () => {
     // A short excerpt: one line, never the whole page, no raw control character.
     expect(line.trim().split("\n")).toHaveLength(1);
     expect(line.length).toBeLessThan(800);
-    // eslint-disable-next-line no-control-regex
     expect(line.trimEnd()).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
   });
 });

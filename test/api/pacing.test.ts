@@ -19,6 +19,7 @@ function virtualClock() {
       void done.finally(() => (finished = true));
       for (;;) {
         await idle();
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set in a callback the type checker does not follow
         if (finished) return done;
         timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
         const next = timers.shift();

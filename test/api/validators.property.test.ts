@@ -21,7 +21,6 @@ const parseProvider = (provider: string | undefined) =>
 
 const provider = fc.constantFrom(...PROVIDERS);
 const known = (s: string) => (PROVIDERS as readonly string[]).includes(s.toLowerCase());
-// eslint-disable-next-line no-control-regex
 const RAW_CONTROL = /[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
 
 /** One typo: a letter dropped, added, replaced, or two neighbours swapped. */

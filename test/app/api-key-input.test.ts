@@ -6,7 +6,6 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { json } from "../helpers/fault-server.js";
 import { appSandbox } from "../helpers/app.js";
 import { useKeyInputSuite } from "../e2e/api-key-input.support.js";
 

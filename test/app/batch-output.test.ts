@@ -4,7 +4,6 @@
 // Run in-process (test/helpers/app.ts); one case of each kind runs the real bin in
 // e2e/batch-output.test.ts.
 import { describe, expect, it } from "vitest";
-import { json } from "../helpers/fault-server.js";
 import { appSandbox } from "../helpers/app.js";
 import { parseJsonError, useFaultServer } from "../e2e/support.js";
 
@@ -13,15 +12,6 @@ const suite = useFaultServer(KEY, appSandbox);
 const { run } = suite;
 
 const idOf = (path: string) => decodeURIComponent(path.split("/").pop() ?? "");
-const resource = (id: string) => ({
-  id,
-  uri: `${suite.server.url}/backends/failover/${id}`,
-  created_at: "2026-01-01T00:00:00Z",
-  description: "d",
-  metadata: "",
-  backends: ["bkdhr_a"],
-});
-
 describe("a batch where every id fails prints nothing on stdout", () => {
   const ids = ["bkdfo_miss1", "bkdfo_miss2", "bkdfo_miss3"];
 

@@ -7,7 +7,6 @@ import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync } from "node:
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { appSandbox } from "../helpers/app.js";
-import { json } from "../helpers/fault-server.js";
 import { FB } from "../e2e/support.js";
 import { useConfigFileSuite } from "../e2e/config-file.support.js";
 

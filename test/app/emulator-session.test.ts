@@ -11,7 +11,7 @@ import { parseJsonError, type Failover } from "../e2e/support.js";
 import { useEmulatorSessionSuite } from "../e2e/emulator-session.support.js";
 
 const ctx = useEmulatorSessionSuite(appSandbox);
-const { env, run, runJson, create, record } = ctx;
+const { run, runJson, create, record } = ctx;
 
 describe("failover in table output", () => {
   it("create, get and update print a FIELD/VALUE table holding the values", async () => {
@@ -273,6 +273,7 @@ describe("the emulator with --api-key", () => {
     locked = await spawnEmulator(["--api-key", "right"]);
   });
   afterAll(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
     await locked?.stop();
   });
 

@@ -3,7 +3,7 @@
 // e2e/export.test.ts.
 import { describe, expect, it } from "vitest";
 import { apiError, json } from "../helpers/fault-server.js";
-import { edge, failover, weighted } from "../migrate/fixtures.js";
+import { edge } from "../migrate/fixtures.js";
 import { appSandbox } from "../helpers/app.js";
 import { parseJsonError } from "../e2e/support.js";
 import { useExportSuite } from "../e2e/export.support.js";

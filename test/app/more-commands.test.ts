@@ -34,7 +34,9 @@ beforeAll(async () => {
   defaultFallback = server.fallback;
 });
 afterAll(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
   await Promise.all([emu?.stop(), server?.close()]);
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
   cli?.cleanup();
   rmSync(scratch, { recursive: true, force: true });
 });
@@ -75,6 +77,7 @@ describe("failover list against a fresh emulator", () => {
     fresh = await spawnEmulator();
   });
   afterAll(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
     await fresh?.stop();
   });
   const runL = (args: string[]) => runCli(cli, args, { env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: fresh.url } });

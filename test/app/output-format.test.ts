@@ -3,7 +3,6 @@
 // Run in-process (test/helpers/app.ts); one case of each kind runs the real bin in
 // e2e/output-format.test.ts.
 import { describe, expect, it } from "vitest";
-import { json } from "../helpers/fault-server.js";
 import { appSandbox } from "../helpers/app.js";
 import { parseJsonError, useFaultServer } from "../e2e/support.js";
 

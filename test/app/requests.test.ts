@@ -122,7 +122,6 @@ describe("failover get/list/update/delete requests", () => {
 });
 
 describe("webhook verification requests", () => {
-  const path = "/edges/https/edghts_e1/routes/edghtsrt_r1/webhook_verification";
   const replace = (...extra: string[]) => ["webhook-verification", "replace", "edghts_e1", "edghtsrt_r1", ...extra];
   const moduleReply = (): Reply => json(200, { enabled: true, provider: "github", secret: "whatever" });
 

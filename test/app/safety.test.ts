@@ -10,7 +10,7 @@ import { FB } from "../e2e/support.js";
 import { useSafetySuite } from "../e2e/safety.support.js";
 
 const ctx = useSafetySuite(appSandbox);
-const { KEY, SECRET, env, run } = ctx;
+const { KEY, SECRET, run } = ctx;
 
 describe("--dry-run prints the request and sends nothing", () => {
   const wv = ["webhook-verification"];

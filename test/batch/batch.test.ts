@@ -70,6 +70,7 @@ describe("against the emulator", () => {
     emu = await spawnEmulator();
   });
   afterAll(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
     await emu?.stop();
   });
 

@@ -21,8 +21,6 @@ const resource = (id: string) => ({
 });
 
 describe("a batch where every id fails prints nothing on stdout", () => {
-  const ids = ["bkdfo_miss1", "bkdfo_miss2", "bkdfo_miss3"];
-
   it("the worst exit code still wins when all fail (a connection reset → 3), stdout empty", async () => {
     suite.server.fallback = (req) =>
       idOf(req.path) === "bkdfo_reset" ? { reset: true } : apiError(404, "Resource not found");

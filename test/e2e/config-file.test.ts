@@ -4,7 +4,6 @@
 import { readdirSync } from "node:fs";
 import { lock } from "proper-lockfile";
 import { describe, expect, it } from "vitest";
-import { json } from "../helpers/fault-server.js";
 import { useConfigFileSuite } from "./config-file.support.js";
 
 const { suite, run, file, writeConfig, stored } = useConfigFileSuite();

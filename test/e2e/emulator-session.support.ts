@@ -41,7 +41,9 @@ export function useEmulatorSessionSuite(makeSandbox: () => Sandbox = sandbox) {
     scratch = mkdtempSync(join(tmpdir(), "edgectl-emu-session-"));
   });
   afterAll(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
     await emu?.stop();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
     cli?.cleanup();
     rmSync(scratch, { recursive: true, force: true });
   });

@@ -1,7 +1,7 @@
 // `edgectl export`: every edge and backend, all pages, as one JSON document.
 // Here the real bin runs one case of each kind; the rest run in-process in app/export.test.ts.
 import { describe, expect, it } from "vitest";
-import { edge, failover, staticBackend, weighted } from "../migrate/fixtures.js";
+import { staticBackend } from "../migrate/fixtures.js";
 import { useExportSuite } from "./export.support.js";
 
 const { suite, E2, scriptAccount } = useExportSuite();

@@ -128,7 +128,9 @@ export function useEmulator(args: () => string[] = () => [], makeSandbox: () => 
     ctx.cli = makeSandbox();
   });
   afterAll(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
     await ctx.emulator?.stop();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
     ctx.cli?.cleanup();
   });
   return {

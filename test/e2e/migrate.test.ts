@@ -3,7 +3,6 @@
 // Here the real bin runs one case of each kind; the rest run in-process in app/migrate.test.ts.
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
-import { edge } from "../migrate/fixtures.js";
 import { useMigrateSuite } from "./migrate.support.js";
 
 const { suite, SECRET, scriptApi, requestLines, READS, EXPECTED_POLICY } = useMigrateSuite();

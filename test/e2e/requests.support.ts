@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
 import { sandbox } from "../helpers/cli.js";
-import { json, startFaultServer, type FaultServer, type RecordedRequest } from "../helpers/fault-server.js";
+import { startFaultServer, type FaultServer, type RecordedRequest } from "../helpers/fault-server.js";
 import { FB, VERSION, runCli, type Sandbox } from "./support.js";
 
 export function useRequestsSuite(makeSandbox: () => Sandbox = sandbox) {

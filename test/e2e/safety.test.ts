@@ -7,10 +7,9 @@ import { FB } from "./support.js";
 import { useSafetySuite } from "./safety.support.js";
 
 const ctx = useSafetySuite();
-const { KEY, SECRET, env, run } = ctx;
+const { KEY, SECRET, run } = ctx;
 
 describe("--dry-run prints the request and sends nothing", () => {
-  const wv = ["webhook-verification"];
   it("with -o json the dry run is one JSON document (secret redacted), path prefix kept", async () => {
     const r = await run(
       [

@@ -10,7 +10,6 @@ import { useFaultServer } from "./support.js";
 
 const KEY = "key_script_edges_7777";
 const suite = useFaultServer(KEY);
-const { run } = suite;
 const resource = (id: string) => ({
   id,
   uri: `${suite.server.url}/backends/failover/${id}`,

@@ -3,7 +3,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { json } from "../helpers/fault-server.js";
 import { FB, parseJsonError } from "./support.js";
 import { useSettingsSuite } from "./settings.support.js";
 

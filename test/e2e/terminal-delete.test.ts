@@ -16,7 +16,9 @@ beforeAll(async () => {
   emu = await spawnEmulator();
 });
 afterAll(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
   await emu?.stop();
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
   cli?.cleanup();
 });
 

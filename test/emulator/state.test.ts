@@ -327,6 +327,7 @@ describe("atomic writes", () => {
     let reads = 0;
     let writing = true;
     const reader = (async () => {
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set in a callback the type checker does not follow
       while (writing) {
         const text = await readFile(file, "utf8");
         const state = JSON.parse(text); // throws on a half-written file

@@ -89,6 +89,7 @@ export interface CallResult {
   status: number;
   headers: Headers;
   text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- whatever the emulator answered, read by each test
   json: any;
 }
 

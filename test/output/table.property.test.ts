@@ -91,7 +91,6 @@ const record = fc.array(fc.tuple(anyCell, anyCell), { maxLength: 8 });
 
 // --- Checks --------------------------------------------------------------------------------
 
-// eslint-disable-next-line no-control-regex
 const C0_C1_BUT_NEWLINE = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/;
 const BOLD_ON = "\x1b[1m";
 const BOLD_OFF = "\x1b[22m";
@@ -211,6 +210,7 @@ describe("displayWidth properties", () => {
 
   // Except where the join falls inside an emoji sequence (ZWJ, U+FE0F, skin tone, flag),
   // which is one picture however it is cut.
+  // eslint-disable-next-line no-misleading-character-class -- code points of a sequence, each alone
   const SEQUENCE_START = /^[\u200d\ufe0f\u{1f3fb}-\u{1f3ff}\u{1f1e6}-\u{1f1ff}]/u;
   const SEQUENCE_END = /[\u200d\u{1f1e6}-\u{1f1ff}]$/u;
   it("adds up over concatenation of whole code points", () => {

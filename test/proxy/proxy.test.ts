@@ -30,7 +30,9 @@ beforeAll(async () => {
   proxy = await startConnectProxy();
 });
 afterAll(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
   await proxy?.close();
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
   cli?.cleanup();
 });
 
@@ -42,7 +44,9 @@ describe("an https API (self-signed certificate for localhost and 127.0.0.1)", (
     api = await startHttpsApi(cert);
   });
   afterAll(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
     await api?.close();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
     cert?.cleanup();
   });
   beforeEach(() => {
@@ -340,6 +344,7 @@ describe("a plain-http API on 127.0.0.1", () => {
     api = await startHttpApi();
   });
   afterAll(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
     await api?.close();
   });
   beforeEach(() => {

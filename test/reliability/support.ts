@@ -56,7 +56,6 @@ export function expectCleanError(stderr: string): void {
 
 /** No C0 control (except newline) and no C1 control: nothing that can drive a terminal. */
 export function expectNoRawControl(text: string): void {
-  // eslint-disable-next-line no-control-regex
   const bad = text.match(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
   expect(bad, `raw control character ${JSON.stringify(bad?.[0])} in ${JSON.stringify(text.slice(0, 300))}`).toBeNull();
 }

@@ -76,6 +76,6 @@ export async function unset(key: ConfigKey, deps: Deps): Promise<void> {
 
 export async function list(deps: Deps): Promise<void> {
   const profile = stored(deps);
-  const entries = Object.entries(profile).map(([k, v]) => [k, shownValue(k as ConfigKey, v ?? "")] as [string, string]);
+  const entries = Object.entries(profile).map(([k, v]) => [k, shownValue(k as ConfigKey, v)] as [string, string]);
   printResult(deps, Object.fromEntries(entries), (color) => renderRows(["KEY", "VALUE"], entries, color));
 }

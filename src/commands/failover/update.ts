@@ -1,4 +1,3 @@
-import * as z from "zod/mini";
 import { failoverPath, updateFailover, type FailoverUpdate } from "../../api/failover.js";
 import { printResult } from "../../output/print.js";
 import { defineCommand, type OptionsOf } from "../define.js";
