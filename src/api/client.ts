@@ -5,7 +5,7 @@ import { ApiError, AuthError, NetworkError } from "../errors.js";
 import { escapeControl, excerpt } from "../output/escape.js";
 import { USER_AGENT } from "../version.js";
 import { RatePacer } from "./pacing.js";
-import { redactText } from "./redact.js";
+import { redactBody, redactLogText } from "./redact.js";
 import { decideRetry, retryAfterMs, type Method, type Outcome } from "./retry.js";
 import { SendError, Transport, type RawResponse } from "./transport.js";
 
@@ -43,6 +43,11 @@ export interface RequestOptions {
   rateLimitWaits?: number;
   /** For a POST: what the user can run to see whether it was carried out after all. */
   checkWith?: string;
+  /**
+   * A bound (on the client's clock) beyond --timeout's own: a listing's pages share one
+   * --timeout (see listingDeadline), so no attempt or wait of a page may pass it.
+   */
+  deadlineAt?: number;
 }
 
 /** Added to a POST's error when the server may have acted before failing. */
@@ -134,8 +139,59 @@ export class ApiClient {
     return url;
   }
 
+  /** Text for a log line or a message: the key, the webhook secrets given and every secret field masked. */
+  /** When a listing that starts now must be done by: --timeout bounds all its pages together. */
+  listingDeadline(): number {
+    return this.now() + this.options.timeoutMs;
+  }
+
+  /** Whether a deadline from listingDeadline has passed. */
+  passed(deadlineAt: number): boolean {
+    return this.now() >= deadlineAt;
+  }
+
+  /** --timeout in seconds, for messages. */
+  get timeoutSeconds(): number {
+    return this.options.timeoutMs / 1000;
+  }
+
+  /**
+   * Where a list's next page is, from the API's next_page_uri: its query alone, below the base
+   * URL and on the list's own path (`listPath`, without the base URL's prefix), so the key goes
+   * nowhere else and a proxy in front of the API works (the API behind it names its own host).
+   * A next_page_uri whose path is another one is refused (NetworkError: the answer is unusable).
+   */
+  nextPage(uri: string, listPath: string): string {
+    let url: URL;
+    try {
+      url = new URL(uri, this.baseUrl);
+    } catch {
+      throw new NetworkError(
+        `the API's next_page_uri is not a URL (${excerpt(this.redact(uri))}); stopped the listing`,
+      );
+    }
+    const own = listPath.replace(/\/+$/, "");
+    const prefix = new URL(this.baseUrl).pathname.replace(/\/+$/, "");
+    const path = url.pathname.replace(/\/+$/, "");
+    if (path !== prefix + own && path !== own) {
+      throw new NetworkError(
+        `the API's next_page_uri leads to ${excerpt(this.redact(url.pathname))}, which is not the list's own path ${prefix}${own}; stopped the listing rather than send the key there`,
+      );
+    }
+    return `${own}${url.search}`;
+  }
+
   redact(text: string): string {
-    return redactText(text, [this.options.apiKey, ...(this.options.secrets ?? [])]);
+    return redactLogText(text, this.secretValues());
+  }
+
+  /** A body for a --debug line: masked first, then cut, so no part of a secret survives the cut. */
+  private redactBody(text: string): string {
+    return redactBody(text, this.secretValues());
+  }
+
+  private secretValues(): (string | undefined)[] {
+    return [this.options.apiKey, ...(this.options.secrets ?? [])];
   }
 
   /** Sends a request with retries; an error status becomes ApiError/AuthError, a failed exchange NetworkError. */
@@ -168,13 +224,13 @@ export class ApiClient {
         this.log(`  rate limited: waited ${(waitedMs / 1000).toFixed(2)} s`);
         deadline = undefined;
       }
-      deadline ??= this.now() + this.options.timeoutMs;
+      deadline ??= Math.min(this.now() + this.options.timeoutMs, opts.deadlineAt ?? Infinity);
       if (debug) {
         this.log(`→ ${method} ${this.origin}${path}${attempt > 1 ? ` (attempt ${attempt}/${maxAttempts})` : ""}`);
         this.log(
           `  headers: ${this.redact(JSON.stringify({ ...this.baseHeaders, ...bodyHeaders, Authorization: "Bearer ********" }))}`,
         );
-        if (payload !== undefined) this.log(`  body: ${this.redact(payload)}`);
+        if (payload !== undefined) this.log(`  body: ${this.redactBody(payload)}`);
       }
       const started = this.now();
       let outcome: Outcome;
@@ -192,15 +248,13 @@ export class ApiClient {
         outcome = { status: response.status, headers: response.headers };
         if (debug)
           this.log(`← ${response.status} ${STATUS_CODES[response.status] ?? ""} in ${this.now() - started} ms`);
-        if (response.text && debug)
-          this.log(
-            `  body: ${this.redact(response.text.length > 4000 ? `${response.text.slice(0, 4000)}…` : response.text)}`,
-          );
+        if (response.text && debug) this.log(`  body: ${this.redactBody(response.text)}`);
       } catch (err) {
         if (!(err instanceof SendError)) throw err;
         failure = err;
         outcome = { failure: err.kind };
         this.log(`← ${err.message} after ${this.now() - started} ms`);
+        if (err.received !== undefined && debug) this.log(`  body: ${this.redactBody(err.received)}`);
       }
       const rateLimited = response?.status === 429;
       // A Retry-After that cannot be read is no hint: the limit is learned as without one.
@@ -276,9 +330,10 @@ export class ApiClient {
 
   private networkError(method: Method, failure: SendError, attempts: number, opts: RequestOptions): NetworkError {
     const tries = attempts > 1 ? ` (${attempts} attempts)` : "";
-    let message = `${method} ${this.host}: ${failure.message}${tries}`;
+    const got = failure.received === undefined ? "" : `: ${excerpt(this.redact(failure.received))}`;
+    let message = `${this.redact(`${method} ${this.host}: ${failure.message}`)}${got}${tries}`;
     if (method === "POST" && failure.kind !== "never-sent") message += postDoubt(opts);
-    return new NetworkError(this.redact(message));
+    return new NetworkError(message);
   }
 
   private statusError(method: Method, response: RawResponse, opts: RequestOptions): ApiError {

@@ -2,7 +2,6 @@
 // than undici, for start-up cost (see BENCHMARKS.md); keep-alive agents carry batches.
 // Retries, waits and error wording are the client's.
 import { Agent, request, type IncomingHttpHeaders } from "node:http";
-import { excerpt } from "../output/escape.js";
 import { proxyAgentFor } from "./proxy.js";
 import type { FailureKind, Method } from "./retry.js";
 
@@ -38,6 +37,8 @@ export class SendError extends Error {
   constructor(
     message: string,
     readonly kind: FailureKind,
+    /** Part of a body that arrived before the exchange failed: the client redacts, then shortens it. */
+    readonly received?: string,
   ) {
     super(message);
   }
@@ -124,13 +125,14 @@ export class Transport {
           const text = chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8");
           finish(() => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
         });
-        // What arrived is told (escaped, redacted by the client), so a cut answer is recognisable.
+        // What arrived is told (redacted, then shortened and escaped by the client), so a cut
+        // answer is recognisable.
         const cutOff = (why: string) => {
           const got = Buffer.concat(chunks).toString("utf8");
-          const part = got.trim() ? `, after ${size} bytes: ${excerpt(got)}` : "";
           return new SendError(
-            `connection lost while reading the response (HTTP ${res.statusCode}${why}${part})`,
+            `connection lost while reading the response (HTTP ${res.statusCode}${why}${got.trim() ? `, after ${size} bytes` : ""})`,
             "lost",
+            got.trim() ? got : undefined,
           );
         };
         res.on("error", (err) => finish(() => reject(cutOff(`, ${describeNetworkError(err)}`))));
