@@ -20,6 +20,8 @@ export interface ClientOptions {
   retries: number;
   /** Receives --debug lines (already redacted); absent when debug is off. */
   debug?: (line: string) => void;
+  /** Receives notes for stderr that are not errors (a DELETE counted as done after a lost answer). */
+  note?: (message: string) => void;
   /** Values to redact from debug lines and messages besides the key (webhook secrets). */
   secrets?: string[];
   env?: Record<string, string | undefined>;
@@ -54,6 +56,12 @@ export interface RequestOptions {
 function postDoubt(opts: RequestOptions): string {
   const check = opts.checkWith ? `check with ${opts.checkWith}` : "check";
   return `; the request may or may not have been carried out, so it was not repeated — ${check} before trying again`;
+}
+
+/** Added to a POST's error when the server answered 2xx with a body that cannot be read. */
+function postCreated(opts: RequestOptions): string {
+  const check = opts.checkWith ? `check with ${opts.checkWith}` : "check";
+  return `; the resource may have been created, so it was not repeated — ${check} before trying again`;
 }
 
 export class ApiClient {
@@ -217,6 +225,8 @@ export class ApiClient {
     // --timeout bounds the whole request: every attempt and the waits between them. Time a
     // batch spends queued behind the API's rate limit does not count: the id is not in flight.
     let deadline: number | undefined;
+    // An attempt whose answer was lost may have been carried out (see the DELETE rule below).
+    let lostBefore = false;
     for (let attempt = 1; ;) {
       // Mostly the pacer lets a request go at once: no promise to wait for then.
       const { ticket, waitedMs } = this.pacer.tryAcquire() ?? (await this.pacer.acquire());
@@ -252,6 +262,7 @@ export class ApiClient {
       } catch (err) {
         if (!(err instanceof SendError)) throw err;
         failure = err;
+        if (err.kind === "lost") lostBefore = true;
         outcome = { failure: err.kind };
         this.log(`← ${err.message} after ${this.now() - started} ms`);
         if (err.received !== undefined && debug) this.log(`  body: ${this.redactBody(err.received)}`);
@@ -296,6 +307,15 @@ export class ApiClient {
         );
       }
       if (failure) throw this.networkError(method, failure, attempt, opts);
+      // The first DELETE was carried out but its answer was lost, so the retry finds nothing:
+      // what was asked for is done. A 404 at the first try stays an error.
+      if (method === "DELETE" && lostBefore && response!.status === 404) {
+        this.options.note?.(
+          `DELETE ${path}: the answer to an earlier attempt was lost and the retry found nothing there (404), so it counts as deleted`,
+        );
+        this.log(`  counted as deleted: an earlier attempt's answer was lost, and the retry met 404`);
+        return { status: 204, headers: response!.headers, text: "" };
+      }
       if (response!.status >= 300) throw this.statusError(method, response!, opts);
       return response!;
     }
@@ -309,7 +329,15 @@ export class ApiClient {
     opts: RequestOptions = {},
   ): Promise<T> {
     const response = await this.request(method, target, opts);
-    return parseBody(response, parse, (text) => this.redact(text));
+    try {
+      return parseBody(response, parse, (text) => this.redact(text));
+    } catch (err) {
+      // The server said it acted (2xx) but its answer cannot be read: a script that retries
+      // on exit 3 must not POST again without looking.
+      if (method === "POST" && err instanceof NetworkError)
+        throw new NetworkError(`${err.message}${postCreated(opts)}`, { statusCode: err.statusCode });
+      throw err;
+    }
   }
 
   close(): void {
