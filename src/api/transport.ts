@@ -185,7 +185,8 @@ function decode(body: Buffer, header: string): string {
         } catch {
           out = zlib.inflateRawSync(out, limit);
         }
-      } else return `(a body of ${body.length} bytes in the ${JSON.stringify(coding)} content encoding, which edgectl cannot read)`;
+      } else
+        return `(a body of ${body.length} bytes in the ${JSON.stringify(coding)} content encoding, which edgectl cannot read)`;
     } catch (err) {
       return `(a body of ${body.length} bytes in the ${JSON.stringify(coding)} content encoding that could not be decoded: ${(err as Error).message})`;
     }

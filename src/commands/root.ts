@@ -113,8 +113,7 @@ export class Program extends Command {
   override async parseAsync(argv?: readonly string[], options?: ParseOptions): Promise<this> {
     // As commander reads argv: from "node" (the default) skips the runtime and the script.
     const from = options?.from ?? "node";
-    const words =
-      argv === undefined ? undefined : from === "user" ? argv : from === "node" ? argv.slice(2) : undefined;
+    const words = argv === undefined ? undefined : from === "user" ? argv : from === "node" ? argv.slice(2) : undefined;
     this.typedWords = words ?? [];
     await this.load(words);
     return super.parseAsync(argv, options);
