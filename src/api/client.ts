@@ -134,8 +134,9 @@ export class ApiClient {
   }
 
   /**
-   * A URI the API handed back (next_page_uri), absolute or relative, resolved against the
-   * base URL as a browser would. It must stay on the base URL's origin: the key goes nowhere else.
+   * A URI the API handed back, absolute or relative, resolved against the base URL as a
+   * browser would. It must stay on the base URL's origin: the key goes nowhere else. A list's
+   * next page is not followed this way but by nextPage (its query, on the list's own path).
    */
   followUrl(uri: string): URL {
     const url = new URL(uri, this.baseUrl);
@@ -147,7 +148,6 @@ export class ApiClient {
     return url;
   }
 
-  /** Text for a log line or a message: the key, the webhook secrets given and every secret field masked. */
   /** When a listing that starts now must be done by: --timeout bounds all its pages together. */
   listingDeadline(): number {
     return this.now() + this.options.timeoutMs;
@@ -189,6 +189,7 @@ export class ApiClient {
     return `${own}${url.search}`;
   }
 
+  /** Text for a log line or a message: the key, the webhook secrets given and every secret field masked. */
   redact(text: string): string {
     return redactLogText(text, this.secretValues());
   }
