@@ -2,6 +2,7 @@
 // handed back. src/cli.ts runs it with the real process; tests run it in-process with
 // captures. Nothing here touches process.exit, process.argv, signals or the real streams.
 import { CommanderError, type Command } from "commander";
+import type { InterruptReport } from "./commands/deps.js";
 import { buildProgram } from "./commands/root.js";
 import { EXIT_CODES, EdgectlError, UsageError } from "./errors.js";
 import { createFactory } from "./factory.js";
@@ -9,7 +10,7 @@ import type { InStream, OutStream } from "./io/iostreams.js";
 import { formatError } from "./output/error.js";
 import { escapeControl } from "./output/escape.js";
 import { helpWidth, type HelpStream } from "./output/help-width.js";
-import type { Env } from "./settings/config-file.js";
+import { withoutBlanks, type Env } from "./settings/config-file.js";
 import { isTruthy, type GlobalFlags } from "./settings/resolve.js";
 
 export interface AppOptions {
@@ -20,6 +21,8 @@ export interface AppOptions {
   readonly stdin: InStream;
   /** Where Ctrl-C goes instead of exiting at once (the emulator's clean stop). */
   onInterrupt?(handler: () => Promise<void>): void;
+  /** What Ctrl-C should report besides "interrupted" (a batch's done and not-done ids). */
+  reportOnInterrupt?(report: () => InterruptReport | undefined): void;
 }
 
 export interface App {
@@ -30,7 +33,8 @@ export interface App {
 }
 
 export function createApp(options: AppOptions): App {
-  const { env, stdout, stderr } = options;
+  const { stdout, stderr } = options;
+  const env = withoutBlanks(options.env);
   // The last -o/--json given wins, for results and errors alike.
   let format: { json?: boolean; output?: string } = {};
   const f = createFactory({
@@ -42,6 +46,7 @@ export function createApp(options: AppOptions): App {
     },
     flags: () => ({ ...(program.opts() as GlobalFlags), ...format }),
     onInterrupt: (handler) => options.onInterrupt?.(handler),
+    reportOnInterrupt: (report) => options.reportOnInterrupt?.(report),
   });
 
   const program = buildProgram(f);

@@ -3,13 +3,15 @@
 import { fstatSync, readFileSync } from "node:fs";
 import { Readable } from "node:stream";
 import { createApp } from "./app.js";
-import { EXIT_CODES, InternalError } from "./errors.js";
+import type { InterruptReport } from "./commands/deps.js";
+import { EXIT_CODES, InternalError, InterruptedError } from "./errors.js";
 import type { InStream } from "./io/iostreams.js";
 import { formatError } from "./output/error.js";
 
 export async function main(argv: string[] = process.argv): Promise<void> {
   let stdin: InStream | undefined;
   let interruptHandler: (() => Promise<void>) | undefined;
+  let interruptReport: (() => InterruptReport | undefined) | undefined;
   const app = createApp({
     env: process.env,
     stdout: process.stdout,
@@ -19,6 +21,7 @@ export async function main(argv: string[] = process.argv): Promise<void> {
       return (stdin ??= fileStdin() ?? process.stdin);
     },
     onInterrupt: (handler) => void (interruptHandler = handler),
+    reportOnInterrupt: (report) => void (interruptReport = report),
   });
   let signalled = false;
 
@@ -38,13 +41,16 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     // Exit at once: in-flight sockets die with the process. A result is written in one piece
     // at the end; if part of it is still queued for a slow reader, it is let through first, so
     // stdout never holds half a document (a second signal does not wait).
-    const message = `interrupted (${signal})`;
+    // A batch says which ids were done and which were not.
+    const report = interruptReport?.();
+    const message = `interrupted (${signal})${report ? `: ${report.message}` : ""}`;
     // On a terminal, start a fresh line after the echoed ^C; otherwise stderr starts with `error:`.
     const lead = process.stderr.isTTY ? "\n" : "";
+    const json = app.errorsAsJson();
     process.stderr.write(
-      app.errorsAsJson()
-        ? `${JSON.stringify({ error: { kind: "interrupted", message } })}\n`
-        : `${lead}error: ${message}\n`,
+      json
+        ? formatError(new InterruptedError(message, report?.details), { json })
+        : `${lead}error: ${message}\n${report ? report.lines.map((l) => `${l}\n`).join("") : ""}`,
     );
     if (process.stdout.writableLength === 0) process.exit(EXIT_CODES.interrupted);
     void flushed(process.stdout).then(() => process.exit(EXIT_CODES.interrupted));

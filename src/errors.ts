@@ -56,9 +56,15 @@ export class NetworkError extends EdgectlError {
   }
 }
 
-/** Ctrl-C or SIGTERM. */
+/** Ctrl-C or SIGTERM; `details` says what an interrupted batch had done. */
 export class InterruptedError extends EdgectlError {
   readonly kind = "interrupted";
+  constructor(
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
 }
 
 /**

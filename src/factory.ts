@@ -3,7 +3,7 @@
 // that needs no settings (`config path`, `completion`) runs whatever the config file or the
 // environment holds, and `config set` can repair one bad value while another is still bad.
 import { ApiClient } from "./api/client.js";
-import type { Deps } from "./commands/deps.js";
+import type { Deps, InterruptReport } from "./commands/deps.js";
 import { AuthError } from "./errors.js";
 import { colorAllowed, IOStreams, type InStream, type OutStream } from "./io/iostreams.js";
 import { ask } from "./io/prompt.js";
@@ -20,6 +20,8 @@ export interface FactoryOptions {
   flags(): GlobalFlags;
   /** Where Ctrl-C goes instead of exiting at once (the emulator's clean stop). */
   onInterrupt(handler: () => Promise<void>): void;
+  /** What Ctrl-C should report besides "interrupted" (a batch's done and not-done ids). */
+  reportOnInterrupt?(report: () => InterruptReport | undefined): void;
 }
 
 export interface Factory extends Deps {
@@ -103,6 +105,8 @@ export function createFactory(options: FactoryOptions): Factory {
         retries: s.retries,
         debug: s.debug ? (line: string) => stderr.write(`debug: ${line}\n`) : undefined,
         secrets: request.secrets,
+        // A DELETE counted as done after a lost answer is said on stderr (with the warnings).
+        note: (message: string) => void warnings.push(message),
         maxSockets: request.maxSockets,
         env,
       });
@@ -119,6 +123,7 @@ export function createFactory(options: FactoryOptions): Factory {
       flushWarnings();
       options.onInterrupt(handler);
     },
+    reportOnInterrupt: (report) => options.reportOnInterrupt?.(report),
     errorsAsJson() {
       if (settings) return settings.output === "json";
       // Not resolved (a usage error from commander, or a bad value): the same precedence, as

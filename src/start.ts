@@ -15,7 +15,17 @@
 //
 // It is built as CommonJS, and bin/edgectl.js is CommonJS too (bin/package.json): Node 20's
 // ES module loader costs ~10 ms at every start, a quarter of what a command adds to `node -e 0`.
-import { fstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import {
+  fstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import type { Script } from "node:vm";
 import { helpWidth } from "./output/help-width.js";
@@ -135,16 +145,30 @@ function parseCache(file: Buffer | undefined): { data: Buffer; commands: string[
  * where it is set, without loading node:os.
  */
 function cacheFile(env: Env, bundle: string): string | undefined {
-  let dir = env.EDGECTL_CACHE_DIR;
+  // A variable set to blanks counts as unset.
+  const set = (name: string) => (env[name]?.trim() ? env[name] : undefined);
+  let dir = set("EDGECTL_CACHE_DIR");
   try {
-    dir ||= join(
-      env.XDG_CACHE_HOME || join(env.HOME || process.getBuiltinModule("node:os").homedir(), ".cache"),
+    dir ??= join(
+      set("XDG_CACHE_HOME") ?? join(set("HOME") ?? process.getBuiltinModule("node:os").homedir(), ".cache"),
       "edgectl",
     );
   } catch {
     return undefined;
   }
   return join(dir, `${bundle}-${BUILD}-node${process.versions.node}-${process.arch}.v8cache`);
+}
+
+/** A cache file as cacheFile names it: the bundle, then the build's hash. */
+const OWN_CACHE = /^([a-z]+(?:-[a-z]+)*)-([0-9a-f]{8,64}|dev)-node\d+\.\d+\.\d+-[a-z0-9]+\.v8cache$/;
+
+/** Whether `name` is one of edgectl's bundles (dist/<name>.cjs beside this file). */
+function isBundle(name: string): boolean {
+  try {
+    return statSync(join(__dirname, `${name}.cjs`)).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** Whether fd 1 may be a terminal: a character device (fstat, unlike node:tty, loads nothing). */
@@ -169,8 +193,11 @@ function saveCache(script: Script, file: string, commands: string[]): void {
     );
     renameSync(tmp, file);
     // Caches of other builds are dead weight once this one exists (other Node versions' stay).
+    // Only files edgectl named: `<bundle>-<build>-node<version>-<arch>.v8cache`, for a bundle
+    // this build has (the folder may be shared: EDGECTL_CACHE_DIR), never another tool's.
     for (const name of readdirSync(dir)) {
-      if (name.endsWith(".v8cache") && !name.includes(`-${BUILD}-node`)) rmSync(join(dir, name), { force: true });
+      const own = OWN_CACHE.exec(name);
+      if (own && own[2] !== BUILD && isBundle(own[1]!)) rmSync(join(dir, name), { force: true });
     }
   } catch {
     try {

@@ -5,7 +5,7 @@ import { ApiError, AuthError, NetworkError } from "../errors.js";
 import { escapeControl, excerpt } from "../output/escape.js";
 import { USER_AGENT } from "../version.js";
 import { RatePacer } from "./pacing.js";
-import { redactText } from "./redact.js";
+import { redactBody, redactLogText } from "./redact.js";
 import { decideRetry, retryAfterMs, type Method, type Outcome } from "./retry.js";
 import { SendError, Transport, type RawResponse } from "./transport.js";
 
@@ -20,6 +20,8 @@ export interface ClientOptions {
   retries: number;
   /** Receives --debug lines (already redacted); absent when debug is off. */
   debug?: (line: string) => void;
+  /** Receives notes for stderr that are not errors (a DELETE counted as done after a lost answer). */
+  note?: (message: string) => void;
   /** Values to redact from debug lines and messages besides the key (webhook secrets). */
   secrets?: string[];
   env?: Record<string, string | undefined>;
@@ -43,12 +45,23 @@ export interface RequestOptions {
   rateLimitWaits?: number;
   /** For a POST: what the user can run to see whether it was carried out after all. */
   checkWith?: string;
+  /**
+   * A bound (on the client's clock) beyond --timeout's own: a listing's pages share one
+   * --timeout (see listingDeadline), so no attempt or wait of a page may pass it.
+   */
+  deadlineAt?: number;
 }
 
 /** Added to a POST's error when the server may have acted before failing. */
 function postDoubt(opts: RequestOptions): string {
   const check = opts.checkWith ? `check with ${opts.checkWith}` : "check";
   return `; the request may or may not have been carried out, so it was not repeated — ${check} before trying again`;
+}
+
+/** Added to a POST's error when the server answered 2xx with a body that cannot be read. */
+function postCreated(opts: RequestOptions): string {
+  const check = opts.checkWith ? `check with ${opts.checkWith}` : "check";
+  return `; the resource may have been created, so it was not repeated — ${check} before trying again`;
 }
 
 export class ApiClient {
@@ -121,8 +134,9 @@ export class ApiClient {
   }
 
   /**
-   * A URI the API handed back (next_page_uri), absolute or relative, resolved against the
-   * base URL as a browser would. It must stay on the base URL's origin: the key goes nowhere else.
+   * A URI the API handed back, absolute or relative, resolved against the base URL as a
+   * browser would. It must stay on the base URL's origin: the key goes nowhere else. A list's
+   * next page is not followed this way but by nextPage (its query, on the list's own path).
    */
   followUrl(uri: string): URL {
     const url = new URL(uri, this.baseUrl);
@@ -134,8 +148,59 @@ export class ApiClient {
     return url;
   }
 
+  /** When a listing that starts now must be done by: --timeout bounds all its pages together. */
+  listingDeadline(): number {
+    return this.now() + this.options.timeoutMs;
+  }
+
+  /** Whether a deadline from listingDeadline has passed. */
+  passed(deadlineAt: number): boolean {
+    return this.now() >= deadlineAt;
+  }
+
+  /** --timeout in seconds, for messages. */
+  get timeoutSeconds(): number {
+    return this.options.timeoutMs / 1000;
+  }
+
+  /**
+   * Where a list's next page is, from the API's next_page_uri: its query alone, below the base
+   * URL and on the list's own path (`listPath`, without the base URL's prefix), so the key goes
+   * nowhere else and a proxy in front of the API works (the API behind it names its own host).
+   * A next_page_uri whose path is another one is refused (NetworkError: the answer is unusable).
+   */
+  nextPage(uri: string, listPath: string): string {
+    let url: URL;
+    try {
+      url = new URL(uri, this.baseUrl);
+    } catch {
+      throw new NetworkError(
+        `the API's next_page_uri is not a URL (${excerpt(this.redact(uri))}); stopped the listing`,
+      );
+    }
+    const own = listPath.replace(/\/+$/, "");
+    const prefix = new URL(this.baseUrl).pathname.replace(/\/+$/, "");
+    const path = url.pathname.replace(/\/+$/, "");
+    if (path !== prefix + own && path !== own) {
+      throw new NetworkError(
+        `the API's next_page_uri leads to ${excerpt(this.redact(url.pathname))}, which is not the list's own path ${prefix}${own}; stopped the listing rather than send the key there`,
+      );
+    }
+    return `${own}${url.search}`;
+  }
+
+  /** Text for a log line or a message: the key, the webhook secrets given and every secret field masked. */
   redact(text: string): string {
-    return redactText(text, [this.options.apiKey, ...(this.options.secrets ?? [])]);
+    return redactLogText(text, this.secretValues());
+  }
+
+  /** A body for a --debug line: masked first, then cut, so no part of a secret survives the cut. */
+  private redactBody(text: string): string {
+    return redactBody(text, this.secretValues());
+  }
+
+  private secretValues(): (string | undefined)[] {
+    return [this.options.apiKey, ...(this.options.secrets ?? [])];
   }
 
   /** Sends a request with retries; an error status becomes ApiError/AuthError, a failed exchange NetworkError. */
@@ -161,6 +226,8 @@ export class ApiClient {
     // --timeout bounds the whole request: every attempt and the waits between them. Time a
     // batch spends queued behind the API's rate limit does not count: the id is not in flight.
     let deadline: number | undefined;
+    // An attempt whose answer was lost may have been carried out (see the DELETE rule below).
+    let lostBefore = false;
     for (let attempt = 1; ;) {
       // Mostly the pacer lets a request go at once: no promise to wait for then.
       const { ticket, waitedMs } = this.pacer.tryAcquire() ?? (await this.pacer.acquire());
@@ -168,13 +235,13 @@ export class ApiClient {
         this.log(`  rate limited: waited ${(waitedMs / 1000).toFixed(2)} s`);
         deadline = undefined;
       }
-      deadline ??= this.now() + this.options.timeoutMs;
+      deadline ??= Math.min(this.now() + this.options.timeoutMs, opts.deadlineAt ?? Infinity);
       if (debug) {
         this.log(`→ ${method} ${this.origin}${path}${attempt > 1 ? ` (attempt ${attempt}/${maxAttempts})` : ""}`);
         this.log(
           `  headers: ${this.redact(JSON.stringify({ ...this.baseHeaders, ...bodyHeaders, Authorization: "Bearer ********" }))}`,
         );
-        if (payload !== undefined) this.log(`  body: ${this.redact(payload)}`);
+        if (payload !== undefined) this.log(`  body: ${this.redactBody(payload)}`);
       }
       const started = this.now();
       let outcome: Outcome;
@@ -192,15 +259,14 @@ export class ApiClient {
         outcome = { status: response.status, headers: response.headers };
         if (debug)
           this.log(`← ${response.status} ${STATUS_CODES[response.status] ?? ""} in ${this.now() - started} ms`);
-        if (response.text && debug)
-          this.log(
-            `  body: ${this.redact(response.text.length > 4000 ? `${response.text.slice(0, 4000)}…` : response.text)}`,
-          );
+        if (response.text && debug) this.log(`  body: ${this.redactBody(response.text)}`);
       } catch (err) {
         if (!(err instanceof SendError)) throw err;
         failure = err;
+        if (err.kind === "lost") lostBefore = true;
         outcome = { failure: err.kind };
         this.log(`← ${err.message} after ${this.now() - started} ms`);
+        if (err.received !== undefined && debug) this.log(`  body: ${this.redactBody(err.received)}`);
       }
       const rateLimited = response?.status === 429;
       // A Retry-After that cannot be read is no hint: the limit is learned as without one.
@@ -242,6 +308,15 @@ export class ApiClient {
         );
       }
       if (failure) throw this.networkError(method, failure, attempt, opts);
+      // The first DELETE was carried out but its answer was lost, so the retry finds nothing:
+      // what was asked for is done. A 404 at the first try stays an error.
+      if (method === "DELETE" && lostBefore && response!.status === 404) {
+        this.options.note?.(
+          `DELETE ${path}: the answer to an earlier attempt was lost and the retry found nothing there (404), so it counts as deleted`,
+        );
+        this.log(`  counted as deleted: an earlier attempt's answer was lost, and the retry met 404`);
+        return { status: 204, headers: response!.headers, text: "" };
+      }
       if (response!.status >= 300) throw this.statusError(method, response!, opts);
       return response!;
     }
@@ -255,7 +330,15 @@ export class ApiClient {
     opts: RequestOptions = {},
   ): Promise<T> {
     const response = await this.request(method, target, opts);
-    return parseBody(response, parse, (text) => this.redact(text));
+    try {
+      return parseBody(response, parse, (text) => this.redact(text));
+    } catch (err) {
+      // The server said it acted (2xx) but its answer cannot be read: a script that retries
+      // on exit 3 must not POST again without looking.
+      if (method === "POST" && err instanceof NetworkError)
+        throw new NetworkError(`${err.message}${postCreated(opts)}`, { statusCode: err.statusCode });
+      throw err;
+    }
   }
 
   close(): void {
@@ -276,9 +359,10 @@ export class ApiClient {
 
   private networkError(method: Method, failure: SendError, attempts: number, opts: RequestOptions): NetworkError {
     const tries = attempts > 1 ? ` (${attempts} attempts)` : "";
-    let message = `${method} ${this.host}: ${failure.message}${tries}`;
+    const got = failure.received === undefined ? "" : `: ${excerpt(this.redact(failure.received))}`;
+    let message = `${this.redact(`${method} ${this.host}: ${failure.message}`)}${got}${tries}`;
     if (method === "POST" && failure.kind !== "never-sent") message += postDoubt(opts);
-    return new NetworkError(this.redact(message));
+    return new NetworkError(message);
   }
 
   private statusError(method: Method, response: RawResponse, opts: RequestOptions): ApiError {

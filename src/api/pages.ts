@@ -1,6 +1,8 @@
-// The pages of a list: the first from `path`, the rest (with `all`) only by the API's own next_page_uri,
-// followed through ApiClient.followUrl (same origin as the base URL, so the key goes nowhere
-// else). A next_page_uri seen before would loop for ever, and an empty page ends the list.
+// The pages of a list: the first from `path`, the rest (with `all`) by the API's next_page_uri,
+// of which only the query is taken, sent to the base URL and the list's own path
+// (ApiClient.nextPage): the key goes nowhere else. A listing must end: a page that brings no
+// item not seen before, or a next page already asked for, stops it (exit 3), and --timeout
+// bounds all its pages together. An empty page ends the list.
 import { NetworkError } from "../errors.js";
 import { escapeControl } from "../output/escape.js";
 import type { ApiClient } from "./client.js";
@@ -16,21 +18,52 @@ export async function listPages<T>(
   parsePage: (data: unknown) => Page<T>,
   opts: { all: boolean } = { all: true },
 ): Promise<T[]> {
+  const listPath = path.split("?")[0]!;
+  const deadlineAt = client.listingDeadline();
   const items: T[] = [];
-  let page = await client.requestJson("GET", path, parsePage);
+  const seenItems = new Set<string>();
+  const seenPages = new Set<string>([path]);
+  let pages = 1;
+  let page = await client.requestJson("GET", path, parsePage, { deadlineAt });
+  const fresh = (list: T[]) => {
+    let added = 0;
+    for (const item of list) {
+      const key = itemKey(item);
+      if (!seenItems.has(key)) {
+        seenItems.add(key);
+        added++;
+      }
+    }
+    return added;
+  };
+  fresh(page.items);
   items.push(...page.items);
-  const seen = new Set<string>();
   while (opts.all && page.next_page_uri && page.items.length > 0) {
-    const next = page.next_page_uri;
-    if (seen.has(next))
+    const next = client.nextPage(page.next_page_uri, listPath);
+    if (seenPages.has(next))
       throw new NetworkError(
-        `the API's next_page_uri points back to a page already read (${escapeControl(next)}); stopped after ${seen.size + 1} pages so as not to loop`,
+        `the API's next_page_uri leads back to a page already read (${escapeControl(client.redact(next))}); stopped after ${pages} pages so as not to loop`,
       );
-    seen.add(next);
-    page = await client.requestJson("GET", client.followUrl(next), parsePage);
+    seenPages.add(next);
+    if (client.passed(deadlineAt))
+      throw new NetworkError(
+        `the listing did not finish within ${client.timeoutSeconds} s (--timeout bounds the whole listing); stopped after ${pages} pages`,
+      );
+    page = await client.requestJson("GET", next, parsePage, { deadlineAt });
+    pages++;
+    if (page.items.length > 0 && fresh(page.items) === 0)
+      throw new NetworkError(
+        `page ${pages} of the listing brought no item not seen before (the API's next_page_uri does not move on); stopped so as not to loop`,
+      );
     items.push(...page.items);
   }
   return items;
+}
+
+/** An item's identity: its id when it has one, else the whole item. */
+function itemKey(item: unknown): string {
+  const id = (item as { id?: unknown } | null)?.id;
+  return typeof id === "string" ? `id:${id}` : `json:${JSON.stringify(item)}`;
 }
 
 /** A page parser for a list whose items sit under `key`, from a schema parser of the whole page. */

@@ -60,3 +60,102 @@ function encodedForms(value: string): string[] {
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+
+/** The keys whose string values are secrets wherever they stand in an API body. */
+const SECRET_KEYS = new Set(["secret", "client_secret"]);
+
+/**
+ * A request or response body for a --debug line: its secrets masked first, then cut to `max`
+ * characters, so no part of a secret can survive the cut. A JSON body is masked by its
+ * structure (secret and client_secret fields, and the secrets inside a traffic_policy text)
+ * and re-serialised; any other text by the patterns of redactLogText.
+ */
+export function redactBody(text: string, secrets: (string | undefined)[], max = 4000): string {
+  let out: string | undefined;
+  if (/^\s*[[{]/.test(text)) {
+    try {
+      out = JSON.stringify(maskJsonSecrets(JSON.parse(text)));
+    } catch {
+      out = undefined; // not JSON after all: the patterns below
+    }
+  }
+  out = redactLogText(out ?? text, secrets);
+  return out.length > max ? `${out.slice(0, max)}…` : out;
+}
+
+/** A parsed JSON value with every secret field, and every secret in a policy text, masked. */
+function maskJsonSecrets(value: unknown, key?: string): unknown {
+  if (typeof value === "string") {
+    if (key !== undefined && SECRET_KEYS.has(key)) return value === "" ? value : MASK;
+    // An endpoint's policy text (`traffic_policy`), or a route module's (`traffic_policy.value`).
+    if (key === "traffic_policy" || key === "value") return maskPolicySecrets(value);
+    return value;
+  }
+  if (Array.isArray(value)) return value.map((v) => maskJsonSecrets(v));
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    // A secret held by a non-string (a number, an object) is masked whole.
+    const masked = SECRET_KEYS.has(k) && v !== null && typeof v === "object" ? MASK : maskJsonSecrets(v, k);
+    Object.defineProperty(out, k, { value: masked, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/**
+ * A Traffic Policy text with its secrets masked: JSON by structure; anything else (YAML) by
+ * lines, since a log need not keep the layout: from a `secret:`/`client_secret:` key to the
+ * end of its line, and the more indented lines under it (a block scalar), are masked.
+ */
+function maskPolicySecrets(text: string): string {
+  if (!/secret/i.test(text)) return text;
+  if (/^\s*[[{]/.test(text)) {
+    try {
+      return JSON.stringify(maskJsonSecrets(JSON.parse(text)));
+    } catch {
+      // YAML flow style or broken JSON: by lines
+    }
+  }
+  const lines = text.split(/\r\n|\r|\n/);
+  const out: string[] = [];
+  let under: number | undefined;
+  for (const line of lines) {
+    const indent = /^\s*/.exec(line)![0].length;
+    if (under !== undefined && (line.trim() === "" || indent > under)) {
+      out.push(line.trim() === "" ? line : `${" ".repeat(indent)}${MASK}`);
+      continue;
+    }
+    under = undefined;
+    const m = /^(.*?["']?\b(?:client_)?secret["']?\s*:)(.*)$/i.exec(line);
+    if (m && m[2]!.trim() !== "" && m[2]!.trim() !== '""' && m[2]!.trim() !== "''") {
+      out.push(`${m[1]} ${MASK}`);
+      if (/^\s*[|>]/.test(m[2]!)) under = indent;
+    } else if (m) {
+      out.push(line);
+      under = indent; // the value may follow on the next, more indented lines
+    } else out.push(line);
+  }
+  return out.join("\n");
+}
+
+/**
+ * Text for a log line or a message: the known secrets masked (redactText), and any secret
+ * field however it is written: `"secret": "…"` or `"client_secret": "…"`, also inside a JSON
+ * string (`\"secret\":\"…\"`, a policy text in a body), `secret: …` (YAML, also inside a JSON
+ * string up to its `\n`), and a value cut off before its end (a truncated body) masked to the
+ * end. Masking too much is the safe side here: this is never data.
+ */
+export function redactLogText(text: string, secrets: (string | undefined)[]): string {
+  return redactText(text, secrets)
+    .replace(QUOTED_SECRET, (_all, head: string, _bs, _q, _value, end: string) => `${head}${MASK}${end}`)
+    .replace(YAML_SECRET, (_all, head: string) => `${head}${MASK}`);
+}
+
+// The key in quotes (escaped as many times as the text is nested), a colon, then the value's
+// opening quote escaped as the key's is; the value runs to that same quote not preceded by a
+// backslash (an escaped quote inside it is), or to the end of the text.
+const QUOTED_SECRET = /((\\*)"(?:client_)?secret\2"\s*:\s*(\2)")(?!\*{8}\3"|\3")([\s\S]*?)((?<!\\)\3"|$)/g;
+// A YAML key: its value to the end of the line, an escaped line break (`\n` inside a JSON
+// string), or the unescaped quote that closes the JSON string holding it.
+const YAML_SECRET =
+  /((?:^|[\s{,-])["']?(?:client_)?secret["']?[ \t]*:[ \t]*(?:\\*["'])?)(?!\*{8}|\\*["']|\s)((?:[^\r\n"\\]|\\(?![nr])[^\r\n])+)/gm;

@@ -2,7 +2,6 @@
 // than undici, for start-up cost (see BENCHMARKS.md); keep-alive agents carry batches.
 // Retries, waits and error wording are the client's.
 import { Agent, request, type IncomingHttpHeaders } from "node:http";
-import { excerpt } from "../output/escape.js";
 import { proxyAgentFor } from "./proxy.js";
 import type { FailureKind, Method } from "./retry.js";
 
@@ -38,6 +37,8 @@ export class SendError extends Error {
   constructor(
     message: string,
     readonly kind: FailureKind,
+    /** Part of a body that arrived before the exchange failed: the client redacts, then shortens it. */
+    readonly received?: string,
   ) {
     super(message);
   }
@@ -121,16 +122,19 @@ export class Transport {
         });
         res.on("end", () => {
           // An API answer mostly comes in one chunk: no copy into a new buffer then.
-          const text = chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8");
+          const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+          const encoding = res.headers["content-encoding"];
+          const text = encoding === undefined ? body.toString("utf8") : decode(body, encoding);
           finish(() => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
         });
-        // What arrived is told (escaped, redacted by the client), so a cut answer is recognisable.
+        // What arrived is told (redacted, then shortened and escaped by the client), so a cut
+        // answer is recognisable.
         const cutOff = (why: string) => {
           const got = Buffer.concat(chunks).toString("utf8");
-          const part = got.trim() ? `, after ${size} bytes: ${excerpt(got)}` : "";
           return new SendError(
-            `connection lost while reading the response (HTTP ${res.statusCode}${why}${part})`,
+            `connection lost while reading the response (HTTP ${res.statusCode}${why}${got.trim() ? `, after ${size} bytes` : ""})`,
             "lost",
+            got.trim() ? got : undefined,
           );
         };
         res.on("error", (err) => finish(() => reject(cutOff(`, ${describeNetworkError(err)}`))));
@@ -153,6 +157,41 @@ export class Transport {
       req.end(payload);
     });
   }
+}
+
+/**
+ * A body sent with a Content-Encoding (edgectl asks for none, but a proxy or a server may send
+ * one anyway): gzip, deflate and br are decoded (node:zlib, loaded only then, its output bounded
+ * as a body is); any other, or one that does not decode, is named instead of shown as binary.
+ */
+function decode(body: Buffer, header: string): string {
+  const codings = header
+    .split(",")
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== "" && c !== "identity");
+  if (codings.length === 0) return body.toString("utf8");
+  const zlib = process.getBuiltinModule("node:zlib");
+  const limit = { maxOutputLength: MAX_BODY_BYTES };
+  let out = body;
+  // The codings were applied in the order listed: undone last first.
+  for (const coding of codings.reverse()) {
+    try {
+      if (coding === "gzip" || coding === "x-gzip") out = zlib.gunzipSync(out, limit);
+      else if (coding === "br") out = zlib.brotliDecompressSync(out, limit);
+      else if (coding === "deflate") {
+        // "deflate" is zlib-wrapped by the standard, raw by some servers.
+        try {
+          out = zlib.inflateSync(out, limit);
+        } catch {
+          out = zlib.inflateRawSync(out, limit);
+        }
+      } else
+        return `(a body of ${body.length} bytes in the ${JSON.stringify(coding)} content encoding, which edgectl cannot read)`;
+    } catch (err) {
+      return `(a body of ${body.length} bytes in the ${JSON.stringify(coding)} content encoding that could not be decoded: ${(err as Error).message})`;
+    }
+  }
+  return out.toString("utf8");
 }
 
 function failureKind(err: NodeJS.ErrnoException, reachedServer: boolean): FailureKind {

@@ -4,7 +4,8 @@
 // batch slows down instead of failing ids.
 import { AuthError, BatchError, UsageError } from "../errors.js";
 import { formatError } from "../output/error.js";
-import type { Deps } from "./deps.js";
+import { escapeControl } from "../output/escape.js";
+import type { Deps, InterruptReport } from "./deps.js";
 
 export interface BatchOutcome<T> {
   id: string;
@@ -48,13 +49,23 @@ export function rateLimitWaits(total: number, retries: number): number {
   return total > 1 && retries > 0 ? 10 : 0;
 }
 
+/** How an interrupted batch says what it did: `verb` is the past tense of its work ("deleted"). */
+export interface BatchInterrupt {
+  verb: string;
+  /** Deps.reportOnInterrupt. */
+  report?: (report: () => InterruptReport | undefined) => void;
+}
+
 export async function runBatch<T>(
   ids: string[],
   concurrency: number,
   work: (id: string, onRateLimited: () => void) => Promise<T>,
   progress?: (done: number, total: number) => void,
+  interrupt?: BatchInterrupt,
 ): Promise<BatchOutcome<T>[]> {
   const outcomes: BatchOutcome<T>[] = new Array(ids.length);
+  const inFlightIds = new Set<number>();
+  interrupt?.report?.(() => interruptReport(ids, outcomes, inFlightIds, interrupt.verb));
   const throttle = new Throttle(concurrency);
   let next = 0;
   let inFlight = 0;
@@ -73,6 +84,7 @@ export async function runBatch<T>(
         const index = next++;
         const id = ids[index]!;
         inFlight++;
+        inFlightIds.add(index);
         work(id, () => throttle.rateLimited())
           .then(
             (value) => {
@@ -86,6 +98,7 @@ export async function runBatch<T>(
           )
           .finally(() => {
             inFlight--;
+            inFlightIds.delete(index);
             done++;
             progress?.(done, ids.length);
             pump();
@@ -95,6 +108,35 @@ export async function runBatch<T>(
     pump();
   });
   return outcomes;
+}
+
+/**
+ * What an interrupted batch did: the ids done (their request answered with success) and the
+ * rest, not done; an id whose request was in flight is not done, but may have been carried out.
+ */
+function interruptReport<T>(
+  ids: string[],
+  outcomes: BatchOutcome<T>[],
+  inFlight: Set<number>,
+  verb: string,
+): InterruptReport | undefined {
+  if (ids.length < 2) return undefined;
+  const done: string[] = [];
+  const notDone: string[] = [];
+  ids.forEach((id, i) => {
+    const o = outcomes[i];
+    (o !== undefined && o.error === undefined && !o.skipped ? done : notDone).push(id);
+  });
+  const flying = [...inFlight].sort((a, b) => a - b).map((i) => ids[i]!);
+  const maybe = flying.length
+    ? `; ${flying.length} of them were in flight and may have been ${verb}: ${flying.join(", ")}`
+    : "";
+  const list = (label: string, list: string[]) => `${label} (${list.length}): ${list.map(escapeControl).join(" ")}`;
+  return {
+    message: escapeControl(`${done.length} of ${ids.length} ids ${verb}, ${notDone.length} not${maybe}`),
+    lines: [list(verb, done), list(`not ${verb}`, notDone)],
+    details: { done, not_done: notDone },
+  };
 }
 
 /** Reports each failure on stderr; throws a BatchError (worst exit code) if any failed. */

@@ -8,6 +8,8 @@
 // error as for every other command.
 import { Command, Option } from "commander";
 import * as z from "zod/mini";
+import { UsageError } from "../errors.js";
+import { escapeControl } from "../output/escape.js";
 import type { Deps } from "./deps.js";
 import { parseInput, UNSURE } from "./input.js";
 
@@ -162,6 +164,7 @@ export function defineCommand<
       const examples = decl.examples.map((line) => `  ${line}`).join("\n");
       cmd.addHelpText("after", `\n${decl.about ? `${decl.about}\n\n` : ""}Examples:\n${examples}`);
       cmd.action(async () => {
+        refuseOptionsAsValues(cmd);
         const input: Record<string, unknown> = {};
         args.forEach(([key], i) => (input[key] = cmd.processedArgs[i]));
         const given = cmd.opts();
@@ -174,4 +177,40 @@ export function defineCommand<
       return cmd;
     },
   };
+}
+
+/**
+ * An option that takes a value never takes another option as it: `--secret --dry-run` would
+ * send a real request with "--dry-run" as the secret (commander takes the next word whatever it
+ * is). Every value-taking option of the command and of its parents (the global ones) is checked
+ * in the words as typed; a value that starts with `-` on purpose is written `--secret=--x`. A
+ * negative number (`--limit -1`) is a value, never an option (no option is a digit), and the
+ * option's own check then refuses it with its rule.
+ */
+export function refuseOptionsAsValues(cmd: Command): void {
+  const options: Option[] = [];
+  let root = cmd;
+  for (let c: Command | null = cmd; c; c = c.parent) {
+    options.push(...c.options);
+    root = c;
+  }
+  // The user's words, as src/commands/root.ts's Program keeps them (a bare Command: none).
+  const words = (root as Command & { typedWords?: readonly string[] }).typedWords ?? [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    if (word === "--") return;
+    const long = /^--[^=]+$/.test(word);
+    const short = /^-[^-]$/.test(word);
+    if (!long && !short) continue;
+    const option = options.find((o) => (long ? o.long === word : o.short === word));
+    if (!option?.required) continue;
+    const next = words[i + 1];
+    if (next !== undefined && next.length > 1 && next.startsWith("-") && !/^-\d/.test(next)) {
+      const name = option.long ?? word;
+      throw new UsageError(
+        `${word}: takes a value, but the next word is the option ${escapeControl(next)} (nothing was sent); to give a value that starts with "-", write ${name}=${escapeControl(next)}`,
+      );
+    }
+    i++;
+  }
 }

@@ -33,4 +33,17 @@ export interface Deps {
   warn(message: string): void;
   /** Registers cleanup to run on Ctrl-C/SIGTERM instead of exiting at once (the emulator). */
   onInterrupt(handler: () => Promise<void>): void;
+  /**
+   * Registers what Ctrl-C/SIGTERM should report besides "interrupted" (a batch: which ids were
+   * done); the process still exits at once. Absent in tests that do not need it.
+   */
+  reportOnInterrupt?(report: () => InterruptReport | undefined): void;
+}
+
+/** Said on stderr when a command is interrupted: more words, and `details` for -o json. */
+export interface InterruptReport {
+  message: string;
+  /** Lines after the error line (people); -o json has `details` instead. */
+  lines: string[];
+  details: Record<string, unknown>;
 }

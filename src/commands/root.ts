@@ -103,6 +103,8 @@ Exit codes: 0 ok, 1 API error, 2 usage, 3 no usable answer, 4 auth, 130 interrup
  */
 export class Program extends Command {
   private loaded = false;
+  /** The user's words (argv without node and the script), for checks commander does not make (define.ts). */
+  typedWords: readonly string[] = [];
 
   constructor(private readonly deps: Deps) {
     super("edgectl");
@@ -111,9 +113,9 @@ export class Program extends Command {
   override async parseAsync(argv?: readonly string[], options?: ParseOptions): Promise<this> {
     // As commander reads argv: from "node" (the default) skips the runtime and the script.
     const from = options?.from ?? "node";
-    await this.load(
-      argv === undefined ? undefined : from === "user" ? argv : from === "node" ? argv.slice(2) : undefined,
-    );
+    const words = argv === undefined ? undefined : from === "user" ? argv : from === "node" ? argv.slice(2) : undefined;
+    this.typedWords = words ?? [];
+    await this.load(words);
     return super.parseAsync(argv, options);
   }
 

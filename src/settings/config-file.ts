@@ -6,8 +6,20 @@
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { InternalError, UsageError } from "../errors.js";
+import { escapeControl } from "../output/escape.js";
 
 export type Env = Record<string, string | undefined>;
+
+/**
+ * The environment as edgectl reads it: a variable set to blanks counts as unset, every one of
+ * them (`EDGECTL_WEBHOOK_SECRET='   '` is no secret, `NO_COLOR=' '` no request). src/app.ts
+ * applies it once, so every reader sees the same.
+ */
+export function withoutBlanks(env: Env): Env {
+  const out: Env = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined && value.trim() !== "") out[name] = value;
+  return out;
+}
 
 export const CONFIG_KEYS = ["api_key", "base_url", "output", "timeout", "retries"] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
@@ -119,7 +131,12 @@ export async function writeProfileKey(
 ): Promise<string> {
   const dir = configDir(env);
   const path = configPath(env);
-  const created = mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined;
+  let created: boolean;
+  try {
+    created = mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined;
+  } catch (err) {
+    throw cannotWrite(dir, err, "the config folder");
+  }
   if (!created && process.platform !== "win32") {
     const mode = statSync(dir).mode;
     if (mode & 0o077)
@@ -138,7 +155,7 @@ export async function writeProfileKey(
         `config file ${path} is locked by another edgectl that is writing it; nothing was changed, try again (a lock left by a crash, ${path}.lock, expires after 10 s)`,
       );
     }
-    throw new InternalError(`cannot lock config file ${path}: ${(err as Error).message}; nothing was changed`);
+    throw cannotWrite(`${path}.lock`, err, "the config file's lock");
   }
   try {
     const text = readText(path);
@@ -149,9 +166,36 @@ export async function writeProfileKey(
     else current[key] = value;
     if (Object.keys(current).length === 0) delete profiles[profile];
     else profiles[profile] = current;
-    await writeFileAtomic(path, `${JSON.stringify({ ...data, profiles }, null, 2)}\n`, { mode: 0o600 });
+    try {
+      await writeFileAtomic(path, `${JSON.stringify({ ...data, profiles }, null, 2)}\n`, { mode: 0o600 });
+    } catch (err) {
+      throw cannotWrite(path, err, "the config file");
+    }
   } finally {
     await release().catch(() => {});
   }
   return path;
+}
+
+/**
+ * A config folder or file that cannot be written is the environment's doing, not a bug: exit 2,
+ * naming the path and why (a file in the way, no permission, a read-only or full disk).
+ */
+function cannotWrite(path: string, err: unknown, what: string): UsageError {
+  const e = err as NodeJS.ErrnoException;
+  const where = typeof e.path === "string" && e.path !== path ? ` (at ${e.path})` : "";
+  const why: Record<string, string> = {
+    EEXIST: "a file is in the way where a folder should be",
+    ENOTDIR: "a file is in the way where a folder should be",
+    EISDIR: "a folder is in the way where the file should be",
+    EACCES: "permission denied",
+    EPERM: "operation not permitted",
+    EROFS: "the file system is read-only",
+    ENOSPC: "no space left on the device",
+    EDQUOT: "the disk quota is used up",
+  };
+  const reason = (e.code && why[e.code] ? `${why[e.code]} (${e.code})` : e.message) || String(err);
+  return new UsageError(
+    `cannot write ${what} ${escapeControl(path)}${escapeControl(where)}: ${reason}; nothing was changed (set EDGECTL_CONFIG_DIR to use another folder)`,
+  );
 }

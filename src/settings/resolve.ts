@@ -111,7 +111,8 @@ export function resolveSettings(
 }
 
 export function isTruthy(value: string | undefined): boolean {
-  return value !== undefined && value !== "" && value !== "0" && value.toLowerCase() !== "false";
+  const v = value?.trim().toLowerCase();
+  return v !== undefined && v !== "" && v !== "0" && v !== "false";
 }
 
 /**

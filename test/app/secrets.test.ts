@@ -375,23 +375,24 @@ describe.concurrent("where the key may travel", () => {
     });
   }
 
-  it("a next_page_uri on another origin is not followed with the key", async () => {
+  it("a next_page_uri on another origin is asked of the base URL: the key never goes there", async () => {
     await withServer(async (target) => {
       await withServer(async (server) => {
-        server.script({
-          status: 200,
-          body: {
-            backends: [FB],
-            uri: "/backends/failover",
-            next_page_uri: `${target.url}/backends/failover?before_id=x`,
+        server.script(
+          {
+            status: 200,
+            body: {
+              backends: [FB],
+              uri: "/backends/failover",
+              next_page_uri: `${target.url}/backends/failover?before_id=x`,
+            },
           },
-        });
+          { status: 200, body: { backends: [], uri: "/backends/failover", next_page_uri: null } },
+        );
         const r = await cli.run(["failover", "list", "--all"], { env: envFor(server) });
-        expect(r.exitCode).not.toBe(0);
-        expect(out(r.stdout)).toBe("");
-        expectCleanError(out(r.stderr));
-        expect(out(r.stderr)).toContain(new URL(target.url).origin);
+        expect(r.exitCode).toBe(0);
         expect(target.requests).toHaveLength(0);
+        expect(server.requests.map((q) => q.path)).toEqual(["/backends/failover", "/backends/failover?before_id=x"]);
       });
     });
   });

@@ -17,7 +17,7 @@ export interface RecordedRequest {
 }
 
 export type Reply =
-  | { status: number; headers?: Record<string, string>; body?: string | object; delayMs?: number }
+  | { status: number; headers?: Record<string, string>; body?: string | Buffer | object; delayMs?: number }
   | { reset: true; afterMs?: number }
   | { hang: true }
   /** Sends headers and part of the body, then destroys the connection. */
@@ -187,10 +187,17 @@ function answer(reply: Reply, req: http.IncomingMessage, res: http.ServerRespons
     return;
   }
   const send = () => {
+    // A Buffer goes as it is (an encoded body); any other object as JSON.
     const body =
-      reply.body === undefined ? "" : typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body);
+      reply.body === undefined
+        ? ""
+        : typeof reply.body === "string" || Buffer.isBuffer(reply.body)
+          ? reply.body
+          : JSON.stringify(reply.body);
     const headers: Record<string, string> = {
-      ...(body && typeof reply.body === "object" ? { "Content-Type": "application/json" } : {}),
+      ...(body && typeof reply.body === "object" && !Buffer.isBuffer(reply.body)
+        ? { "Content-Type": "application/json" }
+        : {}),
       ...reply.headers,
     };
     res.writeHead(reply.status, headers);

@@ -16,9 +16,11 @@ afterAll(() => cli.cleanup());
 describe("failover list --all", () => {
   it("stops with exit 3 when next_page_uri points back to a page already read, printing nothing", async () => {
     await withServer(async (server) => {
+      // Each page brings a new item, so only the repeated next_page_uri tells the loop.
+      let n = 0;
       server.fallback = () =>
         json(200, {
-          backends: [FB],
+          backends: [{ ...FB, id: `bkdfo_n${++n}` }],
           uri: "/backends/failover",
           next_page_uri: `${server.url}/backends/failover?before_id=bkdfo_abc`,
         });
@@ -26,7 +28,7 @@ describe("failover list --all", () => {
       expect(r.exitCode).toBe(3);
       expect(out(r.stdout)).toBe("");
       expect(parseJsonError(out(r.stderr)).error).toMatchObject({ kind: "network" });
-      expect(out(r.stderr)).toMatch(/next_page_uri points back to a page already read/);
+      expect(out(r.stderr)).toMatch(/next_page_uri leads back to a page already read/);
       // The first page, the page it names, and then the repeat is seen before it is asked for.
       expect(server.requests).toHaveLength(2);
     });

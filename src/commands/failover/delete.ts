@@ -66,6 +66,7 @@ export async function run(options: DeleteOptions, deps: Deps): Promise<void> {
           rateLimitWaits: rateLimitWaits(ids.length, deps.settings.retries),
         }),
       progressLine(deps, "deleting", ids.length),
+      { verb: "deleted", report: (report) => deps.reportOnInterrupt?.(report) },
     );
     const deleted = succeeded(outcomes).map((o) => ({ id: o.id, deleted: true }));
     if (!options.many) {
