@@ -117,6 +117,8 @@ async function run(options: OptionsOf<object, typeof flags>, deps: Deps, command
   );
   if (!isLoopback(options.host)) deps.warn(`listening on ${options.host}: plain http, reachable beyond this machine`);
   await stopped;
+  // A count a bench or a CI script can check (e.g. how many requests a migration took).
+  deps.io.stderr.write(`emulator: stopped after ${emu.requests()} requests\n`);
 }
 
 /**

@@ -26,6 +26,7 @@ import {
   type Request,
 } from "../http.js";
 import { OTHER_ROUTE_MODULES } from "../../api/route-modules.js";
+import { unclaimedHostports } from "./edge-modules.js";
 import { rfc3339, type EdgeRecord, type RouteRecord, type WebhookModule } from "../store.js";
 
 const KIND_BY_PREFIX: Record<string, string> = {
@@ -254,15 +255,8 @@ function hostports(value: unknown): string[] | undefined {
   });
 }
 
-/** A hostport belongs to one edge at most. */
-function unclaimed(ctx: Context, edgeId: string, wanted: string[]): string[] {
-  for (const other of ctx.store.edges.all()) {
-    if (other.id === edgeId) continue;
-    const taken = wanted.find((hp) => other.hostports.includes(hp));
-    if (taken) throw new HttpError(400, "ERR_NGROK_7122", `Hostport ${taken} already exists for another edge.`);
-  }
-  return wanted;
-}
+/** A hostport belongs to one edge at most, of whatever kind. */
+const unclaimed = unclaimedHostports;
 
 function edgeModule(value: unknown, field: string): Record<string, unknown> | null {
   const obj = optionalObject(value, field);
