@@ -14,11 +14,12 @@ export async function listPages<T>(
   client: ApiClient,
   path: string,
   parsePage: (data: unknown) => Page<T>,
-  opts: { all: boolean } = { all: true },
+  opts: { all: boolean; onPage?: (items: readonly T[]) => void } = { all: true },
 ): Promise<T[]> {
   const items: T[] = [];
   let page = await client.requestJson("GET", path, parsePage);
   items.push(...page.items);
+  opts.onPage?.(page.items);
   const seen = new Set<string>();
   while (opts.all && page.next_page_uri && page.items.length > 0) {
     const next = page.next_page_uri;
@@ -29,6 +30,7 @@ export async function listPages<T>(
     seen.add(next);
     page = await client.requestJson("GET", client.followUrl(next), parsePage);
     items.push(...page.items);
+    opts.onPage?.(page.items);
   }
   return items;
 }
