@@ -69,7 +69,6 @@ export const EDGE_MODULES: Record<string, { parse: Parse; render: Render }> = {
     parse: (v, field) => {
       onlyFields(v, ["enabled", "ip_policy_ids"]);
       const ids = idList(v.ip_policy_ids, `${field}.ip_policy_ids`, "ipp_", "IP policy");
-      if (ids.length === 0) throw invalid(`${field}.ip_policy_ids must name at least one IP policy`);
       return { enabled: enabled(v, field), ip_policy_ids: ids };
     },
     render: (ctx, m) => ({ enabled: m.enabled, ip_policies: refs(ctx, m.ip_policy_ids, "ip_policies") }),
@@ -83,8 +82,6 @@ export const EDGE_MODULES: Record<string, { parse: Parse; render: Render }> = {
         "ca_",
         "certificate authority",
       );
-      if (ids.length === 0)
-        throw invalid(`${field}.certificate_authority_ids must name at least one certificate authority`);
       return { enabled: enabled(v, field), certificate_authority_ids: ids };
     },
     render: (ctx, m) => ({
