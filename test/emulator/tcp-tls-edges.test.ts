@@ -103,6 +103,8 @@ describe("TLS edges", () => {
     await bad({ tls_termination: { terminate_at: "upstream", min_version: "1.2" } }, "ERR_NGROK_215");
     await bad({ tls_termination: { terminate_at: "somewhere" } }, "ERR_NGROK_215");
     await bad({ traffic_policy: { value: "" } }, "ERR_NGROK_215");
+    await bad({ traffic_policy: { value: "[1, 2" } }, "ERR_NGROK_215");
+    await bad({ traffic_policy: { value: '{"on_connect": []}' } }, "ERR_NGROK_215");
     await bad({ hostports: ["no-port.example.com"] }, "ERR_NGROK_215");
     await call(emu.url, "POST", "/edges/https", { body: { hostports: ["taken.example.com:443"] } });
     await bad({ hostports: ["taken.example.com:443"] }, "ERR_NGROK_7122");

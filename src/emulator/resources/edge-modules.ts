@@ -178,3 +178,30 @@ export function unclaimedHostports(ctx: Context, edgeId: string, wanted: string[
   }
   return wanted;
 }
+
+const PHASES = ["on_tcp_connect", "on_http_request", "on_http_response"];
+
+/**
+ * A traffic_policy module's value must be a policy: JSON or YAML text of an object whose keys
+ * are phases (an edge may hold phases its endpoint would not run; migrate reports those).
+ */
+export async function checkPolicyText(module: Record<string, unknown> | undefined, field: string): Promise<void> {
+  if (module === undefined) return;
+  const text = module.value as string;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    // The yaml package is loaded only when a policy is not JSON.
+    const { parse } = await import("yaml");
+    try {
+      data = parse(text);
+    } catch (err) {
+      throw invalid(`${field}.value could not be parsed as JSON or YAML: ${(err as Error).message.split("\n")[0]}`);
+    }
+  }
+  if (!isObject(data)) throw invalid(`${field}.value must be a policy: an object whose keys are phases`);
+  const unknown = Object.keys(data).find((k) => !PHASES.includes(k));
+  if (unknown !== undefined)
+    throw invalid(`${field}.value: unknown phase ${JSON.stringify(unknown)}; the phases are ${PHASES.join(", ")}`);
+}

@@ -18,7 +18,13 @@ import {
   type Request,
 } from "../http.js";
 import { rfc3339, type Collection, type TcpTlsEdgeRecord } from "../store.js";
-import { parseEdgeModule, parseHostports, renderEdgeModule, unclaimedHostports } from "./edge-modules.js";
+import {
+  checkPolicyText,
+  parseEdgeModule,
+  parseHostports,
+  renderEdgeModule,
+  unclaimedHostports,
+} from "./edge-modules.js";
 
 interface Kind {
   prefix: string;
@@ -61,9 +67,13 @@ function render(ctx: Context, kind: "tls" | "tcp", e: TcpTlsEdgeRecord) {
   };
 }
 
-function modulesOf(body: Record<string, unknown>, names: string[]): Record<string, Record<string, unknown>> {
+async function modulesOf(
+  body: Record<string, unknown>,
+  names: string[],
+): Promise<Record<string, Record<string, unknown>>> {
   const out: Record<string, Record<string, unknown>> = {};
   for (const m of names) if (body[m] !== undefined && body[m] !== null) out[m] = parseEdgeModule(body[m], m);
+  await checkPolicyText(out.traffic_policy, "traffic_policy");
   return out;
 }
 
@@ -89,7 +99,7 @@ export async function tcpTlsEdges(ctx: Context, kind: "tls" | "tcp", r: Request)
       description: description(body.description) ?? "",
       metadata: metadata(body.metadata) ?? "",
       hostports: hostports === undefined ? null : unclaimedHostports(ctx, "", hostports),
-      modules: modulesOf(body, k.modules),
+      modules: await modulesOf(body, k.modules),
     };
     edge.id = ctx.store.newId(k.prefix);
     return { status: 201, body: show(await ctx.store.save(collection, edge)) };
@@ -114,7 +124,7 @@ export async function tcpTlsEdges(ctx: Context, kind: "tls" | "tcp", r: Request)
       description: description(body.description) ?? edge.description,
       metadata: metadata(body.metadata) ?? edge.metadata,
       hostports: hostports === undefined ? edge.hostports : unclaimedHostports(ctx, id, hostports),
-      modules: { ...edge.modules, ...modulesOf(body, k.modules) },
+      modules: { ...edge.modules, ...(await modulesOf(body, k.modules)) },
     };
     return { status: 200, body: show(await ctx.store.save(collection, next)) };
   }
@@ -135,6 +145,7 @@ export async function tcpTlsEdges(ctx: Context, kind: "tls" | "tcp", r: Request)
     return { status: 204 };
   }
   const module = parseEdgeModule(body, name);
+  if (name === "traffic_policy") await checkPolicyText(module, name);
   await ctx.store.save(collection, { ...edge, modules: { ...edge.modules, [name]: module } });
   return { status: 200, body: renderEdgeModule(ctx, module, name) };
 }
