@@ -64,7 +64,8 @@ export async function readEdges(
 ): Promise<{ edges: AnyEdge[]; backends: Map<string, Backend | null> }> {
   if ("ids" in request) {
     const edges: AnyEdge[] = [];
-    for (const id of request.ids) {
+    // An id given twice is read (and planned) once.
+    for (const id of new Set(request.ids)) {
       const kind = edgeKindOf(id);
       if (!kind) throw new UsageError(`${id} is not an edge id (edghts_, edgtls_ or edgtcp_)`);
       edges.push(await getEdge(client, kind, id));

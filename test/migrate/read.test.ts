@@ -44,11 +44,11 @@ async function seed() {
 }
 
 describe("readEdges with ids", () => {
-  it("GETs each edge by its kind and each backend it needs once, transitively; 404 is null; mapped ones are not read", async () => {
+  it("GETs each edge (once) by its kind and each backend it needs once, transitively; 404 is null; mapped ones are not read", async () => {
     const a = await seed();
     const maps = new Map([[a.mapped, "https://mapped.internal"]]);
     const before = emu.requests();
-    const { edges, backends } = await readEdges(client, { ids: [a.https, a.tls, a.tcp] }, maps);
+    const { edges, backends } = await readEdges(client, { ids: [a.https, a.tls, a.tcp, a.https] }, maps);
     expect(edges.map((e) => [e.kind, e.edge.id])).toEqual([
       ["https", a.https],
       ["tls", a.tls],
