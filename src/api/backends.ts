@@ -55,8 +55,12 @@ export async function getBackend(client: ApiClient, kind: BackendKind, id: strin
   return { kind, backend } as Backend;
 }
 
-/** Every backend of one kind, all pages, objects as returned. */
-export function listAllBackends(client: ApiClient, kind: BackendKind): Promise<Record<string, unknown>[]> {
+/** Every backend of one kind, all pages of 100, objects as returned; `onPage` hears each page's size. */
+export function listAllBackends(
+  client: ApiClient,
+  kind: BackendKind,
+  onPage?: (count: number) => void,
+): Promise<Record<string, unknown>[]> {
   const list = z.looseObject({
     backends: z.array(BACKEND_SCHEMAS[kind]),
     next_page_uri: z.optional(z.nullable(z.string())),
@@ -68,5 +72,6 @@ export function listAllBackends(client: ApiClient, kind: BackendKind): Promise<R
       "backends",
       schemaParser(list) as (data: unknown) => { backends: Record<string, unknown>[]; next_page_uri?: string | null },
     ),
+    { all: true, onPage: (items) => onPage?.(items.length) },
   );
 }

@@ -129,14 +129,21 @@ export async function getEdge(client: ApiClient, kind: EdgeKind, id: string): Pr
   return { kind, edge } as AnyEdge;
 }
 
-/** Every edge of one kind, all pages (list key `<kind>_edges`), pages of 100. */
-export async function listAllEdges(client: ApiClient, kind: EdgeKind): Promise<AnyEdge[]> {
+/** Every edge of one kind, all pages (list key `<kind>_edges`), pages of 100; `onPage` hears each page's size. */
+export async function listAllEdges(
+  client: ApiClient,
+  kind: EdgeKind,
+  onPage?: (count: number) => void,
+): Promise<AnyEdge[]> {
   const key = `${kind}_edges`;
   const list = z.looseObject({ [key]: z.array(EDGE_SCHEMAS[kind]), next_page_uri: z.optional(z.nullable(z.string())) });
   const parse = pageOf(
     key,
     schemaParser(list) as (data: unknown) => { [k: string]: unknown[] } & { next_page_uri?: string | null },
   );
-  const edges = await listPages(client, `${edgePath(kind)}?limit=100`, parse);
+  const edges = await listPages(client, `${edgePath(kind)}?limit=100`, parse, {
+    all: true,
+    onPage: (items) => onPage?.(items.length),
+  });
   return edges.map((edge) => ({ kind, edge }) as AnyEdge);
 }

@@ -16,7 +16,7 @@ export async function listPages<T>(
   client: ApiClient,
   path: string,
   parsePage: (data: unknown) => Page<T>,
-  opts: { all: boolean } = { all: true },
+  opts: { all: boolean; onPage?: (items: readonly T[]) => void } = { all: true },
 ): Promise<T[]> {
   const listPath = path.split("?")[0]!;
   const deadlineAt = client.listingDeadline();
@@ -38,6 +38,7 @@ export async function listPages<T>(
   };
   fresh(page.items);
   items.push(...page.items);
+  opts.onPage?.(page.items);
   while (opts.all && page.next_page_uri && page.items.length > 0) {
     const next = client.nextPage(page.next_page_uri, listPath);
     if (seenPages.has(next))
@@ -56,6 +57,7 @@ export async function listPages<T>(
         `page ${pages} of the listing brought no item not seen before (the API's next_page_uri does not move on); stopped so as not to loop`,
       );
     items.push(...page.items);
+    opts.onPage?.(page.items);
   }
   return items;
 }

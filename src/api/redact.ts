@@ -21,11 +21,11 @@ export function redactText(text: string, secrets: (string | undefined)[]): strin
 }
 
 /**
- * A JSON "secret" field (a webhook secret) is masked even when its value is not known in
+ * A JSON "secret" field (a webhook secret) or "client_secret" (OAuth, OIDC) is masked even when its value is not known in
  * advance; an empty one (sns) stays empty, so it does not read as a secret that is set.
  */
 export function maskSecretFields(text: string): string {
-  return text.replace(/("secret"\s*:\s*)"(?:[^"\\]|\\.)+"/g, `$1"${MASK}"`);
+  return text.replace(/("(?:client_)?secret"\s*:\s*)"(?:[^"\\]|\\.)+"/g, `$1"${MASK}"`);
 }
 
 /**

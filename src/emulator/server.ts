@@ -33,6 +33,7 @@ import { backends, isOtherBackendKind } from "./resources/backends.js";
 import { edges } from "./resources/edges.js";
 import { endpoints } from "./resources/endpoints.js";
 import { failover } from "./resources/failover.js";
+import { isTcpTlsKind, tcpTlsEdges } from "./resources/tcp-tls-edges.js";
 import { Store } from "./store.js";
 
 export { MAX_BODY_BYTES } from "./http.js";
@@ -58,6 +59,8 @@ export interface EmulatorOptions {
 export interface Emulator {
   /** Base URL, e.g. http://127.0.0.1:43121 (no trailing slash). */
   url: string;
+  /** How many requests it has received so far (answered or refused). */
+  requests(): number;
   /** Stops listening, drops every connection and waits for pending state writes. */
   close(): Promise<void>;
 }
@@ -126,6 +129,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   let closing: Promise<void> | undefined;
   return {
     url: ctx.base,
+    requests: () => store.requestCount,
     close() {
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -147,6 +151,7 @@ interface ServerContext {
 }
 
 async function handle(ctx: ServerContext, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  ctx.store.requestCount++;
   try {
     if (ctx.limiter) {
       const wait = ctx.limiter.take(Date.now());
@@ -234,6 +239,7 @@ async function route(shared: ServerContext, req: http.IncomingMessage, res: http
   if (segs[0] === "backends" && segs[1] === "failover") answer = await failover(ctx, r);
   else if (segs[0] === "backends" && isOtherBackendKind(segs[1])) answer = await backends(ctx, segs[1], r);
   else if (segs[0] === "edges" && segs[1] === "https" && segs.length >= 2) answer = await edges(ctx, r);
+  else if (segs[0] === "edges" && isTcpTlsKind(segs[1])) answer = await tcpTlsEdges(ctx, segs[1], r);
   else if (segs[0] === "endpoints") answer = await endpoints(ctx, r);
   if (answer === undefined) throw notFound(`Resource not found: the API has no endpoint at ${JSON.stringify(path)}`);
   send(res, answer.status, answer.body);

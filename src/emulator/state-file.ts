@@ -14,6 +14,7 @@ import type {
   FailoverRecord,
   OtherBackendKind,
   RouteRecord,
+  TcpTlsEdgeRecord,
 } from "./store.js";
 
 const STATE_VERSION = 1;
@@ -23,6 +24,9 @@ export interface StateFile {
   backends: Record<OtherBackendKind, BackendRecord[]>;
   https_edges: EdgeRecord[];
   endpoints: EndpointRecord[];
+  /** Optional: files written before TLS and TCP edges have none. */
+  tls_edges?: TcpTlsEdgeRecord[];
+  tcp_edges?: TcpTlsEdgeRecord[];
 }
 
 const KINDS: OtherBackendKind[] = ["tunnel_group", "http_response", "weighted", "static"];
@@ -39,7 +43,8 @@ export function serializeState(state: StateFile): string {
   const backends = KINDS.map((k) => `${JSON.stringify(k)}:${list(state.backends[k])}`).join(",\n");
   return (
     `{"version":${STATE_VERSION},\n"failover_backends":${list(state.failover_backends)},\n` +
-    `"backends":{\n${backends}},\n"https_edges":${list(state.https_edges)},\n"endpoints":${list(state.endpoints)}}\n`
+    `"backends":{\n${backends}},\n"https_edges":${list(state.https_edges)},\n"endpoints":${list(state.endpoints)}` +
+    `,\n"tls_edges":${list(state.tls_edges ?? [])},\n"tcp_edges":${list(state.tcp_edges ?? [])}}\n`
   );
 }
 
@@ -87,6 +92,15 @@ const edgeSchema = z.object({
   tls_termination: object.nullable(),
   routes: z.array(routeSchema),
 });
+const tcpTlsEdgeSchema = (prefix: string) =>
+  z.object({
+    id: idWith(prefix),
+    created_at: time,
+    description: desc,
+    metadata: meta,
+    hostports: z.array(z.string()).nullable(),
+    modules: z.record(z.string(), object),
+  });
 const endpointSchema = z.object({
   id: idWith("ep_"),
   created_at: time,
@@ -117,6 +131,8 @@ const stateSchema = z.object({
     .default({ tunnel_group: [], http_response: [], weighted: [], static: [] }),
   https_edges: z.array(edgeSchema).default([]),
   endpoints: z.array(endpointSchema).default([]),
+  tls_edges: z.array(tcpTlsEdgeSchema("edgtls_")).default([]),
+  tcp_edges: z.array(tcpTlsEdgeSchema("edgtcp_")).default([]),
   webhook_verifications: z.array(legacyWebhook).default([]),
 });
 
@@ -164,6 +180,8 @@ export function parseState(path: string, text: string): StateFile {
     e.routes.forEach((r, j) => unique(r.id, `https_edges[${i}].routes[${j}]`));
   });
   state.endpoints.forEach((r, i) => unique(r.id, `endpoints[${i}]`));
+  state.tls_edges!.forEach((r, i) => unique(r.id, `tls_edges[${i}]`));
+  state.tcp_edges!.forEach((r, i) => unique(r.id, `tcp_edges[${i}]`));
 
   const edges = new Map(state.https_edges.map((e) => [e.id, e]));
   for (const w of state.webhook_verifications) adoptLegacyWebhook(edges, w);
@@ -172,6 +190,8 @@ export function parseState(path: string, text: string): StateFile {
     backends: state.backends,
     https_edges: [...edges.values()],
     endpoints: state.endpoints,
+    tls_edges: state.tls_edges,
+    tcp_edges: state.tcp_edges,
   };
 }
 

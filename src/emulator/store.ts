@@ -68,6 +68,20 @@ export interface EdgeRecord {
   routes: RouteRecord[];
 }
 
+/**
+ * A TLS or TCP edge: hostports (null when none, as the API shows a TCP edge without a
+ * reserved address) and its modules by name, kept as sent (backend_id, ip_policy_ids…);
+ * a missing name is a module that is not set.
+ */
+export interface TcpTlsEdgeRecord {
+  id: string;
+  created_at: string;
+  description: string;
+  metadata: string;
+  hostports: string[] | null;
+  modules: Record<string, Record<string, unknown>>;
+}
+
 export interface EndpointRecord {
   id: string;
   created_at: string;
@@ -135,6 +149,10 @@ export class Store {
     static: new Collection(),
   };
   readonly edges = new Collection<EdgeRecord>();
+  readonly tlsEdges = new Collection<TcpTlsEdgeRecord>();
+  readonly tcpEdges = new Collection<TcpTlsEdgeRecord>();
+  /** Requests received since start (every one, answered or refused): `--debug`-free bench counts. */
+  requestCount = 0;
   readonly endpoints = new Collection<EndpointRecord>();
   private readonly ids = new IdGenerator();
   private writing: Promise<void> | null = null;
@@ -233,9 +251,18 @@ export class Store {
     for (const kind of OTHER_BACKEND_KINDS) for (const record of state.backends[kind]) this.backends[kind].put(record);
     for (const record of state.https_edges) this.edges.put(record);
     for (const record of state.endpoints) this.endpoints.put(record);
+    for (const record of state.tls_edges ?? []) this.tlsEdges.put(record);
+    for (const record of state.tcp_edges ?? []) this.tcpEdges.put(record);
     // New ids must sort after the saved ones, even if the clock has gone back since.
     const observe = (id: string) => this.ids.observe(id.slice(id.lastIndexOf("_") + 1));
-    for (const c of [this.failover, ...Object.values(this.backends), this.edges, this.endpoints])
+    for (const c of [
+      this.failover,
+      ...Object.values(this.backends),
+      this.edges,
+      this.endpoints,
+      this.tlsEdges,
+      this.tcpEdges,
+    ])
       for (const r of c.all()) observe(r.id);
     for (const edge of this.edges.all()) for (const route of edge.routes) observe(route.id);
   }
@@ -261,6 +288,8 @@ export class Store {
       ) as StateFile["backends"],
       https_edges: this.edges.all(),
       endpoints: this.endpoints.all(),
+      tls_edges: this.tlsEdges.all(),
+      tcp_edges: this.tcpEdges.all(),
     });
     this.writing = writeAtomically(this.file, text, ++this.tmpSeq).then(batch.resolve, batch.reject);
     void this.writing.finally(() => {

@@ -8,7 +8,7 @@ export function yamlText(value: unknown): string {
 }
 
 /**
- * The YAML text with every non-empty `secret` value replaced by `mask`, comments and layout
+ * The YAML text with every non-empty `secret` and `client_secret` value replaced by `mask`, comments and layout
  * kept; undefined when the text is not YAML.
  */
 export function maskYamlSecrets(text: string, mask: string): string | undefined {
@@ -19,7 +19,7 @@ export function maskYamlSecrets(text: string, mask: string): string | undefined 
     Pair(_, pair) {
       if (
         isScalar(pair.key) &&
-        pair.key.value === "secret" &&
+        (pair.key.value === "secret" || pair.key.value === "client_secret") &&
         isScalar(pair.value) &&
         typeof pair.value.value === "string" &&
         pair.value.value !== ""

@@ -15,7 +15,9 @@ describe("edgectl export", () => {
     scriptAccount();
     const r = await suite.run(["export", "--show-secret", "-o", "table"]);
     expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout).https_edges[0].routes[0].webhook_verification.secret).toBe("whsec_one");
+    const doc = JSON.parse(r.stdout);
+    expect(doc.https_edges[0].routes[0].webhook_verification.secret).toBe("whsec_one");
+    expect(doc.tls_edges[0].traffic_policy.value).toContain('"client_secret":"cs_tls"');
   });
 
   it("follows more than 100 edges across pages", async () => {
@@ -27,6 +29,8 @@ describe("edgectl export", () => {
         next_page_uri: `${url}/edges/https?before_id=edghts_99&limit=100`,
       }),
       "/edges/https?before_id=edghts_99&limit=100": json(200, { https_edges: many.slice(100), next_page_uri: null }),
+      "/edges/tls?limit=100": json(200, { tls_edges: [], next_page_uri: null }),
+      "/edges/tcp?limit=100": json(200, { tcp_edges: [], next_page_uri: null }),
       ...Object.fromEntries(
         ["failover", "tunnel_group", "http_response", "weighted", "static"].map((k) => [
           `/backends/${k}?limit=100`,

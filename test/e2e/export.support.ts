@@ -18,6 +18,34 @@ export function useExportSuite(makeSandbox: () => Sandbox = sandbox) {
   const E1 = edge([route("edghtsrt_1", "path_prefix", "/", "bkdtg_1", wv("whsec_one"))], { id: "edghts_1" });
   const E2 = edge([route("edghtsrt_2", "exact_path", "/x", "bkdhr_1")], { id: "edghts_2" });
 
+  /** A TLS edge whose policy holds an OAuth client secret, and a bare TCP edge. */
+  const TLS1 = {
+    id: "edgtls_1",
+    created_at: "2025-06-01T00:00:00Z",
+    uri: "https://api.ngrok.com/edges/tls/edgtls_1",
+    hostports: ["db.example.com:443"],
+    backend: { enabled: true, backend: { id: "bkdtg_1", uri: "https://api.ngrok.com/backends/tunnel_group/bkdtg_1" } },
+    ip_restriction: null,
+    mutual_tls: null,
+    tls_termination: null,
+    traffic_policy: {
+      enabled: true,
+      value:
+        '{"on_tcp_connect":[{"actions":[{"type":"oauth","config":{"provider":"google","client_secret":"cs_tls"}}]}]}',
+    },
+    policy: null,
+  };
+  const TCP1 = {
+    id: "edgtcp_1",
+    created_at: "2025-06-01T00:00:00Z",
+    uri: "https://api.ngrok.com/edges/tcp/edgtcp_1",
+    hostports: null,
+    backend: null,
+    ip_restriction: null,
+    traffic_policy: null,
+    policy: null,
+  };
+
   function scriptAccount(): void {
     const url = suite.server.url;
     routeGets({
@@ -31,6 +59,8 @@ export function useExportSuite(makeSandbox: () => Sandbox = sandbox) {
         uri: `${url}/edges/https`,
         next_page_uri: null,
       }),
+      "/edges/tls?limit=100": json(200, { tls_edges: [TLS1], uri: `${url}/edges/tls`, next_page_uri: null }),
+      "/edges/tcp?limit=100": json(200, { tcp_edges: [TCP1], uri: `${url}/edges/tcp`, next_page_uri: null }),
       "/backends/failover?limit=100": json(200, {
         backends: [failover("bkdfo_1", ["bkdtg_1"])],
         uri: "",
@@ -63,5 +93,5 @@ export function useExportSuite(makeSandbox: () => Sandbox = sandbox) {
       }),
     });
   }
-  return { suite, routeGets, wv, E1, E2, scriptAccount };
+  return { suite, routeGets, wv, E1, E2, TLS1, TCP1, scriptAccount };
 }

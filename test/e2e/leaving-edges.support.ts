@@ -100,7 +100,8 @@ export function expectedPolicy(b: Built, secret: string, lbUrl?: string) {
           { type: "forward-internal", config: { url: "https://dc-us-service-api.internal", on_error: "continue" } },
           {
             type: "custom-response",
-            config: { status_code: 503, body: "down for maintenance", headers: { "Retry-After": "60" } },
+            // The API keeps header names lower-cased, whatever case they were sent in.
+            config: { status_code: 503, body: "down for maintenance", headers: { "retry-after": "60" } },
           },
         ],
       },

@@ -55,7 +55,10 @@ describe("POST /edges/https and GET /edges/https/{id}", () => {
       metadata: '{"team":"web"}',
       uri: `${emu.url}/edges/https/${r.json.id}`,
       hostports: ["shop.example.com:443"],
-      mutual_tls: { enabled: true, certificate_authority_ids: ["ca_1"] },
+      mutual_tls: {
+        enabled: true,
+        certificate_authorities: [{ id: "ca_1", uri: `${emu.url}/certificate_authorities/ca_1` }],
+      },
       tls_termination: null,
       routes: [],
     });
@@ -162,8 +165,8 @@ describe("routes", () => {
       "match",
       "uri",
       "description",
-      "metadata",
       ...ROUTE_MODULES,
+      "policy",
     ]);
     expect(r.json).toMatchObject({
       edge_id: e.json.id,
@@ -172,12 +175,12 @@ describe("routes", () => {
       description: "blog",
       uri: `${emu.url}/edges/https/${e.json.id}/routes/${r.json.id}`,
     });
-    for (const m of ROUTE_MODULES) expect(r.json[m]).toBeNull();
+    for (const m of [...ROUTE_MODULES, "policy"]) expect(r.json[m]).toBeNull();
     expect((await call(emu.url, "GET", `/edges/https/${e.json.id}/routes/${r.json.id}`)).json).toEqual(r.json);
     expect((await call(emu.url, "GET", `/edges/https/${e.json.id}`)).json.routes).toEqual([r.json]);
   });
 
-  it("takes every module on create: backend written {enabled, backend_id} reads {enabled, backend: {id, uri}}", async () => {
+  it("takes every module on create: written with ids ({backend_id}, {ip_policy_ids}), read with references ({id, uri}), defaults filled in", async () => {
     const e = await call(emu.url, "POST", "/edges/https", { body: {} });
     const r = await call(emu.url, "POST", `/edges/https/${e.json.id}/routes`, {
       body: {
@@ -195,8 +198,29 @@ describe("routes", () => {
       backend: { id: "bkdtg_abc", uri: `${emu.url}/backends/tunnel_group/bkdtg_abc` },
     });
     expect(r.json.webhook_verification).toEqual({ enabled: true, provider: "stripe", secret: "whsec" });
-    expect(r.json.oauth).toEqual({ enabled: true, provider: { google: {} } });
-    expect(r.json.ip_restriction).toEqual({ enabled: false, ip_policy_ids: ["ipp_1"] });
+    // As the API's examples show it: every provider key (null when unused) and the defaults.
+    expect(r.json.oauth).toEqual({
+      options_passthrough: false,
+      inactivity_timeout: 0,
+      maximum_duration: 0,
+      cookie_prefix: "ngrok.",
+      auth_check_interval: 0,
+      enabled: true,
+      provider: {
+        amazon: null,
+        facebook: null,
+        github: null,
+        gitlab: null,
+        google: { scopes: [], email_addresses: [], email_domains: [] },
+        linkedin: null,
+        microsoft: null,
+        twitch: null,
+      },
+    });
+    expect(r.json.ip_restriction).toEqual({
+      enabled: false,
+      ip_policies: [{ id: "ipp_1", uri: `${emu.url}/ip_policies/ipp_1` }],
+    });
   });
 
   it.each([

@@ -66,7 +66,13 @@ describe("PUT …/webhook_verification", () => {
     }
   });
 
-  it.each([["GitHub"], ["githib"], ["nope"], [""]])("refuses the provider %j, naming the field", async (provider) => {
+  it("takes a provider name in any case and shows it as sent, as the API's example does (TWILIO)", async () => {
+    const r = await call(emu.url, "PUT", await route(), { body: { enabled: true, provider: "TWILIO", secret: "x" } });
+    expect(r.status).toBe(200);
+    expect(r.json.provider).toBe("TWILIO");
+  });
+
+  it.each([["githib"], ["nope"], [""]])("refuses the provider %j, naming the field", async (provider) => {
     const r = await call(emu.url, "PUT", await route(), { body: { enabled: true, provider, secret: "x" } });
     expect(r.status).toBe(400);
     expect(r.json.error_code).toBe("ERR_NGROK_215");

@@ -81,6 +81,25 @@ describe("maskSecretsIn (data from `edgectl api`)", () => {
     expect(out.traffic_policy).not.toContain("whsec_");
   });
 
+  it("masks OAuth and OIDC client secrets, and the secrets in a traffic_policy module's value", async () => {
+    const route = {
+      oauth: { provider: { github: null, google: { client_id: "gid", client_secret: "gcs" } }, cookie_prefix: "" },
+      oidc: { issuer: "https://idp.example", client_id: "oid", client_secret: "ocs" },
+      traffic_policy: {
+        enabled: true,
+        value: '{"on_http_request":[{"actions":[{"type":"oauth","config":{"client_secret":"pcs"}}]}]}',
+      },
+    };
+    const out = (await maskSecretsIn(route)) as typeof route;
+    expect(out.oauth.provider.google).toEqual({ client_id: "gid", client_secret: MASK });
+    expect(out.oidc).toEqual({ issuer: "https://idp.example", client_id: "oid", client_secret: MASK });
+    expect(out.traffic_policy).toEqual({
+      enabled: true,
+      value: route.traffic_policy.value.replace('"pcs"', `"${MASK}"`),
+    });
+    expect(await maskPolicyText("actions:\n  - config:\n      client_secret: yaml_cs\n")).not.toContain("yaml_cs");
+  });
+
   it("masks the secret inside a YAML traffic_policy text, keeping comments", async () => {
     const policy =
       "# from edge edghts_1\non_http_request:\n  - actions:\n      - type: verify-webhook\n        config:\n          provider: stripe\n          secret: whsec_yaml\n";

@@ -80,9 +80,11 @@ export const emulator = defineCommand({
   flags,
   about: `The first line on stdout, once it accepts connections, is its base URL. Without the global
 --api-key it accepts any Bearer key; with it, only that key. An edge and its routes exist
-once created through the API (POST /edges/https, then POST /edges/https/<edge-id>/routes).
+once created through the API (POST /edges/https, then POST /edges/https/<edge-id>/routes;
+POST /edges/tls and /edges/tcp for TLS and TCP edges).
 With --edges, everything under /edges and /backends answers as for an account after the
-Edges sunset; /endpoints works as always. Stop it with Ctrl-C (or SIGTERM).`,
+Edges sunset; /endpoints works as always. Stop it with Ctrl-C (or SIGTERM): it then says on
+stderr how many requests it received.`,
   examples: [
     "$ edgectl emulator --port 0",
     "$ edgectl emulator --port 8040 --state ./emulator-state.json --api-key test-key",
@@ -117,6 +119,8 @@ async function run(options: OptionsOf<object, typeof flags>, deps: Deps, command
   );
   if (!isLoopback(options.host)) deps.warn(`listening on ${options.host}: plain http, reachable beyond this machine`);
   await stopped;
+  // A count a bench or a CI script can check (e.g. how many requests a migration took).
+  deps.io.stderr.write(`emulator: stopped after ${emu.requests()} requests\n`);
 }
 
 /**

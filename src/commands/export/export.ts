@@ -1,19 +1,24 @@
 import * as z from "zod/mini";
 import { BACKEND_KINDS, listAllBackends, type BackendKind } from "../../api/backends.js";
-import { listAllHttpsEdges, type HttpsEdge } from "../../api/edges.js";
-import { maskSecret } from "../../output/mask.js";
+import { EDGE_KINDS, listAllEdges, type AnyEdge, type EdgeKind } from "../../api/edges.js";
+import { maskSecretsIn } from "../../output/mask.js";
 import { renderJson } from "../../output/json.js";
 import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
 
 const flags = {
-  showSecret: { flag: "--show-secret", help: "print webhook secrets instead of ********", schema: () => z.boolean() },
+  showSecret: {
+    flag: "--show-secret",
+    help: "print webhook secrets, OAuth/OIDC client secrets and policy secrets instead of ********",
+    schema: () => z.boolean(),
+  },
 };
 export type ExportOptions = OptionsOf<object, typeof flags>;
 
 export const exportCommand = defineCommand({
   name: "export",
-  description: "Print every HTTPS edge (routes and modules included) and every backend as one JSON document",
+  description:
+    "Print every HTTPS, TLS and TCP edge (routes and modules included) and every backend as one JSON document",
   flags,
   about: `The backup to take before leaving Edges: every list is read to its last page (GETs only, so
 it works on a read-only account). The output is JSON whatever --output says.`,
@@ -27,27 +32,16 @@ it works on a read-only account). The output is JSON whatever --output says.`,
 
 export async function run(options: ExportOptions, deps: Deps): Promise<void> {
   const client = deps.client();
+  const edges = {} as Record<EdgeKind, AnyEdge["edge"][]>;
   const backends = {} as Record<BackendKind, Record<string, unknown>[]>;
-  let edges: HttpsEdge[];
   try {
-    edges = await listAllHttpsEdges(client);
+    for (const kind of EDGE_KINDS) edges[kind] = (await listAllEdges(client, kind)).map((e) => e.edge);
     for (const kind of BACKEND_KINDS) backends[kind] = await listAllBackends(client, kind);
   } finally {
     client.close();
   }
-  const https_edges = edges.map((edge) => maskEdge(edge, options.showSecret));
-  deps.io.stdout.write(renderJson({ https_edges, backends }));
-}
-
-/** The edge as returned, with each route's webhook secret masked unless shown. */
-export function maskEdge(edge: HttpsEdge, show: boolean): HttpsEdge {
-  if (show || !edge.routes) return edge;
-  return {
-    ...edge,
-    routes: edge.routes.map((route) =>
-      route.webhook_verification
-        ? { ...route, webhook_verification: maskSecret(route.webhook_verification, false) }
-        : route,
-    ),
-  };
+  const doc = { https_edges: edges.https, tls_edges: edges.tls, tcp_edges: edges.tcp, backends };
+  // Masked where they stand: webhook secrets, OAuth/OIDC client secrets, and the secrets in
+  // every traffic_policy module's policy text; everything else as the API returned it.
+  deps.io.stdout.write(renderJson(options.showSecret ? doc : await maskSecretsIn(doc)));
 }

@@ -52,7 +52,13 @@ const KINDS: Record<OtherBackendKind, Kind> = {
         }
         status = b.status_code as number;
       }
-      return { body: b.body ?? "", headers: stringMap(b.headers, "headers") ?? null, status_code: status };
+      // Header names are lower-cased, as the API stores them; values keep their case.
+      const headers = stringMap(b.headers, "headers");
+      return {
+        body: b.body ?? "",
+        headers: headers ? Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])) : null,
+        status_code: status,
+      };
     },
     render: (f) => ({ body: f.body, headers: f.headers, status_code: f.status_code }),
   },
@@ -99,8 +105,9 @@ export function renderBackend(ctx: Context, kind: OtherBackendKind, r: BackendRe
     id: r.id,
     uri: `${ctx.base}/backends/${kind}/${r.id}`,
     created_at: r.created_at,
-    description: r.description,
-    metadata: r.metadata,
+    // Left out when empty, as the API does.
+    ...(r.description !== "" ? { description: r.description } : {}),
+    ...(r.metadata !== "" ? { metadata: r.metadata } : {}),
     ...KINDS[kind].render(r.fields),
   };
 }

@@ -26,6 +26,8 @@ import {
   type Request,
 } from "../http.js";
 import { OTHER_ROUTE_MODULES } from "../../api/route-modules.js";
+import { parseEdgeModule, renderEdgeModule, unclaimedHostports } from "./edge-modules.js";
+import { renderRouteModule } from "./route-modules.js";
 import { rfc3339, type EdgeRecord, type RouteRecord, type WebhookModule } from "../store.js";
 
 const KIND_BY_PREFIX: Record<string, string> = {
@@ -43,7 +45,10 @@ function renderRoute(ctx: Context, edgeId: string, r: RouteRecord) {
   const backendUri = (id: string) => `${ctx.base}/backends/${kind ?? "unknown"}/${id}`;
   // In the API's field order: webhook_verification sits between response_headers and oauth.
   const modules = Object.fromEntries(
-    MODULE_ORDER.map((m) => [m, m === "webhook_verification" ? r.webhook_verification : (r.modules[m] ?? null)]),
+    MODULE_ORDER.map((m) => [
+      m,
+      m === "webhook_verification" ? r.webhook_verification : renderRouteModule(ctx, r.id, m, r.modules[m]),
+    ]),
   );
   return {
     edge_id: edgeId,
@@ -52,25 +57,33 @@ function renderRoute(ctx: Context, edgeId: string, r: RouteRecord) {
     match_type: r.match_type,
     match: r.match,
     uri: `${ctx.base}/edges/https/${edgeId}/routes/${r.id}`,
-    description: r.description,
-    metadata: r.metadata,
+    ...described(r),
     backend: r.backend
       ? { enabled: r.backend.enabled, backend: { id: r.backend.backend_id, uri: backendUri(r.backend.backend_id) } }
       : null,
     ...modules,
+    // The legacy policy module: the real API still shows the key, always null.
+    policy: null,
+  };
+}
+
+/** description and metadata as the API shows them: left out when empty. */
+function described(r: { description: string; metadata: string }) {
+  return {
+    ...(r.description !== "" ? { description: r.description } : {}),
+    ...(r.metadata !== "" ? { metadata: r.metadata } : {}),
   };
 }
 
 function renderEdge(ctx: Context, e: EdgeRecord) {
   return {
     id: e.id,
-    description: e.description,
-    metadata: e.metadata,
+    ...described(e),
     created_at: e.created_at,
     uri: `${ctx.base}/edges/https/${e.id}`,
     hostports: e.hostports,
-    mutual_tls: e.mutual_tls,
-    tls_termination: e.tls_termination,
+    mutual_tls: renderEdgeModule(ctx, e.mutual_tls, "mutual_tls"),
+    tls_termination: renderEdgeModule(ctx, e.tls_termination, "https_tls_termination"),
     routes: e.routes.map((r) => renderRoute(ctx, e.id, r)),
   };
 }
@@ -81,11 +94,13 @@ export async function edges(ctx: Context, r: Request): Promise<Answer | undefine
   const store = ctx.store;
   // The body is read before anything is looked up, so no change can slip in between the
   // look-up and the save (which replaces the whole edge).
+  const edgeModulePath = segs.length === 4 && EDGE_LEVEL_MODULES.includes(segs[3]!);
   const known =
     segs.length <= 3 ||
+    edgeModulePath ||
     (segs[3] === "routes" && (segs.length <= 5 || (segs.length === 6 && MODULES.includes(segs[5]!))));
   if (!known) return undefined;
-  allow(method, ALLOWED[segs.length]!, path);
+  allow(method, edgeModulePath ? ["GET", "PUT", "DELETE"] : ALLOWED[segs.length]!, path);
   const body = method === "POST" || method === "PUT" || method === "PATCH" ? await readJsonObject(r.req) : {};
   if (segs.length === 2) {
     if (method === "GET")
@@ -128,6 +143,21 @@ export async function edges(ctx: Context, r: Request): Promise<Answer | undefine
         body.tls_termination === undefined ? edge.tls_termination : edgeModule(body.tls_termination, "tls_termination"),
     };
     return { status: 200, body: renderEdge(ctx, await store.save(store.edges, next)) };
+  }
+
+  if (edgeModulePath) {
+    // An edge-level module: /edges/https/{edge}/mutual_tls or …/tls_termination.
+    const edge = store.edges.get(edgeId) ?? throwIt(notFound());
+    const name = segs[3] as "mutual_tls" | "tls_termination";
+    const as = name === "mutual_tls" ? name : "https_tls_termination";
+    if (method === "GET") return { status: 200, body: renderEdgeModule(ctx, edge[name], as) ?? throwIt(notFound()) };
+    if (method === "DELETE") {
+      if (edge[name] !== null) await store.save(store.edges, { ...edge, [name]: null });
+      return { status: 204 };
+    }
+    const module = parseEdgeModule(body, name, as);
+    await store.save(store.edges, { ...edge, [name]: module });
+    return { status: 200, body: renderEdgeModule(ctx, module, as) };
   }
 
   if (segs.length === 4) {
@@ -254,20 +284,17 @@ function hostports(value: unknown): string[] | undefined {
   });
 }
 
-/** A hostport belongs to one edge at most. */
-function unclaimed(ctx: Context, edgeId: string, wanted: string[]): string[] {
-  for (const other of ctx.store.edges.all()) {
-    if (other.id === edgeId) continue;
-    const taken = wanted.find((hp) => other.hostports.includes(hp));
-    if (taken) throw new HttpError(400, "ERR_NGROK_7122", `Hostport ${taken} already exists for another edge.`);
-  }
-  return wanted;
+/** A hostport belongs to one edge at most, of whatever kind. */
+const unclaimed = unclaimedHostports;
+
+/** An HTTPS edge's mutual_tls or tls_termination, checked as the API checks it; null when absent. */
+function edgeModule(value: unknown, field: "mutual_tls" | "tls_termination"): Record<string, unknown> | null {
+  const obj = optionalObject(value, field);
+  if (obj === undefined) return null;
+  return parseEdgeModule(obj, field, field === "mutual_tls" ? field : "https_tls_termination");
 }
 
-function edgeModule(value: unknown, field: string): Record<string, unknown> | null {
-  const obj = optionalObject(value, field);
-  return obj === undefined ? null : genericModule(obj, field);
-}
+const EDGE_LEVEL_MODULES = ["mutual_tls", "tls_termination"];
 
 /** A module kept as given, with `enabled` defaulting to true as in the API. */
 function genericModule(value: unknown, field: string): Record<string, unknown> {
@@ -312,7 +339,9 @@ function parseWebhook(value: unknown): WebhookModule {
   const enabled = optionalBoolean(value.enabled, "enabled") ?? true;
   const provider = optionalString(value.provider, "provider");
   if (provider === undefined || provider === "") throw invalid("provider is required (e.g. github, stripe, sns)");
-  if (!isProvider(provider)) {
+  // The API takes provider names in any case and shows them as sent (its examples say "TWILIO").
+  const known = provider.toLowerCase();
+  if (!isProvider(known)) {
     const guess = suggestProvider(provider);
     const hint = guess
       ? `; did you mean ${JSON.stringify(guess)}?`
@@ -320,7 +349,7 @@ function parseWebhook(value: unknown): WebhookModule {
     throw invalid(`provider ${JSON.stringify(provider)} is not a supported webhook verification provider${hint}`);
   }
   const secret = optionalString(value.secret, "secret");
-  if (providerNeedsSecret(provider)) {
+  if (providerNeedsSecret(known)) {
     if (secret === undefined || secret === "") throw invalid(`secret is required for the ${provider} provider`);
   } else if (secret !== undefined && secret !== "") {
     // An empty secret is what clients that always send the field send for sns; it is not one.

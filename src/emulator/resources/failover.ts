@@ -23,8 +23,9 @@ export function renderFailover(ctx: Context, r: FailoverRecord) {
     id: r.id,
     uri: `${ctx.base}/backends/failover/${r.id}`,
     created_at: r.created_at,
-    description: r.description,
-    metadata: r.metadata,
+    // Left out when empty, as the API does.
+    ...(r.description !== "" ? { description: r.description } : {}),
+    ...(r.metadata !== "" ? { metadata: r.metadata } : {}),
     backends: r.backends,
   };
 }
