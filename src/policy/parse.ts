@@ -1,21 +1,29 @@
-// A Traffic Policy text (JSON or YAML) parsed into a document for the validator.
-// PLACEHOLDER until the validator lands (issue 18).
-import type { Problem } from "./index.js";
+// A Traffic Policy text (JSON or YAML) parsed into a document for the validator. JSON first
+// (what the API stores and edgectl sends); YAML, loaded only then, for the rest.
+import { checkPolicy, type Problem, type Target } from "./index.js";
 
 export type Parsed = { ok: true; document: unknown } | { ok: false; problems: Problem[] };
 
+const notParsed = (message: string): Parsed => ({
+  ok: false,
+  problems: [{ path: "", message, code: "ERR_NGROK_2201" }],
+});
+
 export async function parsePolicyText(text: string): Promise<Parsed> {
+  const body = text.replace(/^\ufeff/, ""); // a byte-order mark some editors write
+  if (body.trim() === "") return notParsed("the policy is empty");
   try {
-    return { ok: true, document: JSON.parse(text) as unknown };
+    return { ok: true, document: JSON.parse(body) as unknown };
   } catch {
-    const { parse } = await import("yaml");
-    try {
-      return { ok: true, document: parse(text) as unknown };
-    } catch (e) {
-      return {
-        ok: false,
-        problems: [{ path: "", message: `not JSON or YAML: ${(e as Error).message}`, code: "ERR_NGROK_2201" }],
-      };
-    }
+    // Text that starts like JSON but is not is most likely broken JSON; YAML (a superset) says where.
   }
+  const { parseYaml } = await import("./yaml-parse.js");
+  const result = parseYaml(body);
+  return result.ok ? { ok: true, document: result.value } : notParsed(`not valid JSON or YAML: ${result.message}`);
+}
+
+/** Parses and checks a policy text for that endpoint: every problem, none when valid. */
+export async function checkPolicyText(text: string, target: Target): Promise<Problem[]> {
+  const parsed = await parsePolicyText(text);
+  return parsed.ok ? checkPolicy(parsed.document, target) : parsed.problems;
 }
