@@ -225,17 +225,17 @@ function suggestion(type: string): string {
 /** A zod issue in edgectl's words: the places (below `base`) and messages it stands for. */
 function words(issue: z.core.$ZodIssue, config: unknown, base: string): [string, string][] {
   const path = issue.path.reduce<string>((p, k) => join(p, k as string | number), base);
+  const value = issue.path.reduce<unknown>(
+    (v, k) => (isObject(v) || Array.isArray(v) ? (v as Record<PropertyKey, unknown>)[k] : undefined),
+    config,
+  );
+  if (value === undefined && (issue.code === "invalid_type" || issue.code === "invalid_value"))
+    return [[path, "is required"]];
   switch (issue.code) {
     case "unrecognized_keys":
       return issue.keys.map((key) => [join(path, key), "unknown field"]);
-    case "invalid_type": {
-      const value = issue.path.reduce<unknown>(
-        (v, k) => (isObject(v) || Array.isArray(v) ? (v as Record<PropertyKey, unknown>)[k] : undefined),
-        config,
-      );
-      if (value === undefined) return [[path, "is required"]];
+    case "invalid_type":
       return [[path, `must be ${TYPE_NAMES[issue.expected] ?? issue.expected} (got ${describe(value)})`]];
-    }
     case "invalid_value":
       return [
         [
