@@ -42,7 +42,7 @@ describe("edgectl policy check", () => {
     expect(r.stdout).toBe("ok");
     expect(r.exitCode).toBe(0);
     const j = await bare([join(FIXTURES, "deny-2.yaml"), "-o", "json"]);
-    expect(JSON.parse(j.stdout)).toEqual({ valid: true });
+    expect(JSON.parse(j.stdout as string)).toEqual({ valid: true });
     expect(j.exitCode).toBe(0);
   });
 
@@ -66,7 +66,7 @@ describe("edgectl policy check", () => {
       ),
       "--json",
     ]);
-    expect(JSON.parse(r.stdout)).toEqual({
+    expect(JSON.parse(r.stdout as string)).toEqual({
       valid: false,
       problems: [
         {
@@ -75,7 +75,7 @@ describe("edgectl policy check", () => {
         },
       ],
     });
-    expect(JSON.parse(r.stderr).error.kind).toBe("usage");
+    expect(JSON.parse(r.stderr as string).error.kind).toBe("usage");
     expect(r.exitCode).toBe(2);
   });
 
