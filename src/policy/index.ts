@@ -198,6 +198,8 @@ function checkHandled(document: Record<string, unknown>, target: Target, add: Ad
   const action: unknown = actions[actions.length - 1];
   if (!isObject(action) || typeof action.type !== "string" || !Object.hasOwn(ACTIONS, action.type)) return;
   const spec = ACTIONS[action.type]!;
+  // An action refused where it stands has its own problem already.
+  if (!spec.phases.includes(phase)) return;
   const config = isObject(action.config) ? action.config : {};
   if (!spec.terminating?.(config)) {
     const what = action.type === "forward-internal" ? "forward-internal with on_error: continue" : action.type;
