@@ -146,9 +146,20 @@ await build({
   entryPoints: {
     "config-write": "src/settings/config-write.ts",
     "yaml-text": "src/output/yaml-text.ts",
-    "policy-yaml": "src/policy/yaml-parse.ts",
     emulator: "src/emulator/server.ts",
   },
+  outdir: "dist",
+  outExtension: { ".js": ".cjs" },
+  format: "cjs",
+});
+// yaml's ES module build (its "default" export, which platform "node" passes over for the
+// CommonJS one) lets esbuild drop what reading a policy does not use: a quarter of the bundle
+// `policy check` of a YAML file loads.
+await build({
+  ...common,
+  platform: "neutral",
+  mainFields: ["module", "main"],
+  entryPoints: { "policy-yaml": "src/policy/yaml-parse.ts" },
   outdir: "dist",
   outExtension: { ".js": ".cjs" },
   format: "cjs",
