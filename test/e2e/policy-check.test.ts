@@ -112,6 +112,26 @@ describe("edgectl policy check", () => {
     expect(r.exitCode).toBe(2);
   });
 
+  it("makes the config schemas (and loads zod) only when it checks an action's config", async () => {
+    const probe = {
+      env: { NODE_OPTIONS: `--require ${fileURLToPath(new URL("../helpers/zod-probe.cjs", import.meta.url))}` },
+    };
+    const passThrough = file(
+      "log.json",
+      JSON.stringify({ on_http_request: [{ actions: [{ type: "log", config: { metadata: {} } }] }] }),
+    );
+    const withConfig = file(
+      "headers.json",
+      JSON.stringify({ on_http_request: [{ actions: [{ type: "add-headers", config: { headers: { a: "b" } } }] }] }),
+    );
+    const lazy = await suite.cli.run(["policy", "check", passThrough, "--internal"], probe);
+    expect(lazy.stdout).toBe("ok");
+    expect(lazy.stderr).toBe("zod evaluated: no");
+    const made = await suite.cli.run(["policy", "check", withConfig, "--internal"], probe);
+    expect(made.stdout).toBe("ok");
+    expect(made.stderr).toBe("zod evaluated: yes");
+  });
+
   it("refuses a file it cannot read and an unknown protocol (exit 2)", async () => {
     const missing = await bare([join(dir, "nope.yml")]);
     expect(missing.stderr).toBe(`error: <file>: cannot read ${join(dir, "nope.yml")}: ENOENT`);
