@@ -201,7 +201,7 @@ export const ACTIONS: Record<string, ActionSpec> = {
         volume_threshold: z.optional(whole(1, 2_000_000_000)),
         window_duration: z.optional(duration(SECOND, 120 * SECOND, "1s to 2m")),
         tripped_duration: z.optional(duration(SECOND, 120 * SECOND, "1s to 2m")),
-        num_buckets: z.optional(z.literal(10, "is fixed at 10")),
+        num_buckets: z.optional(z.literal(10)), // ngrok fixes it at 10
       }),
   },
   oauth: {

@@ -238,15 +238,11 @@ function words(issue: z.core.$ZodIssue, config: unknown, base: string): [string,
       return issue.keys.map((key) => [join(path, key), "unknown field"]);
     case "invalid_type":
       return [[path, `must be ${TYPE_NAMES[issue.expected] ?? issue.expected} (got ${describe(value)})`]];
-    case "invalid_value":
-      return [
-        [
-          path,
-          issue.message !== "Invalid input"
-            ? issue.message
-            : `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`,
-        ],
-      ];
+    case "invalid_value": {
+      // Worded here, not by zod, whose words depend on the locale another module may have loaded.
+      const values = issue.values.map((v) => JSON.stringify(v));
+      return [[path, values.length === 1 ? `must be ${values[0]}` : `must be one of ${values.join(", ")}`]];
+    }
     default:
       return [[path, issue.message]];
   }
