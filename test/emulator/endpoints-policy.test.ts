@@ -94,6 +94,16 @@ describe("POST /endpoints refuses a policy the validator refuses", () => {
     );
   });
 
+  it("refuses YAML nested deeper than the parser's stack with 400, and goes on serving", async () => {
+    for (const text of ["on_http_request: " + "[".repeat(20_000), "- ".repeat(20_000) + "x"]) {
+      const r = await create({ url: `https://${host()}`, traffic_policy: text });
+      expect(r.status).toBe(400);
+      expect(r.json.error_code).toBe("ERR_NGROK_2201");
+      expect(r.json.msg).toMatch(/not valid JSON or YAML: (nested more than 100 levels|indented more than 400)/);
+    }
+    expect((await call(emu.url, "GET", "/endpoints")).status).toBe(200);
+  });
+
   it("stores a valid YAML policy as the text sent, comments and all", async () => {
     const text =
       "# the fallback\non_http_request:\n  - actions:\n      - type: deny   # 403\n        config: {status_code: 403}\n";

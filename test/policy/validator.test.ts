@@ -799,6 +799,26 @@ describe("policy text", () => {
       problems: [{ path: "", message: expect.stringContaining(message), code: "ERR_NGROK_2201" }],
     });
   });
+  test.each([
+    ["a: " + "[".repeat(20_000) + "]".repeat(20_000), "nested more than 100 levels deep in [ ] or { }"],
+    ["a: " + "{".repeat(101), "nested more than 100 levels deep in [ ] or { }"],
+    [Array.from({ length: 500 }, (_, i) => `${" ".repeat(i)}k:`).join("\n"), "indented more than 400 columns"],
+    ["- ".repeat(5000) + "x", "indented more than 400 columns"],
+  ])("YAML nested past the parser's stack is refused, not parsed (%#)", async (text, message) => {
+    expect(await parsePolicyText(text)).toEqual({
+      ok: false,
+      problems: [{ path: "", message: `not valid JSON or YAML: ${message}`, code: "ERR_NGROK_2201" }],
+    });
+  });
+  test("JSON nested deep is read as JSON (no stack is spent on it)", async () => {
+    const deep = JSON.stringify({
+      on_http_request: [
+        { actions: [{ type: "log", config: { metadata: { a: JSON.parse("[".repeat(5000) + "]".repeat(5000)) } } }] },
+      ],
+    });
+    const parsed = await parsePolicyText(deep);
+    expect(parsed.ok).toBe(true);
+  });
   test("a byte-order mark is skipped", async () => {
     expect(await parsePolicyText('\ufeff{"on_http_request": []}')).toEqual({
       ok: true,
