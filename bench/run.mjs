@@ -32,6 +32,8 @@ const BATCH = 1000;
 const BATCH_ROUNDS = Number(process.env.EDGECTL_BENCH_BATCH_ROUNDS ?? 5);
 // EDGECTL_BENCH_ONLY=batch: the batch rows alone (with the linearity rows), for a change to batches.
 const ONLY_BATCH = process.env.EDGECTL_BENCH_ONLY === "batch";
+// EDGECTL_BENCH_ONLY=startup: the start-up rows alone (with EDGECTL_BENCH_ROUNDS=1, a check that they run).
+const ONLY_STARTUP = process.env.EDGECTL_BENCH_ONLY === "startup";
 /** Batch sizes for the linearity rows: the time per id should not grow with N. */
 const SIZES = [10, 100, BATCH];
 const LOAD = { seconds: 3, connections: 8 };
@@ -254,6 +256,33 @@ try {
   writeFileSync(idsFile, `${ids.join("\n")}\n`);
   const emuJson = (await request(undefined, `${emu.url}/backends/failover/${ids[0]}`, "GET")).text;
   writeFileSync(join(work, "failover.json"), emuJson);
+  // A policy as one is written by hand (YAML, several actions with configs): `policy check` reads
+  // it, parses YAML and makes the schemas of the actions it holds.
+  const policyFile = join(work, "policy.yml");
+  writeFileSync(
+    policyFile,
+    `on_tcp_connect:
+  - actions:
+      - type: restrict-ips
+        config: {allow: [10.0.0.0/8, "2001:db8::/32"]}
+on_http_request:
+  - name: hooks
+    expressions: ['req.url.path.startsWith("/hooks")']
+    actions:
+      - type: verify-webhook
+        config: {provider: github, secret: "\${secrets.get('github', 'hook')}"}
+      - type: forward-internal
+        config: {url: https://hooks.internal, on_error: continue}
+  - actions:
+      - type: add-headers
+        config: {headers: {x-edge: migrated}}
+      - type: custom-response
+        config: {status_code: 404, body: not found}
+on_http_response:
+  - actions:
+      - type: compress-response
+`,
+  );
 
   for (const node of nodes) {
     const cacheDir = join(work, `cache-${node.version}`);
@@ -305,6 +334,19 @@ try {
           vsName: "bare GET",
           rss: true,
         },
+        {
+          key: "policy",
+          name: "edgectl policy check <file> (YAML)",
+          cmd: node.bin,
+          args: [BIN, "policy", "check", policyFile],
+          opts,
+          vs: "bare",
+          vsName: "bare GET",
+          rss: true,
+          check: (res) => {
+            if (res.stdout !== "ok\n") throw new Error(`policy check answered ${JSON.stringify(res.stdout)}`);
+          },
+        },
       ];
       const rows = paired(plan, ROUNDS);
       // The first run on a Node version: no code cache yet (a fresh folder each time).
@@ -332,6 +374,7 @@ try {
       // Judged on the wall ratio: the median of the per-round ratios, which a busy moment of the
       // machine moves little. The CPU ratio is of sums (means), which one slow run moves.
       goal(rows.get.ratio <= 1.25, `${tag}: failover get ≤ 1.25× bare GET: ${both(rows.get)}`);
+      goal(rows.policy.ratio <= 1.25, `${tag}: policy check ≤ 1.25× bare GET: ${both(rows.policy)}`);
       goal(
         rows.version.ratio <= 1.1 && rows.help.ratio <= 1.1,
         `${tag}: --version/--help ≤ 1.1× node -e 0: ${both(rows.version)} / ${both(rows.help)}`,
@@ -340,6 +383,7 @@ try {
         goal(rows.get.rss < 60, `${tag}: failover get peak RSS < 60 MB: ${rows.get.rss.toFixed(1)} MB`);
     }
 
+    if (ONLY_STARTUP) continue;
     log(`Node ${node.version}: batches of ${BATCH}…`);
     const env = baseEnv({ EDGECTL_BASE_URL: emu.url, EDGECTL_CACHE_DIR: cacheDir });
     const count = (res) => {
@@ -501,7 +545,7 @@ try {
   }
 
   // curl does not depend on Node: once, against the same emulator.
-  if (CURL && !ONLY_BATCH) {
+  if (CURL && !ONLY_BATCH && !ONLY_STARTUP) {
     log(`curl: -Z --parallel-max 8 and one process per id (${BATCH} GETs)…`);
     const config = ids.map((id) => `url = "${emu.url}/backends/failover/${id}"\noutput = "/dev/null"\n`).join("");
     writeFileSync(join(work, "curl.conf"), config);
@@ -526,7 +570,7 @@ try {
 }
 
 // Rate limits (issue 12 item 5): 90 deletes against --rate-limit 30/5, on the machine's Node.
-if (!ONLY_BATCH) {
+if (!ONLY_BATCH && !ONLY_STARTUP) {
   const stateFile = join(work, "rate-state.json");
   const maker = await startServer(
     process.execPath,

@@ -11,6 +11,7 @@ import { auth } from "./auth/index.js";
 import { config } from "./config/index.js";
 import { failover } from "./failover/index.js";
 import { migrate } from "./migrate/index.js";
+import { policy } from "./policy/index.js";
 import { webhookVerification } from "./webhook-verification/index.js";
 
 /** A command at the root that is not a noun. */
@@ -38,6 +39,7 @@ export const COMMANDS: readonly (NounDecl | RootCommand)[] = [
     ? [{ name: "export", load: async () => (await import("./export/export.js")).exportCommand }]
     : []),
   ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "migrate" ? [migrate] : []),
+  ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "policy" ? [policy] : []),
   ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "auth" ? [auth] : []),
   ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "config" ? [config] : []),
   ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "api"

@@ -10,6 +10,7 @@ const ALL = [
   "webhook-verification",
   "export",
   "migrate",
+  "policy",
   "auth",
   "config",
   "api",
@@ -67,6 +68,7 @@ describe("the command tree", () => {
       failover: ["create", "get", "list", "update", "delete"],
       "webhook-verification": ["replace", "get", "delete"],
       migrate: ["edge"],
+      policy: ["check"],
       auth: ["login", "status", "logout"],
       config: ["get", "set", "unset", "list", "path"],
     });

@@ -26,6 +26,8 @@ const YAML_POLICY = `on_http_request:
       - type: forward-internal
         config:
           url: https://service-app.internal
+  - actions:
+      - type: deny
 `;
 
 describe("POST /endpoints", () => {
@@ -69,18 +71,18 @@ describe("POST /endpoints", () => {
     [{ type: "cloud", url: "tcp://d.example.com", traffic_policy: JSON_POLICY }, /port/, "ERR_NGROK_18003"],
     [
       { type: "cloud", url: "https://e.example.com", traffic_policy: "on_http_request: [ {actions: " },
-      /could not be parsed/,
-      "ERR_NGROK_215",
+      /not valid JSON or YAML/,
+      "ERR_NGROK_2201",
     ],
     [
       { type: "cloud", url: "https://f.example.com", traffic_policy: "just text" },
       /must be an object/,
-      "ERR_NGROK_215",
+      "ERR_NGROK_2201",
     ],
     [
       { type: "cloud", url: "https://g.example.com", traffic_policy: '{"on_request":[]}' },
-      /unknown phase "on_request"/,
-      "ERR_NGROK_215",
+      /on_request: unknown phase/,
+      "ERR_NGROK_2201",
     ],
     [
       {
@@ -88,8 +90,8 @@ describe("POST /endpoints", () => {
         url: "https://h.example.com",
         traffic_policy: '{"on_http_request":[{"actions":[{"config":{}}]}]}',
       },
-      /actions\[0\] must be an object with a type/,
-      "ERR_NGROK_215",
+      /on_http_request\[0\]\.actions\[0\]\.type: is required/,
+      "ERR_NGROK_2201",
     ],
     [
       { type: "cloud", url: "https://i.example.com", traffic_policy: { on_http_request: [] } },

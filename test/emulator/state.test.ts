@@ -71,7 +71,11 @@ describe("state file", () => {
     for (const [kind, body] of Object.entries(kinds))
       backends[kind] = (await call(first.url, "POST", `/backends/${kind}`, { body })).json.id;
     const ep = await call(first.url, "POST", "/endpoints", {
-      body: { type: "cloud", url: "https://keep.example.com", traffic_policy: "on_http_request: []\n" },
+      body: {
+        type: "cloud",
+        url: "https://keep.example.com",
+        traffic_policy: "on_http_request:\n  - actions: [{type: deny}]\n",
+      },
     });
     const paths = [
       `/edges/https/${made.edgeId}`,

@@ -1,6 +1,7 @@
 // Cloud Endpoints: /endpoints and /endpoints/{id}. Only cloud endpoints can be made
-// through the API (ERR_NGROK_248 otherwise); the Traffic Policy is kept as the text sent,
-// and must parse as JSON or YAML into a policy's shape. One cloud endpoint per URL
+// through the API (ERR_NGROK_248 otherwise); the Traffic Policy is kept as the text sent, once
+// it and the URL pass src/policy, the validator `policy check` runs (400 with the code of the
+// first problem, every problem's place in the message). One cloud endpoint per URL
 // (ERR_NGROK_18009), as the API has it; `pooling_enabled` is only kept, since the emulator
 // serves no traffic.
 import {
@@ -9,7 +10,6 @@ import {
   allow,
   description,
   invalid,
-  isObject,
   listPage,
   metadata,
   notFound,
@@ -23,11 +23,12 @@ import {
   type Context,
   type Request,
 } from "../http.js";
+import { checkEndpointUrl, checkPolicy, type Problem, type Target } from "../../policy/index.js";
+import { parsePolicyText } from "../../policy/parse.js";
 import { rfc3339, type EndpointRecord } from "../store.js";
 
 const CREATE_FIELDS = ["type", "url", "traffic_policy", "description", "metadata", "bindings", "pooling_enabled"];
 const UPDATE_FIELDS = ["id", "url", "traffic_policy", "description", "metadata", "bindings", "pooling_enabled"];
-const PHASES = ["on_http_request", "on_http_response", "on_tcp_connect"];
 const DEFAULT_PORT: Record<string, number> = { "https:": 443, "http:": 80 };
 
 function renderEndpoint(ctx: Context, e: EndpointRecord) {
@@ -80,7 +81,8 @@ export async function endpoints(ctx: Context, r: Request): Promise<Answer | unde
       );
     }
     const url = endpointUrl(body.url);
-    const policy = await trafficPolicy(body.traffic_policy);
+    const binds = bindings(body.bindings) ?? ["public"];
+    const policy = await trafficPolicy(body.traffic_policy, endpointTarget(url, binds));
     unusedUrl(ctx, url);
     const now = rfc3339(new Date());
     const record: EndpointRecord = {
@@ -92,7 +94,7 @@ export async function endpoints(ctx: Context, r: Request): Promise<Answer | unde
       traffic_policy: policy,
       description: description(body.description) ?? "",
       metadata: metadata(body.metadata) ?? "",
-      bindings: bindings(body.bindings) ?? ["public"],
+      bindings: binds,
       pooling_enabled: optionalBoolean(body.pooling_enabled, "pooling_enabled") ?? false,
     };
     return { status: 201, body: show(await store.save(store.endpoints, record)) };
@@ -110,10 +112,12 @@ export async function endpoints(ctx: Context, r: Request): Promise<Answer | unde
     }
     onlyFields(body, UPDATE_FIELDS);
     const url = body.url === undefined || body.url === null ? current.url : endpointUrl(body.url);
-    const policy =
-      body.traffic_policy === undefined || body.traffic_policy === null
-        ? current.traffic_policy
-        : await trafficPolicy(body.traffic_policy);
+    const binds = bindings(body.bindings) ?? current.bindings;
+    // The URL, binding and policy are checked together: a new URL may not suit the kept policy.
+    const policy = await trafficPolicy(
+      body.traffic_policy === undefined || body.traffic_policy === null ? current.traffic_policy : body.traffic_policy,
+      endpointTarget(url, binds),
+    );
     if (url !== current.url) unusedUrl(ctx, url);
     const next: EndpointRecord = {
       ...current,
@@ -122,7 +126,7 @@ export async function endpoints(ctx: Context, r: Request): Promise<Answer | unde
       traffic_policy: policy,
       description: description(body.description) ?? current.description,
       metadata: metadata(body.metadata) ?? current.metadata,
-      bindings: bindings(body.bindings) ?? current.bindings,
+      bindings: binds,
       pooling_enabled: optionalBoolean(body.pooling_enabled, "pooling_enabled") ?? current.pooling_enabled,
     };
     return { status: 200, body: show(await store.save(store.endpoints, next)) };
@@ -180,55 +184,27 @@ function bindings(value: unknown): string[] | undefined {
   return value as string[];
 }
 
-/** The policy text as sent, once it parses (JSON, else YAML) into a policy's shape. */
-async function trafficPolicy(value: unknown): Promise<string> {
+/** The endpoint the URL and binding make, as the validator checks it (a kubernetes binding as public). */
+function endpointTarget(url: string, binds: string[]): Target {
+  const { target, problems } = checkEndpointUrl(url, binds[0] === "internal" ? "internal" : "public");
+  if (!target) throw refusal("url", problems);
+  return target;
+}
+
+/** 400 with the code of the first problem and every problem's place. */
+function refusal(what: "url" | "traffic_policy", problems: Problem[]): HttpError {
+  const list = problems.map((p) => (p.path === "" || p.path === "url" ? p.message : `${p.path}: ${p.message}`));
+  const lead = what === "url" ? "The endpoint URL is invalid" : "The traffic policy is invalid";
+  return new HttpError(400, problems[0]!.code, `${lead}: ${list.join("; ")}`);
+}
+
+/** The policy text as sent, once it parses (JSON, else YAML) and passes the validator for the endpoint. */
+async function trafficPolicy(value: unknown, target: Target): Promise<string> {
   if (value === undefined || value === null || value === "")
     throw invalid("traffic_policy is required: a Traffic Policy as JSON or YAML text");
   if (typeof value !== "string") throw invalid("traffic_policy must be a string: the policy as JSON or YAML text");
-  let data: unknown;
-  try {
-    data = JSON.parse(value);
-  } catch {
-    // The yaml package is loaded only when a policy is not JSON.
-    const { parse } = await import("yaml");
-    try {
-      data = parse(value);
-    } catch (err) {
-      throw invalid(`traffic_policy could not be parsed as JSON or YAML: ${(err as Error).message.split("\n")[0]}`);
-    }
-  }
-  checkPolicy(data);
+  const parsed = await parsePolicyText(value);
+  const problems = parsed.ok ? checkPolicy(parsed.document, target) : parsed.problems;
+  if (problems.length > 0) throw refusal("traffic_policy", problems);
   return value;
-}
-
-function checkPolicy(data: unknown): void {
-  if (!isObject(data))
-    throw invalid(
-      "traffic_policy must be an object whose keys are phases (on_http_request, on_http_response, on_tcp_connect)",
-    );
-  for (const [phase, rules] of Object.entries(data)) {
-    if (!PHASES.includes(phase))
-      throw invalid(`traffic_policy: unknown phase ${JSON.stringify(phase)}; the phases are ${PHASES.join(", ")}`);
-    if (rules === null) continue;
-    if (!Array.isArray(rules)) throw invalid(`traffic_policy.${phase} must be a list of rules`);
-    rules.forEach((rule, i) => {
-      const where = `traffic_policy.${phase}[${i}]`;
-      if (!isObject(rule)) throw invalid(`${where} must be an object`);
-      onlyFields(rule, ["name", "expressions", "actions"]);
-      if (rule.name !== undefined && typeof rule.name !== "string") throw invalid(`${where}.name must be a string`);
-      if (rule.expressions !== undefined && rule.expressions !== null) {
-        if (!Array.isArray(rule.expressions) || rule.expressions.some((e) => typeof e !== "string"))
-          throw invalid(`${where}.expressions must be a list of CEL strings`);
-      }
-      if (!Array.isArray(rule.actions) || rule.actions.length === 0)
-        throw invalid(`${where}.actions must be a non-empty list`);
-      rule.actions.forEach((action, j) => {
-        if (!isObject(action) || typeof action.type !== "string" || action.type === "")
-          throw invalid(`${where}.actions[${j}] must be an object with a type`);
-        onlyFields(action, ["type", "config"]);
-        if (action.config !== undefined && action.config !== null && !isObject(action.config))
-          throw invalid(`${where}.actions[${j}].config must be an object`);
-      });
-    });
-  }
 }

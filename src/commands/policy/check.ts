@@ -1,0 +1,92 @@
+// `policy check`: the validator of src/policy on a file or stdin, sending nothing and needing
+// no API key. The problems are the command's result, so they go to stdout (as a linter's do);
+// exit 2 says the input was refused, and stderr says how many problems there were.
+import * as z from "zod/mini";
+import { UsageError } from "../../errors.js";
+import { escapeControl } from "../../output/escape.js";
+import { renderJson } from "../../output/json.js";
+import type { Problem, Protocol } from "../../policy/index.js";
+import { defineCommand, type OptionsOf } from "../define.js";
+import type { Deps } from "../deps.js";
+import { UNSURE } from "../input.js";
+
+const PROTOCOLS = ["https", "http", "tls", "tcp"] as const;
+
+const args = {
+  file: {
+    arg: "<file>",
+    help: "the policy (JSON or YAML), or - for stdin",
+    schema: () => z.string().check(z.minLength(1, "give a file, or - for stdin")),
+    plain: (v: unknown) => (typeof v === "string" && v !== "" ? v : UNSURE),
+  },
+};
+const flags = {
+  protocol: {
+    flag: "--protocol <protocol>",
+    help: "the endpoint's protocol: https, http, tls or tcp",
+    default: "https",
+    schema: () => z.enum(PROTOCOLS, "must be https, http, tls or tcp"),
+    plain: (v: unknown) => ((PROTOCOLS as readonly unknown[]).includes(v) ? (v as Protocol) : UNSURE),
+  },
+  internal: {
+    flag: "--internal",
+    help: "check for an internal endpoint (*.internal) instead of a public one",
+    schema: () => z.boolean(),
+    plain: (v: unknown) => (typeof v === "boolean" ? v : UNSURE),
+  },
+};
+export type CheckOptions = OptionsOf<typeof args, typeof flags>;
+
+export const check = defineCommand({
+  name: "check",
+  description: "Check a Traffic Policy for an endpoint (nothing is sent)",
+  args,
+  flags,
+  about: `Checks the policy as the endpoint commands and the emulator do: its shape, the phases of the
+endpoint's protocol, each action's phases and config, unreachable actions, and that a public
+endpoint's policy ends in a terminating action every request reaches. Prints "ok" and exits 0,
+or prints each problem as "<place>: <message>" and exits 2.`,
+  examples: [
+    "$ edgectl policy check policy.yml",
+    "$ edgectl policy check policy.json --protocol tls",
+    "$ edgectl policy check internal.yml --internal",
+    "$ edgectl policy check - -o json < policy.yml",
+  ],
+  run,
+});
+
+export async function run(options: CheckOptions, deps: Deps): Promise<void> {
+  const text = await readPolicy(options.file, deps);
+  const { checkPolicyText } = await import("../../policy/parse.js");
+  const problems = await checkPolicyText(text, { protocol: options.protocol, internal: options.internal });
+  const json = deps.settings.output === "json";
+  if (problems.length === 0) return void deps.io.stdout.write(json ? renderJson({ valid: true }) : "ok\n");
+  deps.io.stdout.write(
+    json
+      ? renderJson({ valid: false, problems: problems.map(({ path, message }) => ({ path, message })) })
+      : problems.map(line).join(""),
+  );
+  const where = options.file === "-" ? "stdin" : options.file;
+  throw new UsageError(
+    `${where}: the policy has ${problems.length} problem${problems.length === 1 ? "" : "s"} (for ${options.internal ? "an internal" : "a public"} ${options.protocol} endpoint)`,
+  );
+}
+
+/** One problem a line; a value quoted in a message may hold control characters. */
+function line(p: Problem): string {
+  return `${escapeControl(p.path === "" ? "(policy)" : p.path)}: ${escapeControl(p.message)}\n`;
+}
+
+async function readPolicy(source: string, deps: Deps): Promise<string> {
+  if (source === "-") {
+    if (deps.io.stdin.isTTY) throw new UsageError("<file>: stdin is a terminal; pipe the policy in, or name a file");
+    return deps.readStdin();
+  }
+  try {
+    return await (await import("node:fs/promises")).readFile(source, "utf8");
+  } catch (err) {
+    throw new UsageError(
+      `<file>: cannot read ${source}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
+  }
+}
