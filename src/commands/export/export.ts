@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { BACKEND_KINDS, listAllBackends, type BackendKind } from "../../api/backends.js";
 import { listAllHttpsEdges, type HttpsEdge } from "../../api/edges.js";
-import { maskSecret } from "../../output/mask.js";
+import { shownData } from "../../output/mask.js";
 import { renderJson } from "../../output/json.js";
 import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
@@ -35,19 +35,7 @@ export async function run(options: ExportOptions, deps: Deps): Promise<void> {
   } finally {
     client.close();
   }
-  const https_edges = edges.map((edge) => maskEdge(edge, options.showSecret));
-  deps.io.stdout.write(renderJson({ https_edges, backends }));
-}
-
-/** The edge as returned, with each route's webhook secret masked unless shown. */
-export function maskEdge(edge: HttpsEdge, show: boolean): HttpsEdge {
-  if (show || !edge.routes) return edge;
-  return {
-    ...edge,
-    routes: edge.routes.map((route) =>
-      route.webhook_verification
-        ? { ...route, webhook_verification: maskSecret(route.webhook_verification, false) }
-        : route,
-    ),
-  };
+  // Secrets masked by structure: webhook `secret`, OAuth/OIDC `client_secret`, and those inside
+  // a route's traffic_policy value (src/output/mask.ts).
+  deps.io.stdout.write(renderJson(await shownData({ https_edges: edges, backends }, options.showSecret)));
 }
