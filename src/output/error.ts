@@ -1,5 +1,5 @@
 // How an error reads on stderr: `error: …` for people, one JSON object with -o json.
-import { ApiError, BatchError, EdgectlError, NetworkError } from "../errors.js";
+import { ApiError, BatchError, EdgectlError, NetworkError, UsageError } from "../errors.js";
 import { escapeControl } from "./escape.js";
 import { jsonLine } from "./json.js";
 
@@ -28,6 +28,8 @@ export function errorView(err: unknown, id?: string): ErrorView {
     if (err.details) view.details = err.details;
   } else if (err instanceof NetworkError && err.statusCode !== undefined) {
     view.status_code = err.statusCode;
+  } else if (err instanceof UsageError && err.details) {
+    view.details = err.details;
   }
   if (id !== undefined) view.id = id;
   // Kept under `details`, so the object has only the contract's keys.

@@ -79,3 +79,44 @@ export function yamlSecretRanges(text: string): YamlSecrets {
   }
   return { kind: "policy", ranges };
 }
+
+/** A YAML double-quoted scalar holding exactly `value` (what YAML may not hold raw, escaped). */
+export function yamlQuoted(value: string): string {
+  return JSON.stringify(value).replace(
+    /[\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/**
+ * The YAML text with the mapping at `path` holding `values` (each written as `scalars` says):
+ * a value that stands as a scalar is replaced where it stands (every other byte kept); else
+ * the document is edited and written out again (comments kept). Throws when `path` does not
+ * lead to a mapping (through an alias, for one).
+ */
+export function setYamlValues(
+  text: string,
+  path: (string | number)[],
+  values: [string, string][],
+  scalars: (key: string, value: string) => string,
+): string {
+  const doc = parseDocument(text, OPTIONS);
+  const nodes = values.map(([key]) => doc.getIn([...path, key], true) as Node | undefined);
+  if (nodes.every((n) => isScalar(n) && n.range)) {
+    const edits = values
+      .map(([key, value], i) => ({ range: nodes[i]!.range!, text: scalars(key, value) }))
+      .sort((a, b) => b.range[0] - a.range[0]);
+    let out = text;
+    for (const { range, text: scalar } of edits) {
+      const trailing = /\s*$/.exec(out.slice(range[0], range[1]))![0];
+      out = out.slice(0, range[0]) + scalar + trailing + out.slice(range[1]);
+    }
+    return out;
+  }
+  const target = doc.getIn(path, true);
+  if (isMap(target)) for (const [key, value] of values) target.set(key, value);
+  else if (target === undefined || (isScalar(target) && target.value === null))
+    doc.setIn(path, Object.fromEntries(values));
+  else throw new Error(`${path.join(".")} is not a mapping written out in the text`);
+  return doc.toString({ lineWidth: 0 });
+}
