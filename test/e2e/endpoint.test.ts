@@ -178,6 +178,23 @@ describe("endpoint create", () => {
     expect(r.stdout).not.toContain("whsec_9");
   });
 
+  it("--debug logs the request and the answer with the policy's secret redacted", async () => {
+    const policy = file("dbg.yml", YAML_POLICY.replace("secret: internal", "secret: whsec_dbg_7Hq2"));
+    const r = await suite.run([
+      "endpoint",
+      "create",
+      "--url",
+      "https://shop.example.com",
+      "--traffic-policy-file",
+      policy,
+      "--debug",
+    ]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain("POST");
+    expect(`${r.stdout}${r.stderr}`).not.toContain("whsec_dbg_7Hq2");
+    expect(JSON.parse(suite.server.requests[0]!.body).traffic_policy).toContain("whsec_dbg_7Hq2");
+  });
+
   it.each([
     ["a URL that is no endpoint URL", ["--url", "ftp://shop.example.com"], YAML_POLICY, /--url: /],
     [
