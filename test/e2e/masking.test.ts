@@ -70,3 +70,40 @@ describe("webhook-verification replace --secret github --dry-run", () => {
     });
   });
 });
+
+describe("export", () => {
+  it("masks OAuth/OIDC client secrets and the secrets inside a route's traffic_policy value, nothing else", async () => {
+    const policy =
+      "# route policy\non_http_request:\n  - actions:\n      - type: verify-webhook\n        config: {provider: github, secret: cs-1}\n";
+    const EDGE = edge([
+      route("edghtsrt_1", "path_prefix", "/", null, {
+        description: "cs-1 and cs-2 are our client ids",
+        oauth: { enabled: true, provider: { google: { client_id: "cs-1", client_secret: "cs-2" } } },
+        oidc: { enabled: true, issuer: "https://idp.example.com", client_id: "cs-2", client_secret: "cs-1" },
+        traffic_policy: { enabled: true, value: policy },
+      }),
+    ]);
+    suite.server.fallback = (req): Reply => {
+      if (req.method === "GET" && req.path.startsWith("/edges/https"))
+        return json(200, { https_edges: [EDGE], uri: "x", next_page_uri: null });
+      if (req.method === "GET" && req.path.startsWith("/backends/"))
+        return json(200, { backends: [], uri: "x", next_page_uri: null });
+      return apiError(404, "Resource not found");
+    };
+    const r = await suite.run(["export"]);
+    expect(r.stderr).toBe("");
+    expect(r.exitCode).toBe(0);
+    const routeOut = (JSON.parse(r.stdout) as { https_edges: { routes: Record<string, unknown>[] }[] }).https_edges[0]!
+      .routes[0]!;
+    expect(routeOut.description).toBe("cs-1 and cs-2 are our client ids");
+    expect(routeOut.oauth).toEqual({
+      enabled: true,
+      provider: { google: { client_id: "cs-1", client_secret: "********" } },
+    });
+    expect(routeOut.oidc).toMatchObject({ client_id: "cs-2", client_secret: "********" });
+    expect(routeOut.traffic_policy).toEqual({
+      enabled: true,
+      value: policy.replace("secret: cs-1", 'secret: "********"'),
+    });
+  });
+});
