@@ -18,7 +18,7 @@ import { routeArgs, showSecretFlag } from "./route.js";
 const required = "required (e.g. github, stripe, slack, sns)";
 
 /** Any letter case, sent in lower case; a near miss gets a "did you mean". */
-export const providerSchema = () =>
+const providerSchema = () =>
   z.pipe(
     z.transform((v: unknown) => (v === "" ? undefined : v)),
     z.pipe(
