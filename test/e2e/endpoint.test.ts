@@ -271,6 +271,16 @@ describe("endpoint get, list, delete", () => {
     expect(JSON.parse(r.stdout).traffic_policy).toBe(YAML_POLICY);
   });
 
+  it("a policy text that does not parse as a policy is shown as ******** whole, unless --show-secret", async () => {
+    const a = seed("not a policy: [");
+    const masked = await suite.run(["endpoint", "get", a, "-o", "json"]);
+    expect(JSON.parse(masked.stdout).traffic_policy).toBe("********");
+    const table = await suite.run(["endpoint", "get", a]);
+    expect(table.stdout).toMatch(/\nTRAFFIC POLICY\n\*{8}$/);
+    const shown = await suite.run(["endpoint", "get", a, "--show-secret", "-o", "json"]);
+    expect(JSON.parse(shown.stdout).traffic_policy).toBe("not a policy: [");
+  });
+
   it("refuses a malformed id before sending anything", async () => {
     const r = await suite.run(["endpoint", "get", "ep_1/../x"]);
     expect(r.exitCode).toBe(2);
