@@ -97,7 +97,7 @@ function yamlScalar(value: string, style: number): string {
 }
 
 const fill = (text: string, secrets: string[], write: (s: string, i: number) => string) =>
-  secrets.reduce((t, s, i) => t.replace(SENTINEL(i), write(s, i)), text);
+  secrets.reduce((t, s, i) => t.replace(SENTINEL(i), () => write(s, i)), text);
 
 describe("maskPolicyText: only the secret scalars change", () => {
   it('JSON (any indentation): the text with each secret\'s literal replaced by "********"', async () => {
