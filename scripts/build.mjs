@@ -122,7 +122,18 @@ await build({ ...mainOptions, entryPoints: { main: "src/cli.ts" } });
 // `completion`, which reads the whole tree), each in a bundle of its own, main-<word>.cjs:
 // `edgectl failover get` then reads and deserialises failover's modules alone
 // (src/commands/root.ts). test/start.test.ts holds this list equal to the tree's.
-const WORDS = ["failover", "webhook-verification", "export", "migrate", "policy", "auth", "config", "api", "emulator"];
+const WORDS = [
+  "failover",
+  "webhook-verification",
+  "endpoint",
+  "export",
+  "migrate",
+  "policy",
+  "auth",
+  "config",
+  "api",
+  "emulator",
+];
 for (const word of WORDS) {
   await build({
     ...mainOptions,

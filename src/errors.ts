@@ -9,6 +9,13 @@ export abstract class EdgectlError extends Error {
 /** Invalid usage or input. Guarantees nothing was sent. */
 export class UsageError extends EdgectlError {
   readonly kind = "usage";
+  /** Facts for `-o json`'s error `details` (a policy's problems, each with its place). */
+  constructor(
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
 }
 
 export interface ApiErrorFields {

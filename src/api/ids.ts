@@ -11,6 +11,7 @@ export const ID_RULES = {
   },
   edge: { re: new RegExp(`^edghts_${TAIL}$`), rule: "must be edghts_ followed by 1–64 letters or digits" },
   route: { re: new RegExp(`^edghtsrt_${TAIL}$`), rule: "must be edghtsrt_ followed by 1–64 letters or digits" },
+  endpoint: { re: new RegExp(`^ep_${TAIL}$`), rule: "must be ep_ followed by 1–64 letters or digits" },
 } as const;
 
 export type IdKind = keyof typeof ID_RULES;

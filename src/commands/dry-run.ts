@@ -1,7 +1,8 @@
-// --dry-run: show the request a command would send (secrets redacted) and send nothing.
+// --dry-run: show the request a command would send (secrets masked) and send nothing. The body
+// is masked by structure (src/output/mask.ts): a secret's own value, never text that looks like it.
 import type { Method } from "../api/client.js";
-import { redactText } from "../api/redact.js";
 import { renderJson } from "../output/json.js";
+import { maskSecretsIn } from "../output/mask.js";
 import type { Deps } from "./deps.js";
 
 export interface DryRunRequest {
@@ -10,39 +11,38 @@ export interface DryRunRequest {
   body?: unknown;
 }
 
-function requestObject(deps: Pick<Deps, "settings">, { method, path, body }: DryRunRequest) {
+async function requestObject(deps: Pick<Deps, "settings">, { method, path, body }: DryRunRequest) {
   const url = deps.settings.baseUrl + path;
-  return { dry_run: true, request: { method, url, ...(body === undefined ? {} : { body }) } };
+  return {
+    dry_run: true,
+    request: { method, url, ...(body === undefined ? {} : { body: await maskSecretsIn(body) }) },
+  };
 }
 
-function requestText(deps: Pick<Deps, "settings">, { method, path, body }: DryRunRequest): string {
-  return `${method} ${deps.settings.baseUrl + path}\n${body === undefined ? "" : renderJson(body)}`;
+async function requestText(deps: Pick<Deps, "settings">, { method, path, body }: DryRunRequest): Promise<string> {
+  return `${method} ${deps.settings.baseUrl + path}\n${body === undefined ? "" : renderJson(await maskSecretsIn(body))}`;
 }
 
-export function printDryRun(
+export async function printDryRun(
   deps: Pick<Deps, "io" | "settings">,
   method: Method,
   path: string,
   body?: unknown,
-  secrets: string[] = [],
-): void {
+): Promise<void> {
   const request = { method, path, body };
-  const text = deps.settings.output === "json" ? renderJson(requestObject(deps, request)) : requestText(deps, request);
-  deps.io.stdout.write(redactText(text, secrets));
+  const text =
+    deps.settings.output === "json" ? renderJson(await requestObject(deps, request)) : await requestText(deps, request);
+  deps.io.stdout.write(text);
 }
 
 /**
  * Several requests (a batch): with -o json ONE document, an array of what printDryRun prints
  * for each; as text each request in turn. One write, like printResult.
  */
-export function printDryRuns(
-  deps: Pick<Deps, "io" | "settings">,
-  requests: DryRunRequest[],
-  secrets: string[] = [],
-): void {
+export async function printDryRuns(deps: Pick<Deps, "io" | "settings">, requests: DryRunRequest[]): Promise<void> {
   const text =
     deps.settings.output === "json"
-      ? renderJson(requests.map((r) => requestObject(deps, r)))
-      : requests.map((r) => requestText(deps, r)).join("");
-  deps.io.stdout.write(redactText(text, secrets));
+      ? renderJson(await Promise.all(requests.map((r) => requestObject(deps, r))))
+      : (await Promise.all(requests.map((r) => requestText(deps, r)))).join("");
+  deps.io.stdout.write(text);
 }

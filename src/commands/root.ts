@@ -9,6 +9,7 @@ import { registerNoun, type AnyCommandDef, type NounDecl } from "./define.js";
 import type { Deps } from "./deps.js";
 import { auth } from "./auth/index.js";
 import { config } from "./config/index.js";
+import { endpoint } from "./endpoint/index.js";
 import { failover } from "./failover/index.js";
 import { migrate } from "./migrate/index.js";
 import { policy } from "./policy/index.js";
@@ -35,6 +36,7 @@ export const COMMANDS: readonly (NounDecl | RootCommand)[] = [
   ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "webhook-verification"
     ? [webhookVerification]
     : []),
+  ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "endpoint" ? [endpoint] : []),
   ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "export"
     ? [{ name: "export", load: async () => (await import("./export/export.js")).exportCommand }]
     : []),
@@ -90,6 +92,7 @@ Examples:
   $ edgectl export > edges-backup.json
   $ edgectl migrate edge edghts_1
   $ edgectl migrate edge edghts_1 --apply
+  $ edgectl endpoint create --url https://shop.example.com --traffic-policy-file policy.yml
 
 Settings: flag > environment (EDGECTL_*) > profile in the config file > default.
 Exit codes: 0 ok, 1 API error, 2 usage, 3 no usable answer, 4 auth, 130 interrupted.`,

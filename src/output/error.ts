@@ -1,5 +1,5 @@
 // How an error reads on stderr: `error: …` for people, one JSON object with -o json.
-import { ApiError, BatchError, EdgectlError, InterruptedError, NetworkError } from "../errors.js";
+import { ApiError, BatchError, EdgectlError, InterruptedError, NetworkError, UsageError } from "../errors.js";
 import { escapeControl } from "./escape.js";
 import { jsonLine } from "./json.js";
 
@@ -28,7 +28,7 @@ export function errorView(err: unknown, id?: string): ErrorView {
     if (err.details) view.details = err.details;
   } else if (err instanceof NetworkError && err.statusCode !== undefined) {
     view.status_code = err.statusCode;
-  } else if (err instanceof InterruptedError && err.details) {
+  } else if ((err instanceof InterruptedError || err instanceof UsageError) && err.details) {
     view.details = err.details;
   }
   if (id !== undefined) view.id = id;

@@ -1,16 +1,26 @@
-// Webhook secrets and OAuth/OIDC client secrets are shown as ******** in every format unless
-// --show-secret is given. Only they are masked in data: every other value is printed as the API sent it.
-import { MASK, maskSecretFields } from "../api/redact.js";
+// Secrets in data are shown as ******** in every format unless --show-secret is given: webhook
+// secrets, OAuth/OIDC client secrets, and those inside a Traffic Policy text. Masking works by
+// structure (a field of a known object, a value of the parsed policy) and replaces only the
+// secret's own value, where it stands: it never searches the output for a secret's characters,
+// so no other value is altered and where a mask lands tells nothing of the secret.
+import { MASK } from "../api/redact.js";
+import { locateJson, jsonView } from "./json-ranges.js";
+import { plainView, secretNodes } from "./policy-secrets.js";
+
+export { MASK };
 
 export function maskSecret<T extends { secret?: string | null }>(module: T, show: boolean): T {
   if (show || module.secret === undefined || module.secret === null || module.secret === "") return module;
   return { ...module, secret: MASK };
 }
 
+/** API object fields that hold a secret: a webhook module's `secret`, OAuth/OIDC `client_secret`. */
+const SECRET_KEYS = new Set(["secret", "client_secret"]);
+
 /**
- * Any JSON value from the API with its webhook secrets masked: every non-empty `secret` field,
- * and the secrets inside a `traffic_policy` text (a verify-webhook action's config), whether
- * the policy is JSON or YAML. Keys keep their order.
+ * Any JSON value from the API (or a request body) with its secrets masked: every non-empty
+ * `secret` or `client_secret` field, and the secrets inside a Traffic Policy text: an
+ * endpoint's `traffic_policy` string or a traffic_policy module's `value`. Keys keep their order.
  */
 export async function maskSecretsIn(value: unknown): Promise<unknown> {
   if (Array.isArray(value)) return Promise.all(value.map(maskSecretsIn));
@@ -18,11 +28,10 @@ export async function maskSecretsIn(value: unknown): Promise<unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     let masked: unknown;
-    if ((key === "secret" || key === "client_secret") && typeof v === "string" && v !== "") masked = MASK;
+    if (SECRET_KEYS.has(key) && v !== null && v !== "" && typeof v !== "object") masked = MASK;
     else if (key === "traffic_policy" && typeof v === "string") masked = await maskPolicyText(v);
-    // An edge's or route's traffic_policy module: {enabled, value: "<policy text>"}.
-    else if (key === "traffic_policy" && isPolicyModule(v))
-      masked = { ...((await maskSecretsIn(v)) as object), value: await maskPolicyText(v.value) };
+    else if (key === "traffic_policy" && isRecord(v) && typeof v.value === "string")
+      masked = await maskSecretsIn({ ...v, value: await maskPolicyText(v.value) });
     else masked = await maskSecretsIn(v);
     // defineProperty: a "__proto__" key from JSON.parse stays a plain key.
     Object.defineProperty(out, key, { value: masked, enumerable: true, writable: true, configurable: true });
@@ -30,21 +39,65 @@ export async function maskSecretsIn(value: unknown): Promise<unknown> {
   return out;
 }
 
-function isPolicyModule(v: unknown): v is { value: string } {
-  return typeof v === "object" && v !== null && typeof (v as { value?: unknown }).value === "string";
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** maskSecretsIn unless `show` (--show-secret). */
+export async function shownData<T>(value: T, show: boolean): Promise<T> {
+  return show ? value : ((await maskSecretsIn(value)) as T);
 }
 
-/** A Traffic Policy text (JSON or YAML) with its secrets masked, its layout kept. */
+/**
+ * A Traffic Policy text (JSON or YAML) with each secret value replaced where it stands by
+ * "********" (a quoted string in either language); every other byte is kept, comments and
+ * layout included. Text that does not parse as a policy (a mapping) shows nothing: it is
+ * replaced by ******** whole. Empty text (or a YAML document of comments alone) holds no value
+ * and is kept.
+ */
 export async function maskPolicyText(text: string): Promise<string> {
+  if (text.trim() === "") return text;
+  let json = true;
+  let ranges: [number, number][];
   try {
-    JSON.parse(text);
-    return maskSecretFields(text);
+    const root = locateJson(text);
+    if (root.kind !== "object") return MASK;
+    ranges = [...secretNodes(jsonView, root)].map((n) => [n.start, n.end]);
   } catch {
-    const { maskYamlSecrets } = await import("./yaml-text.js");
-    // Not YAML either: mask any `secret:` line rather than risk showing one.
-    return (
-      maskYamlSecrets(text, MASK) ??
-      text.replace(/^(\s*(?:-\s+)?["']?(?:client_)?secret["']?\s*:\s*)\S.*$/gm, `$1"${MASK}"`)
-    );
+    json = false;
+    const { yamlSecretRanges } = await import("./yaml-text.js");
+    const found = yamlSecretRanges(text);
+    if (found.kind === "empty") return text;
+    if (found.kind === "not-policy") return MASK;
+    ranges = found.ranges;
   }
+  const masked = replaceRanges(text, ranges, `"${MASK}"`);
+  // Read back, the masked text must show no secret; if it somehow did, show none of it.
+  try {
+    const back: unknown = json ? JSON.parse(masked) : (await import("./yaml-text.js")).parseYaml(masked);
+    for (const v of secretNodes(plainView, back)) if (v !== MASK) return MASK;
+  } catch {
+    return MASK;
+  }
+  return masked;
+}
+
+/** The policy text as shown: masked unless `show`. */
+export async function shownPolicyText(text: string, show: boolean): Promise<string> {
+  return show ? text : maskPolicyText(text);
+}
+
+/**
+ * The text with each range replaced by `replacement` (ranges may repeat: an alias names its
+ * anchor's node). Line ends and blanks that close a range (a YAML block scalar's) are kept.
+ */
+function replaceRanges(text: string, ranges: [number, number][], replacement: string): string {
+  const unique = [...new Map(ranges.map((r) => [r[0], r])).values()].sort((a, b) => b[0] - a[0]);
+  let out = text;
+  let limit = Infinity;
+  for (const [start, end] of unique) {
+    if (end > limit) continue; // nested in a range already replaced
+    const trailing = /\s*$/.exec(out.slice(start, end))![0];
+    out = out.slice(0, start) + replacement + trailing + out.slice(end);
+    limit = start;
+  }
+  return out;
 }

@@ -5,7 +5,13 @@ import { ID_RULES, isValidId, utf8Length, type IdKind } from "../../src/api/ids.
 const TAIL_64 = "a".repeat(64);
 const TAIL_65 = "a".repeat(65);
 
-const PREFIX: Record<IdKind, string> = { failover: "bkdfo_", backend: "bkdhr_", edge: "edghts_", route: "edghtsrt_" };
+const PREFIX: Record<IdKind, string> = {
+  failover: "bkdfo_",
+  backend: "bkdhr_",
+  edge: "edghts_",
+  route: "edghtsrt_",
+  endpoint: "ep_",
+};
 const KINDS = Object.keys(PREFIX) as IdKind[];
 
 describe("isValidId accepts well-formed ids", () => {

@@ -47,14 +47,20 @@ function zshBranch(path: string): string {
 }
 
 describe("fish", () => {
-  it("--concurrency is offered only after failover get and failover delete, not config get or webhook-verification get", () => {
+  it("--concurrency is offered only after the batch verbs (failover and endpoint get and delete), not config get or webhook-verification get", () => {
     const conditions = fishFlag("concurrency").map(conditionOf);
-    expect(conditions.sort()).toEqual(["__edgectl_at failover delete", "__edgectl_at failover get"]);
+    expect(conditions.sort()).toEqual([
+      "__edgectl_at endpoint delete",
+      "__edgectl_at endpoint get",
+      "__edgectl_at failover delete",
+      "__edgectl_at failover get",
+    ]);
   });
 
   it("each subcommand is offered under its parent's full path only", () => {
     expect(fishCommand("get").map(conditionOf).sort()).toEqual([
       "__edgectl_at config",
+      "__edgectl_at endpoint",
       "__edgectl_at failover",
       "__edgectl_at webhook-verification",
     ]);
@@ -118,18 +124,20 @@ describe("fish", () => {
     expect(fishLines).toContain("complete -c edgectl -f");
   });
 
-  it("--provider completes provider names under webhook-verification replace; -o/--output completes table json", () => {
+  it("--provider completes provider names under both webhook-verification replace verbs; -o/--output completes table json", () => {
     const provider = fishFlag("provider");
-    expect(provider).toHaveLength(1);
-    expect(conditionOf(provider[0]!)).toBe("__edgectl_at webhook-verification replace");
-    expect(provider[0]).toContain(`-x -a '${PROVIDERS.join(" ")}'`);
+    expect(provider.map(conditionOf).sort()).toEqual([
+      "__edgectl_at endpoint webhook-verification replace",
+      "__edgectl_at webhook-verification replace",
+    ]);
+    for (const line of provider) expect(line).toContain(`-x -a '${PROVIDERS.join(" ")}'`);
     expect(fishFlag("output")).toEqual([
       expect.stringMatching(/^complete -c edgectl -s o -l output -x -a 'table json' /),
     ]);
   });
 
   it("a quote in a description is escaped for fish", () => {
-    const update = fishCommand("update");
+    const update = fishCommand("update").filter((line) => conditionOf(line) === "__edgectl_at failover");
     expect(update).toHaveLength(1);
     expect(update[0]).toContain(String.raw`-d 'Change a Failover backend\'s backends`);
   });

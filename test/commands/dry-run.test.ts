@@ -82,19 +82,40 @@ describe("failover delete --dry-run", () => {
 });
 
 describe("printDryRun", () => {
-  it("keeps the base URL's path prefix and redacts given secrets", () => {
+  it("keeps the base URL's path prefix and masks secrets by structure, no other value", async () => {
     const deps = fakeDeps({ settings: { baseUrl: "https://gw.example.com/ngrok" } });
-    printDryRun(deps, "PUT", "/x", { note: "has s3cr3t-value inside" }, ["s3cr3t-value"]);
+    await printDryRun(deps, "PUT", "/x", { provider: "github", note: "github inside", secret: "github" });
     expect(deps.out.text).toContain("PUT https://gw.example.com/ngrok/x\n");
-    expect(deps.out.text).toContain("has ******** inside");
-    expect(deps.out.text).not.toContain("s3cr3t-value");
+    expect(JSON.parse(deps.out.text.slice(deps.out.text.indexOf("{")))).toEqual({
+      provider: "github",
+      note: "github inside",
+      secret: "********",
+    });
+  });
+
+  it("masks the secrets inside a traffic_policy text where they stand", async () => {
+    const deps = fakeDeps({ settings: { output: "json" } });
+    const policy = JSON.stringify({
+      on_http_request: [
+        {
+          actions: [
+            { type: "verify-webhook", config: { provider: "github", secret: "internal" } },
+            { type: "forward-internal", config: { url: "https://service-app.internal" } },
+          ],
+        },
+      ],
+    });
+    await printDryRun(deps, "POST", "/endpoints", { type: "cloud", url: "https://a.internal", traffic_policy: policy });
+    const body = JSON.parse(deps.out.text).request.body;
+    expect(body.url).toBe("https://a.internal");
+    expect(body.traffic_policy).toBe(policy.replace('"secret":"internal"', '"secret":"********"'));
   });
 });
 
 describe("printDryRuns", () => {
-  it("text: each request as printDryRun would print it, one after another", () => {
+  it("text: each request as printDryRun would print it, one after another", async () => {
     const deps = fakeDeps();
-    printDryRuns(deps, [
+    await printDryRuns(deps, [
       { method: "DELETE", path: "/a" },
       { method: "PATCH", path: "/b", body: { description: "x" } },
     ]);
@@ -103,7 +124,7 @@ describe("printDryRuns", () => {
     );
   });
 
-  it("json: one array document, secrets redacted, in a single write", () => {
+  it("json: one array document, secrets masked, in a single write", async () => {
     const deps = fakeDeps({ settings: { output: "json" } });
     let writes = 0;
     const write = deps.out.write.bind(deps.out);
@@ -111,14 +132,10 @@ describe("printDryRuns", () => {
       writes++;
       return write(chunk);
     };
-    printDryRuns(
-      deps,
-      [
-        { method: "PUT", path: "/x", body: { secret: "s3cr3t-value" } },
-        { method: "DELETE", path: "/y" },
-      ],
-      ["s3cr3t-value"],
-    );
+    await printDryRuns(deps, [
+      { method: "PUT", path: "/x", body: { secret: "s3cr3t-value" } },
+      { method: "DELETE", path: "/y" },
+    ]);
     expect(writes).toBe(1);
     expect(deps.out.text).not.toContain("s3cr3t-value");
     expect(JSON.parse(deps.out.text)).toEqual([

@@ -8,6 +8,7 @@ import { fakeDeps } from "./fake-deps.js";
 const ALL = [
   "failover",
   "webhook-verification",
+  "endpoint",
   "export",
   "migrate",
   "policy",

@@ -109,8 +109,46 @@ describe("maskSecretsIn (data from `edgectl api`)", () => {
     expect(out).toContain(`secret: "${MASK}"`);
   });
 
-  it("masks a secret line even in a policy text that does not parse", async () => {
-    const out = await maskPolicyText("on_http_request: [\n  secret: whsec_broken\n");
-    expect(out).not.toContain("whsec_broken");
+  it("shows a policy text that does not parse as a policy as ******** whole", async () => {
+    expect(await maskPolicyText("on_http_request: [\n  secret: whsec_broken\n")).toBe(MASK);
+    expect(await maskPolicyText("just text")).toBe(MASK);
+    expect(await maskPolicyText("[1, 2]")).toBe(MASK);
+  });
+
+  it("keeps an empty text, and a YAML text of comments alone, as they are", async () => {
+    expect(await maskPolicyText("")).toBe("");
+    expect(await maskPolicyText("# nothing yet\n")).toBe("# nothing yet\n");
+  });
+
+  it("masks OAuth and OpenID Connect client secrets, and only the secret fields of those actions", async () => {
+    const policy =
+      "on_http_request:\n  - actions:\n      - type: oauth\n        config: {provider: google, client_id: id1, client_secret: cs1}\n      - type: openid-connect\n        config:\n          issuer_url: https://idp.example.com\n          client_secret: 'cs2' # quoted\n      - type: set-vars\n        config: {vars: [{secret: not-a-secret}]}\n";
+    expect(await maskPolicyText(policy)).toBe(policy.replace("cs1", `"${MASK}"`).replace("'cs2'", `"${MASK}"`));
+  });
+
+  it("masks a secret that comes through a YAML anchor where the anchor stands", async () => {
+    const policy =
+      "x-base: &hook {provider: github, secret: s-anchored}\non_http_request:\n  - actions:\n      - type: verify-webhook\n        config: *hook\n";
+    expect(await maskPolicyText(policy)).toBe(policy.replace("s-anchored", `"${MASK}"`));
+  });
+
+  it("masks client secrets of OAuth providers and OIDC modules in API objects, and route traffic_policy values", async () => {
+    const route = {
+      oauth: { enabled: true, provider: { google: { client_id: "id", client_secret: "cs" } } },
+      oidc: { enabled: true, client_id: "id", client_secret: "cs2" },
+      traffic_policy: {
+        enabled: true,
+        value:
+          '{"on_http_request":[{"actions":[{"type":"verify-webhook","config":{"provider":"github","secret":"id"}}]}]}',
+      },
+    };
+    expect(await maskSecretsIn(route)).toEqual({
+      oauth: { enabled: true, provider: { google: { client_id: "id", client_secret: MASK } } },
+      oidc: { enabled: true, client_id: "id", client_secret: MASK },
+      traffic_policy: {
+        enabled: true,
+        value: route.traffic_policy.value.replace('"secret":"id"', `"secret":"${MASK}"`),
+      },
+    });
   });
 });

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { BACKEND_KINDS, listAllBackends, type BackendKind } from "../../api/backends.js";
 import { EDGE_KINDS, listAllEdges, type AnyEdge, type EdgeKind } from "../../api/edges.js";
-import { maskSecretsIn } from "../../output/mask.js";
+import { shownData } from "../../output/mask.js";
 import { renderJson } from "../../output/json.js";
 import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
@@ -40,8 +40,8 @@ export async function run(options: ExportOptions, deps: Deps): Promise<void> {
   } finally {
     client.close();
   }
-  const doc = { https_edges: edges.https, tls_edges: edges.tls, tcp_edges: edges.tcp, backends };
   // Masked where they stand: webhook secrets, OAuth/OIDC client secrets, and the secrets in
   // every traffic_policy module's policy text; everything else as the API returned it.
-  deps.io.stdout.write(renderJson(options.showSecret ? doc : await maskSecretsIn(doc)));
+  const doc = { https_edges: edges.https, tls_edges: edges.tls, tcp_edges: edges.tcp, backends };
+  deps.io.stdout.write(renderJson(await shownData(doc, options.showSecret)));
 }

@@ -43,11 +43,11 @@ export async function run(options: DeleteOptions, deps: Deps): Promise<void> {
   if (options.dryRun) {
     // One JSON document per command: several ids (or `-`) make one array of requests.
     if (options.many)
-      printDryRuns(
+      await printDryRuns(
         deps,
         ids.map((id) => ({ method: "DELETE" as const, path: failoverPath(id) })),
       );
-    else printDryRun(deps, "DELETE", failoverPath(ids[0]!));
+    else await printDryRun(deps, "DELETE", failoverPath(ids[0]!));
     return;
   }
   await confirmDeletion(

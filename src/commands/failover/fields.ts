@@ -69,3 +69,22 @@ export async function resolveIds(
   const { ids, many } = await collectIds(args, deps);
   return { ids: parseField(idList("failover"), ids, idsArg.arg.replace("...", "")), many };
 }
+
+/** A list's page size (`failover list`, `endpoint list`). */
+export const limitFlag = {
+  flag: "--limit <n>",
+  help: "how many per page, 1–100 (the API's default is 100)",
+  // Text that is not a number is quoted back; a number out of range is not.
+  schema: () =>
+    z.optional(
+      z.pipe(
+        z.pipe(
+          z.string().check(z.refine((v) => /^\d+$/.test(v), "must be a whole number from 1 to 100")),
+          z.transform(Number),
+        ),
+        z.int().check(z.gte(1, "must be from 1 to 100"), z.lte(100, "must be from 1 to 100")),
+      ),
+    ),
+};
+
+export const allFlag = { flag: "--all", help: "follow next_page_uri to fetch every page", schema: () => z.boolean() };

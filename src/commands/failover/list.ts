@@ -1,28 +1,11 @@
-import * as z from "zod/mini";
 import { listFailover, type FailoverBackend } from "../../api/failover.js";
 import { printResult } from "../../output/print.js";
 import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
+import { allFlag, limitFlag } from "./fields.js";
 import { failoverRows } from "./render.js";
 
-const flags = {
-  limit: {
-    flag: "--limit <n>",
-    help: "how many per page, 1–100 (the API's default is 100)",
-    // Text that is not a number is quoted back; a number out of range is not.
-    schema: () =>
-      z.optional(
-        z.pipe(
-          z.pipe(
-            z.string().check(z.refine((v) => /^\d+$/.test(v), "must be a whole number from 1 to 100")),
-            z.transform(Number),
-          ),
-          z.int().check(z.gte(1, "must be from 1 to 100"), z.lte(100, "must be from 1 to 100")),
-        ),
-      ),
-  },
-  all: { flag: "--all", help: "follow next_page_uri to fetch every page", schema: () => z.boolean() },
-};
+const flags = { limit: limitFlag, all: allFlag };
 export type ListOptions = OptionsOf<object, typeof flags>;
 
 export const list = defineCommand({

@@ -1,8 +1,8 @@
 import * as z from "zod/mini";
 import { createEndpoint, endpointsPath, type Endpoint, type EndpointCreate } from "../../api/endpoints.js";
-import { redactText } from "../../api/redact.js";
 import { UsageError } from "../../errors.js";
 import { renderJson } from "../../output/json.js";
+import { shownData } from "../../output/mask.js";
 import { printResult } from "../../output/print.js";
 import { renderRows } from "../../output/table.js";
 import { defineCommand, type OptionsOf } from "../define.js";
@@ -87,14 +87,10 @@ export async function run(options: EdgeOptions, deps: Deps): Promise<void> {
       path: endpointsPath,
       body: createBody(e, false),
     }));
-    return printDryRuns(deps, requests, secrets);
+    return printDryRuns(deps, requests);
   }
   const created = await createAll(plan.endpoints, secrets, deps);
-  const shown = options.showSecret
-    ? created
-    : created.map((e) =>
-        typeof e.traffic_policy === "string" ? { ...e, traffic_policy: redactText(e.traffic_policy, secrets) } : e,
-      );
+  const shown = await shownData(created, options.showSecret);
   printResult(deps, shown, (color) =>
     renderRows(
       ["ID", "URL"],

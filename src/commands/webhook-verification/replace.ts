@@ -34,7 +34,7 @@ const providerSchema = () =>
     ),
   );
 
-const flags = {
+export const flags = {
   provider: {
     flag: "--provider <name>",
     help: "webhook provider, e.g. github, stripe, slack, sns (any case)",
@@ -109,11 +109,15 @@ interface SecretSources {
   secret?: string;
 }
 
-/** Exactly one source; sns takes none. A trailing newline (from echo or an editor) is dropped. */
+/**
+ * Exactly one source; sns takes none on an edge (a Traffic Policy's verify-webhook needs one for
+ * every provider: `secretAlways`). A trailing newline (from echo or an editor) is dropped.
+ */
 export async function readSecret(
   flags: SecretSources,
   provider: Provider,
   deps: Pick<Deps, "env" | "readStdin" | "warn" | "io">,
+  { secretAlways = false } = {},
 ): Promise<string | undefined> {
   const given = [
     flags.secretStdin ? "--secret-stdin" : undefined,
@@ -122,7 +126,7 @@ export async function readSecret(
   ].filter((s): s is string => s !== undefined);
   if (given.length > 1) throw new UsageError(`${given.join(" and ")}: give the secret from only one source`);
   const source = given[0];
-  if (!providerNeedsSecret(provider)) {
+  if (!secretAlways && !providerNeedsSecret(provider)) {
     if (source) throw new UsageError(`${source}: provider sns (AWS SNS) takes no secret; remove it`);
     if (deps.env.EDGECTL_WEBHOOK_SECRET) deps.warn("EDGECTL_WEBHOOK_SECRET is ignored: provider sns takes no secret");
     return undefined;
@@ -162,13 +166,7 @@ export async function run(options: ReplaceOptions, deps: Deps): Promise<void> {
   if (options.secret !== undefined) body.secret = options.secret;
   const secrets = options.secret === undefined ? [] : [options.secret];
   if (options.dryRun) {
-    return printDryRun(
-      deps,
-      "PUT",
-      webhookVerificationPath(options.edgeId, options.routeId),
-      maskSecret(body, false),
-      secrets,
-    );
+    return printDryRun(deps, "PUT", webhookVerificationPath(options.edgeId, options.routeId), maskSecret(body, false));
   }
   const module = await replaceWebhookVerification(deps.client({ secrets }), options.edgeId, options.routeId, body);
   const shown = maskSecret(module, options.showSecret);

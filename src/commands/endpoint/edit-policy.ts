@@ -1,0 +1,158 @@
+// Sets the provider and secret of one verify-webhook action in a Traffic Policy text, keeping
+// every other byte of meaning: JSON stays JSON and YAML stays YAML (comments and layout kept);
+// an existing value is replaced where it stands. The result is read back and must be the
+// policy given with those two values changed, or nothing is sent.
+import { isDeepStrictEqual } from "node:util";
+import { InternalError, UsageError } from "../../errors.js";
+import { escapeControl } from "../../output/escape.js";
+import { locateJson, type JsonNode } from "../../output/json-ranges.js";
+
+type Path = (string | number)[];
+
+/** A verify-webhook action: where it is, and the rule it is in. */
+interface Found {
+  path: Path;
+  rule: string;
+  ruleName?: string;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+function findVerifyWebhooks(document: Record<string, unknown>): Found[] {
+  const found: Found[] = [];
+  for (const [phase, rules] of Object.entries(document)) {
+    if (!Array.isArray(rules)) continue;
+    rules.forEach((rule: unknown, i) => {
+      if (!isRecord(rule) || !Array.isArray(rule.actions)) return;
+      const ruleName = typeof rule.name === "string" ? rule.name : undefined;
+      rule.actions.forEach((action: unknown, j) => {
+        if (isRecord(action) && action.type === "verify-webhook")
+          found.push({
+            path: [phase, i, "actions", j],
+            rule: ruleName === undefined ? `${phase}[${i}] (no name)` : JSON.stringify(ruleName),
+            ruleName,
+          });
+      });
+    });
+  }
+  return found;
+}
+
+/** The one action to change: in the rule named `rule`, or the only one in the policy. */
+function choose(found: Found[], rule: string | undefined): Found {
+  const rules = (list: Found[]) => [...new Set(list.map((f) => f.rule))].map(escapeControl).join(", ");
+  const candidates = rule === undefined ? found : found.filter((f) => f.ruleName === rule);
+  if (candidates.length === 1) return candidates[0]!;
+  if (rule === undefined) {
+    if (found.length === 0) throw new UsageError("the endpoint's Traffic Policy has no verify-webhook action");
+    throw new UsageError(
+      `the endpoint's Traffic Policy has ${found.length} verify-webhook actions, in rules ${rules(found)}: name one with --rule`,
+    );
+  }
+  if (candidates.length === 0)
+    throw new UsageError(
+      `--rule: no rule named ${escapeControl(JSON.stringify(rule))} holds a verify-webhook action${found.length ? ` (rules that do: ${rules(found)})` : " (the policy has none)"}`,
+    );
+  throw new UsageError(
+    `--rule: ${candidates.length} verify-webhook actions in rules named ${escapeControl(JSON.stringify(rule))}; edit the policy with \`edgectl endpoint update --traffic-policy-file\``,
+  );
+}
+
+/** The JSON node at `path`, or undefined (the last of a repeated key, as JSON.parse reads it). */
+function nodeAt(root: JsonNode, path: Path): JsonNode | undefined {
+  let node: JsonNode | undefined = root;
+  for (const step of path) {
+    if (node?.kind === "object") node = node.entries.filter(([k]) => k === step).at(-1)?.[1];
+    else if (node?.kind === "array" && typeof step === "number") node = node.items[step];
+    else return undefined;
+  }
+  return node;
+}
+
+/** The JSON text with the object at `path` holding `key` = `json` (replaced where it stands, else added). */
+function setJsonMember(text: string, path: Path, key: string, json: string): string {
+  const object = nodeAt(locateJson(text), path);
+  if (object?.kind !== "object") throw new Error(`${path.join(".")} is not an object`);
+  const same = object.entries.filter(([k]) => k === key).map(([, v]) => v);
+  if (same.length > 0) {
+    let out = text;
+    for (const v of same.sort((a, b) => b.start - a.start)) out = out.slice(0, v.start) + json + out.slice(v.end);
+    return out;
+  }
+  const last = object.entries.at(-1)?.[1];
+  const at = last ? last.end : object.start + 1;
+  const member = `${last ? ", " : ""}${JSON.stringify(key)}: ${json}`;
+  return text.slice(0, at) + member + text.slice(at);
+}
+
+export interface Edited {
+  text: string;
+  /** The rule the action is in, as messages name it. */
+  rule: string;
+}
+
+/** The policy text with that action's provider and secret set. */
+export async function setVerifyWebhook(
+  text: string,
+  provider: string,
+  secret: string,
+  rule: string | undefined,
+): Promise<Edited> {
+  let json = true;
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch {
+    json = false;
+    try {
+      document = (await import("../../output/yaml-text.js")).parseYaml(text);
+    } catch {
+      throw new UsageError(
+        "the endpoint's Traffic Policy is neither JSON nor YAML; replace it whole with `edgectl endpoint update --traffic-policy-file`",
+      );
+    }
+  }
+  if (!isRecord(document)) throw new UsageError("the endpoint's Traffic Policy is not a policy (an object of phases)");
+  const target = choose(findVerifyWebhooks(document), rule);
+  const configPath = [...target.path, "config"];
+  let edited: string;
+  try {
+    if (json) {
+      const config = nodeAt(locateJson(text), configPath);
+      edited =
+        config?.kind === "object"
+          ? setJsonMember(
+              setJsonMember(text, configPath, "secret", JSON.stringify(secret)),
+              configPath,
+              "provider",
+              JSON.stringify(provider),
+            )
+          : setJsonMember(text, target.path, "config", JSON.stringify({ provider, secret }));
+    } else {
+      const { setYamlValues, yamlQuoted } = await import("../../output/yaml-text.js");
+      edited = setYamlValues(
+        text,
+        configPath,
+        [
+          ["provider", provider],
+          ["secret", secret],
+        ],
+        (key, value) => (key === "provider" && /^[a-z][a-z0-9_]*$/.test(value) ? value : yamlQuoted(value)),
+      );
+    }
+  } catch (err) {
+    throw new UsageError(
+      `cannot edit the verify-webhook action of rule ${target.rule} in place (${(err as Error).message}); edit the policy with \`edgectl endpoint update --traffic-policy-file\``,
+    );
+  }
+  // Read back: the policy given, with exactly those two values changed.
+  const expected = structuredClone(document);
+  let action: unknown = expected;
+  for (const step of target.path) action = (action as Record<string | number, unknown>)[step];
+  const a = action as Record<string, unknown>;
+  a.config = { ...(isRecord(a.config) ? a.config : {}), provider, secret };
+  const back: unknown = json ? JSON.parse(edited) : (await import("../../output/yaml-text.js")).parseYaml(edited);
+  if (!isDeepStrictEqual(back, expected))
+    throw new InternalError("the edited Traffic Policy does not read back as intended; nothing was sent");
+  return { text: edited, rule: target.rule };
+}

@@ -1,0 +1,103 @@
+// What the endpoint verbs share: ids (batches for get and delete), flags, and the Traffic
+// Policy a create or update sends, read and checked by the validator before anything is sent.
+import * as z from "zod/mini";
+import type { Binding } from "../../api/endpoints.js";
+import { UsageError } from "../../errors.js";
+import { escapeControl } from "../../output/escape.js";
+import { checkEndpointUrl, checkPolicy, type Problem } from "../../policy/index.js";
+import { parsePolicyText } from "../../policy/parse.js";
+import { collectIds } from "../batch.js";
+import type { Deps } from "../deps.js";
+import { idList, parseField, strings } from "../input.js";
+
+export { concurrencyFlag, descriptionFlag, dryRunFlag, metadataFlag } from "../failover/fields.js";
+
+/** `<id...>` as typed: ids, or `-` alone to read them from stdin (checked once they are read). */
+export const idsArg = {
+  arg: "<ep-id...>",
+  help: "endpoint id(s) (ep_…), or - to read ids from stdin, one per line",
+  ...strings(),
+};
+
+/** The ids to act on: from the arguments or stdin, each checked; `many` when a list is wanted. */
+export async function resolveIds(
+  args: string[],
+  deps: Pick<Deps, "io" | "readStdin">,
+): Promise<{ ids: string[]; many: boolean }> {
+  const { ids, many } = await collectIds(args, deps);
+  return { ids: parseField(idList("endpoint"), ids, "<ep-id>"), many };
+}
+
+export const showSecretFlag = {
+  flag: "--show-secret",
+  help: "print the secrets in Traffic Policies instead of ********",
+  schema: () => z.boolean(),
+};
+
+export const urlFlag = (help: string) => ({ flag: "--url <url>", help, schema: () => z.optional(z.string()) });
+
+export const policyFileFlag = (help: string) => ({
+  flag: "--traffic-policy-file <file>",
+  help,
+  schema: () => z.optional(z.string()),
+});
+
+/** The policy's text as given (YAML stays YAML), from a file or, for `-`, stdin. */
+export async function readPolicyText(source: string, deps: Pick<Deps, "io" | "readStdin">): Promise<string> {
+  if (source === "-") {
+    if (deps.io.stdin.isTTY)
+      throw new UsageError("--traffic-policy-file -: stdin is a terminal; pipe the policy in, or give a file");
+    return deps.readStdin();
+  }
+  try {
+    return await (await import("node:fs/promises")).readFile(source, "utf8");
+  } catch (err) {
+    throw new UsageError(
+      `--traffic-policy-file: cannot read ${escapeControl(source)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
+  }
+}
+
+/** A problem as the validator words it, with the flag it concerns. */
+interface FlagProblem {
+  flag: "--url" | "--traffic-policy-file";
+  path: string;
+  message: string;
+}
+
+/**
+ * Checks the URL (when given) and the policy text (when given) with the validator, for an
+ * endpoint at `url` with that binding: every problem, or a UsageError listing them all (exit 2,
+ * nothing sent). `url` is checked only when `urlGiven` (an update keeps the endpoint's own).
+ */
+export async function checkEndpointInput(input: {
+  url: string;
+  urlGiven: boolean;
+  binding: Binding;
+  policy?: string;
+}): Promise<void> {
+  const problems: FlagProblem[] = [];
+  const add = (flag: FlagProblem["flag"], list: Problem[]) =>
+    problems.push(...list.map((p) => ({ flag, path: p.path, message: p.message })));
+  const url = checkEndpointUrl(input.url, input.binding);
+  if (input.urlGiven) add("--url", url.problems);
+  if (input.policy !== undefined) {
+    const parsed = await parsePolicyText(input.policy);
+    if (!parsed.ok) add("--traffic-policy-file", parsed.problems);
+    else if (url.target) add("--traffic-policy-file", checkPolicy(parsed.document, url.target));
+    // No protocol to check it for: what is wrong whatever the protocol (not an object) still is.
+    else
+      add(
+        "--traffic-policy-file",
+        checkPolicy(parsed.document, { protocol: "https", internal: input.binding === "internal" }).filter(
+          (p) => p.path === "",
+        ),
+      );
+  }
+  if (problems.length === 0) return;
+  // A URL problem's path is the URL itself: the flag says it.
+  const lines = problems.map((p) => `${p.flag}: ${p.path && p.flag !== "--url" ? `${p.path}: ` : ""}${p.message}`);
+  throw new UsageError(problems.length === 1 ? lines[0]! : `${problems.length} problems: ${lines.join("; ")}`, {
+    problems: problems.map((p) => ({ flag: p.flag, path: p.path, message: p.message })),
+  });
+}

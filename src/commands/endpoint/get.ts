@@ -1,0 +1,64 @@
+import { getEndpoint, type Endpoint } from "../../api/endpoints.js";
+import { shownData } from "../../output/mask.js";
+import { printResult } from "../../output/print.js";
+import { progressLine, rateLimitWaits, reportFailures, runBatch } from "../batch.js";
+import { defineCommand } from "../define.js";
+import type { Deps } from "../deps.js";
+import { concurrencyFlag, idsArg, resolveIds, showSecretFlag } from "./fields.js";
+import { endpointRecord } from "./render.js";
+
+export interface GetOptions {
+  ids: string[];
+  many: boolean;
+  concurrency: number;
+  showSecret: boolean;
+}
+
+export const get = defineCommand({
+  name: "get",
+  description: "Show one or more endpoints, with their Traffic Policy",
+  args: { ids: idsArg },
+  flags: { concurrency: concurrencyFlag, showSecret: showSecretFlag },
+  about: `The table shows the Traffic Policy as YAML (a JSON policy converted); -o json prints the
+endpoint as the API returned it. Secrets in the policy are ******** unless --show-secret.`,
+  examples: [
+    "$ edgectl endpoint get ep_2abc",
+    "$ edgectl endpoint get ep_2abc -o json | jq -r .traffic_policy",
+    "$ edgectl endpoint list -o json | jq -r '.[].id' | edgectl endpoint get - -o json",
+  ],
+  run: async ({ ids, ...flags }, deps) => run({ ...(await resolveIds(ids, deps)), ...flags }, deps),
+});
+
+export async function run(options: GetOptions, deps: Deps): Promise<void> {
+  const client = deps.client({ maxSockets: options.concurrency });
+  try {
+    const outcomes = await runBatch(
+      options.ids,
+      options.concurrency,
+      (id, onRateLimited) =>
+        getEndpoint(client, id, {
+          onRateLimited,
+          rateLimitWaits: rateLimitWaits(options.ids.length, deps.settings.retries),
+        }),
+      progressLine(deps, "getting", options.ids.length),
+    );
+    const found = outcomes.filter((o) => o.value !== undefined).map((o) => o.value as Endpoint);
+    if (!options.many) {
+      reportFailures(deps, outcomes, "read");
+      return await printEndpoints(deps, found[0]!, [found[0]!], options.showSecret);
+    }
+    // On failure stdout is empty: with no id found there is no list to print, not even `[]`.
+    if (found.length > 0) await printEndpoints(deps, found, found, options.showSecret);
+    reportFailures(deps, outcomes, "read");
+  } finally {
+    client.close();
+  }
+}
+
+/** JSON: `json` (one endpoint or a list) with secrets masked; table: each endpoint's record and policy. */
+export async function printEndpoints(deps: Deps, json: unknown, list: Endpoint[], show: boolean): Promise<void> {
+  if (deps.settings.output === "json") return printResult(deps, await shownData(json, show), () => "");
+  const color = deps.io.colorOn(deps.io.stdout);
+  const blocks = await Promise.all(list.map((e) => endpointRecord(e, show, color)));
+  printResult(deps, undefined, () => blocks.join("\n"));
+}

@@ -1,0 +1,55 @@
+// How a Cloud Endpoint looks in a table: its fields, then its Traffic Policy as YAML (secrets
+// masked unless shown). A list shows one row per endpoint.
+import type { Endpoint } from "../../api/endpoints.js";
+import { escapeControl } from "../../output/escape.js";
+import { MASK, shownPolicyText } from "../../output/mask.js";
+import { renderRecord, renderRows } from "../../output/table.js";
+
+export function endpointRows(list: Endpoint[], color: boolean): string {
+  return renderRows(
+    ["ID", "URL", "TYPE", "DESCRIPTION"],
+    list.map((e) => [e.id, e.url, e.type ?? "", e.description ?? ""]),
+    color,
+  );
+}
+
+/** The record, then `TRAFFIC POLICY` and the policy as YAML (a JSON policy turned into YAML). */
+export async function endpointRecord(e: Endpoint, show: boolean, color: boolean): Promise<string> {
+  const record = renderRecord(
+    [
+      ["ID", e.id],
+      ["URL", e.url],
+      ["TYPE", e.type ?? ""],
+      ["DESCRIPTION", e.description ?? ""],
+      ["METADATA", e.metadata ?? ""],
+      ["BINDINGS", (e.bindings ?? []).join(", ")],
+      ["POOLING", e.pooling_enabled === undefined || e.pooling_enabled === null ? "" : String(e.pooling_enabled)],
+      ["CREATED", e.created_at ?? ""],
+      ["UPDATED", e.updated_at ?? ""],
+      ["URI", e.uri ?? ""],
+    ],
+    color,
+  );
+  const text = e.traffic_policy ?? "";
+  if (text.trim() === "") return record;
+  return `${record}\nTRAFFIC POLICY\n${await policyYaml(text, show)}`;
+}
+
+/**
+ * The policy as YAML, each line escaped (nothing in it can drive the terminal): a YAML text as
+ * it is (comments kept), a JSON one converted; secrets masked in the text first.
+ */
+async function policyYaml(text: string, show: boolean): Promise<string> {
+  const shown = await shownPolicyText(text, show);
+  let yaml = shown;
+  if (shown !== MASK) {
+    try {
+      const document = JSON.parse(shown) as unknown;
+      yaml = (await import("../../output/yaml-text.js")).yamlText(document);
+    } catch {
+      // Not JSON: YAML, shown as written.
+    }
+  }
+  const lines = yaml.replace(/\r?\n$/, "").split(/\r?\n/);
+  return `${lines.map(escapeControl).join("\n")}\n`;
+}

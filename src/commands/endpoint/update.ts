@@ -1,0 +1,103 @@
+import {
+  bindingOf,
+  endpointPath,
+  getEndpoint,
+  updateEndpoint,
+  type Binding,
+  type EndpointUpdate,
+} from "../../api/endpoints.js";
+import { defineCommand, type OptionsOf } from "../define.js";
+import type { Deps } from "../deps.js";
+import { printDryRun } from "../dry-run.js";
+import { idSchema } from "../input.js";
+import { secretsOf } from "./create.js";
+import {
+  checkEndpointInput,
+  descriptionFlag,
+  dryRunFlag,
+  metadataFlag,
+  policyFileFlag,
+  readPolicyText,
+  showSecretFlag,
+  urlFlag,
+} from "./fields.js";
+import { printEndpoints } from "./get.js";
+
+const args = { id: { arg: "<ep-id>", help: "endpoint id (ep_…)", schema: () => idSchema("endpoint") } };
+const flags = {
+  url: urlFlag("new URL"),
+  trafficPolicyFile: policyFileFlag("new Traffic Policy (JSON or YAML), sent as written; - reads stdin"),
+  description: descriptionFlag('new description (at most 255 bytes; "" clears it)'),
+  metadata: metadataFlag('new metadata (at most 4096 bytes; "" clears it)'),
+  showSecret: showSecretFlag,
+  dryRun: { ...dryRunFlag, help: "check and print the request (secrets masked) instead of sending it" },
+};
+export type UpdateOptions = OptionsOf<typeof args, typeof flags>;
+
+export const update = defineCommand({
+  name: "update",
+  description: "Change an endpoint's URL, Traffic Policy, description or metadata (only the fields given)",
+  args,
+  flags,
+  rules: [
+    {
+      ok: (o) =>
+        o.url !== undefined ||
+        o.trafficPolicyFile !== undefined ||
+        o.description !== undefined ||
+        o.metadata !== undefined,
+      message: "nothing to update: give at least one of --url, --traffic-policy-file, --description, --metadata",
+    },
+  ],
+  about: `With --url or --traffic-policy-file the endpoint is read first (a GET, also with --dry-run), so
+they are checked for its protocol and binding as \`edgectl policy check\` does: any problem is
+listed and nothing is changed (exit 2).`,
+  examples: [
+    "$ edgectl endpoint update ep_2abc --traffic-policy-file policy.yml",
+    '$ edgectl endpoint update ep_2abc --description "shop (eu)"',
+    "$ edgectl endpoint update ep_2abc --traffic-policy-file policy.yml --dry-run",
+  ],
+  run: async ({ trafficPolicyFile, ...options }, deps) =>
+    run(
+      {
+        ...options,
+        trafficPolicy: trafficPolicyFile === undefined ? undefined : await readPolicyText(trafficPolicyFile, deps),
+      },
+      deps,
+    ),
+});
+
+export interface UpdateInput extends Omit<UpdateOptions, "trafficPolicyFile"> {
+  trafficPolicy?: string;
+}
+
+export async function run(options: UpdateInput, deps: Deps): Promise<void> {
+  const body: EndpointUpdate = {};
+  if (options.url !== undefined) body.url = options.url;
+  if (options.trafficPolicy !== undefined) body.traffic_policy = options.trafficPolicy;
+  if (options.description !== undefined) body.description = options.description;
+  if (options.metadata !== undefined) body.metadata = options.metadata;
+  const reads = options.url !== undefined || options.trafficPolicy !== undefined;
+  if (options.dryRun && !reads) return printDryRun(deps, "PATCH", endpointPath(options.id), body);
+  const client = deps.client({
+    secrets: options.trafficPolicy === undefined ? [] : await secretsOf(options.trafficPolicy),
+  });
+  try {
+    if (reads) {
+      // The protocol and binding the URL and policy are checked for are the endpoint's.
+      const current = await getEndpoint(client, options.id);
+      const binding: Binding = bindingOf(current);
+      await checkEndpointInput({
+        url: options.url ?? current.url,
+        urlGiven: options.url !== undefined,
+        binding,
+        policy: options.trafficPolicy,
+      });
+    }
+    if (options.dryRun) return await printDryRun(deps, "PATCH", endpointPath(options.id), body);
+    const updated = await updateEndpoint(client, options.id, body);
+    await printEndpoints(deps, updated, [updated], options.showSecret);
+  } finally {
+    client.close();
+  }
+}

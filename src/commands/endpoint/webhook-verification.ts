@@ -1,0 +1,106 @@
+// `edgectl endpoint webhook-verification replace`: the verify-webhook action of an endpoint's
+// Traffic Policy, as `webhook-verification replace` sets an edge route's module.
+import * as z from "zod/mini";
+import { bindingOf, endpointPath, getEndpoint, updateEndpoint, type Endpoint } from "../../api/endpoints.js";
+import type { Provider } from "../../api/providers.js";
+import { policySecretValues } from "../../output/policy-secrets.js";
+import { parsePolicyText } from "../../policy/parse.js";
+import { defineCommand, type AnyCommandDef } from "../define.js";
+import type { Deps } from "../deps.js";
+import { printDryRun } from "../dry-run.js";
+import { idSchema } from "../input.js";
+import { flags as edgeFlags, readSecret } from "../webhook-verification/replace.js";
+import { setVerifyWebhook } from "./edit-policy.js";
+import { checkEndpointInput, dryRunFlag, showSecretFlag } from "./fields.js";
+import { printEndpoints } from "./get.js";
+
+const args = { id: { arg: "<ep-id>", help: "endpoint id (ep_…)", schema: () => idSchema("endpoint") } };
+
+export const replace = defineCommand({
+  name: "replace",
+  description: "Set the provider and secret of the verify-webhook action in an endpoint's Traffic Policy",
+  args,
+  flags: {
+    provider: edgeFlags.provider,
+    secretStdin: edgeFlags.secretStdin,
+    secretFile: edgeFlags.secretFile,
+    secret: edgeFlags.secret,
+    rule: {
+      flag: "--rule <name>",
+      help: "the rule whose verify-webhook action to change (needed when the policy has several)",
+      schema: () => z.optional(z.string()),
+    },
+    showSecret: showSecretFlag,
+    dryRun: { ...dryRunFlag, help: "read the endpoint and print the PATCH (secrets masked) instead of sending it" },
+  },
+  about: `Reads the endpoint, changes only that action's provider and secret (a YAML policy keeps its
+comments and layout; JSON stays JSON) and sends the policy back (PATCH). The secret comes from
+exactly one of --secret-stdin, --secret-file, --secret, or else EDGECTL_WEBHOOK_SECRET; every
+provider needs one here, sns included.`,
+  examples: [
+    "$ edgectl endpoint webhook-verification replace ep_2abc --provider github --secret-file ./gh.secret",
+    `$ printf %s "$STRIPE_SECRET" | edgectl endpoint webhook-verification replace ep_2abc --provider stripe --secret-stdin --rule hooks`,
+  ],
+  run: async ({ id, provider, rule, showSecret, dryRun, ...sources }, deps) =>
+    run(
+      {
+        id,
+        provider,
+        rule,
+        showSecret,
+        dryRun,
+        secret: (await readSecret(sources, provider, deps, { secretAlways: true }))!,
+      },
+      deps,
+    ),
+});
+
+export interface ReplaceOptions {
+  id: string;
+  provider: Provider;
+  secret: string;
+  rule?: string;
+  showSecret: boolean;
+  dryRun: boolean;
+}
+
+export async function run(options: ReplaceOptions, deps: Deps): Promise<void> {
+  const reader = deps.client({ secrets: [options.secret] });
+  let endpoint: Endpoint;
+  try {
+    endpoint = await getEndpoint(reader, options.id);
+  } finally {
+    reader.close();
+  }
+  const current = endpoint.traffic_policy ?? "";
+  const { text } = await setVerifyWebhook(current, options.provider, options.secret, options.rule);
+  await checkEndpointInput({ url: endpoint.url, urlGiven: false, binding: bindingOf(endpoint), policy: text });
+  const body = { traffic_policy: text };
+  if (options.dryRun) return printDryRun(deps, "PATCH", endpointPath(options.id), body);
+  // The policy's other secrets too, should an answer or a log line echo them.
+  const parsed = await parsePolicyText(text);
+  const secrets = [options.secret, ...(parsed.ok ? policySecretValues(parsed.document) : [])];
+  const client = deps.client({ secrets });
+  try {
+    const updated = await updateEndpoint(client, options.id, body);
+    await printEndpoints(deps, updated, [updated], options.showSecret);
+  } finally {
+    client.close();
+  }
+}
+
+/** `endpoint webhook-verification`: a group of one verb. */
+export const webhookVerification: AnyCommandDef = {
+  name: "webhook-verification",
+  register(parent, f) {
+    const group = parent
+      .command("webhook-verification")
+      .description("Set the verify-webhook action of an endpoint's Traffic Policy")
+      .addHelpText(
+        "after",
+        "\nExamples:\n  $ edgectl endpoint webhook-verification replace ep_2abc --provider github --secret-file ./gh.secret",
+      );
+    replace.register(group, f);
+    return group;
+  },
+};
