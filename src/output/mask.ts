@@ -74,6 +74,9 @@ export async function maskPolicyText(text: string): Promise<string> {
   try {
     const back: unknown = json ? JSON.parse(masked) : (await import("./yaml-text.js")).parseYaml(masked);
     for (const v of secretNodes(plainView, back)) if (v !== MASK) return MASK;
+    // Not laid out as a policy (no phase at all, or a phase that is no list of rules):
+    // where its secrets stand cannot be told, so none of it is shown.
+    if (!policyShaped(back)) return MASK;
   } catch {
     return MASK;
   }
@@ -100,4 +103,21 @@ function replaceRanges(text: string, ranges: [number, number][], replacement: st
     limit = start;
   }
   return out;
+}
+
+/** The phases a policy may hold (`inbound`/`outbound`: the legacy layout of a route's policy). */
+const PHASES = new Set([
+  "on_tcp_connect",
+  "on_http_request",
+  "on_http_response",
+  "on_event_stream_message",
+  "inbound",
+  "outbound",
+]);
+
+/** A mapping that holds at least one phase, each phase a list of rules (or null). */
+function policyShaped(doc: unknown): boolean {
+  if (!isRecord(doc)) return false;
+  const phases = Object.entries(doc).filter(([k]) => PHASES.has(k));
+  return phases.length > 0 && phases.every(([, v]) => v === null || (Array.isArray(v) && v.every(isRecord)));
 }

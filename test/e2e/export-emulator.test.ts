@@ -75,7 +75,7 @@ describe("edgectl export against the emulator", () => {
     expect(root.webhook_verification.secret).toBe("********");
     expect(root.oauth.provider.google).toMatchObject({ client_id: "gid", client_secret: "********" });
     expect(root.traffic_policy.value).toBe(
-      'on_http_request:\n  - actions:\n      - type: verify-webhook\n        config: { provider: github, secret: "********" } # kept\n',
+      'on_http_request:\n  - actions:\n      - type: verify-webhook\n        config: {provider: github, secret: "********"} # kept\n',
     );
     expect(sso.oidc).toMatchObject({ client_id: "oid", client_secret: "********" });
     expect(JSON.parse(doc.tls_edges[0].traffic_policy.value).on_tcp_connect[0].actions[0].config).toEqual({

@@ -86,6 +86,8 @@ describe("export", () => {
     suite.server.fallback = (req): Reply => {
       if (req.method === "GET" && req.path.startsWith("/edges/https"))
         return json(200, { https_edges: [EDGE], uri: "x", next_page_uri: null });
+      if (req.method === "GET" && (req.path.startsWith("/edges/tls") || req.path.startsWith("/edges/tcp")))
+        return json(200, { [`${req.path.split("/")[2]!.split("?")[0]}_edges`]: [], uri: "x", next_page_uri: null });
       if (req.method === "GET" && req.path.startsWith("/backends/"))
         return json(200, { backends: [], uri: "x", next_page_uri: null });
       return apiError(404, "Resource not found");
