@@ -4,7 +4,7 @@
 // that passes the values it is sure of without zod: zod is loaded only on first use
 // (scripts/build.mjs), and building it and the schemas is most of what a quick command costs.
 import * as z from "zod/mini";
-import { ID_RULES, isValidId, utf8Length, type IdKind } from "../api/ids.js";
+import { ID_RULES, isValidId, utf8Length, type IdKind } from "../api-data/ids.js";
 import { UsageError } from "../errors.js";
 import { escapeControl } from "../output/escape.js";
 

@@ -1,7 +1,7 @@
 // What every resource of the emulator shares: its error type, reading and checking request
 // bodies and path ids, list paging, and writing answers in the API's shapes.
 import type http from "node:http";
-import { ID_RULES, utf8Length, DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES } from "../api/ids.js";
+import { ID_RULES, utf8Length, DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES } from "../api-data/ids.js";
 import type { Collection, Store } from "./store.js";
 import { randomBase62 } from "./store.js";
 

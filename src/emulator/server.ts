@@ -27,7 +27,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createHash, timingSafeEqual } from "node:crypto";
-import { UsageError } from "../errors.js";
+import { StartError } from "./start-error.js";
 import { HttpError, notFound, send, sendFailure, type Answer, type Context, type Request } from "./http.js";
 import { backends, isOtherBackendKind } from "./resources/backends.js";
 import { edges } from "./resources/edges.js";
@@ -68,15 +68,15 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const host = opts.host ?? "127.0.0.1";
   const port = opts.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new UsageError(`port ${port} must be a whole number from 0 to 65535`);
+    throw new StartError(`port ${port} must be a whole number from 0 to 65535`);
   let limiter: RateLimiter | undefined;
   if (opts.rateLimit) {
     const { requests, windowSeconds } = opts.rateLimit;
     if (!Number.isInteger(requests) || requests < 1 || requests > MAX_RATE_REQUESTS) {
-      throw new UsageError(`rate limit: requests must be a whole number from 1 to ${MAX_RATE_REQUESTS}`);
+      throw new StartError(`rate limit: requests must be a whole number from 1 to ${MAX_RATE_REQUESTS}`);
     }
     if (!(windowSeconds > 0) || !Number.isFinite(windowSeconds))
-      throw new UsageError("rate limit: the window must be a positive number of seconds");
+      throw new StartError("rate limit: the window must be a positive number of seconds");
     limiter = new RateLimiter(requests, windowSeconds);
   }
 
@@ -112,7 +112,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     const onError = (err: NodeJS.ErrnoException) => {
       const why =
         err.code === "EADDRINUSE" ? "the address is already in use (try --port 0)" : (err.code ?? err.message);
-      reject(new UsageError(`cannot listen on ${formatHost(host)}:${port}: ${why}`));
+      reject(new StartError(`cannot listen on ${formatHost(host)}:${port}: ${why}`));
     };
     server.once("error", onError);
     server.listen(port, host, () => {

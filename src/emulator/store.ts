@@ -8,7 +8,7 @@ import { randomFillSync } from "node:crypto";
 import { constants as fsConstants } from "node:fs";
 import { access, open, readFile, readdir, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import { UsageError } from "../errors.js";
+import { StartError } from "./start-error.js";
 import { parseState, serializeState, type StateFile } from "./state-file.js";
 
 export interface FailoverRecord {
@@ -388,13 +388,13 @@ function deferred(): Deferred {
 async function readState(path: string): Promise<string | undefined> {
   try {
     const info = await stat(path);
-    if (!info.isFile()) throw new UsageError(`state file ${path}: not a regular file`);
+    if (!info.isFile()) throw new StartError(`state file ${path}: not a regular file`);
     return await readFile(path, "utf8");
   } catch (err) {
-    if (err instanceof UsageError) throw err;
+    if (err instanceof StartError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return undefined;
-    throw new UsageError(`state file ${path}: cannot be read (${code ?? (err as Error).message})`);
+    throw new StartError(`state file ${path}: cannot be read (${code ?? (err as Error).message})`);
   }
 }
 
@@ -406,7 +406,7 @@ async function checkWritableDir(path: string): Promise<void> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === "ENOENT" ? "its folder does not exist" : `its folder is not writable (${code ?? "error"})`;
-    throw new UsageError(`state file ${path}: ${why}`);
+    throw new StartError(`state file ${path}: ${why}`);
   }
 }
 

@@ -120,9 +120,9 @@ async function run(options: OptionsOf<object, typeof flags>, deps: Deps, command
 }
 
 /**
- * The server is bundled apart (dist/emulator.cjs, see scripts/build.mjs), with its own copy of
- * src/errors.ts: its UsageError (a bad port or state file) becomes this bundle's, so that the
- * exit code is still 2.
+ * The server stands apart from the CLI (src/emulator/start-error.ts): what stops it starting (a
+ * bad port, a state file it cannot use or another emulator holds) has kind "usage", and
+ * becomes the CLI's UsageError, exit 2.
  */
 function ownUsageError(err: unknown): unknown {
   if (err instanceof UsageError || !(err instanceof Error) || (err as { kind?: unknown }).kind !== "usage") return err;

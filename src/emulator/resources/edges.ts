@@ -2,7 +2,7 @@
 // a route's modules (/…/backend, /…/webhook_verification, and the others). There is no
 // call that lists routes: they come inside their edge. A module of a route that does not
 // exist answers 404, as the API does.
-import { isProvider, providerNeedsSecret, suggestProvider } from "../../api/providers.js";
+import { isProvider, providerNeedsSecret, suggestProvider } from "../../api-data/providers.js";
 import {
   FORMATS,
   HttpError,
@@ -25,7 +25,7 @@ import {
   type Context,
   type Request,
 } from "../http.js";
-import { OTHER_ROUTE_MODULES } from "../../api/route-modules.js";
+import { OTHER_ROUTE_MODULES } from "../../api-data/route-modules.js";
 import { rfc3339, type EdgeRecord, type RouteRecord, type WebhookModule } from "../store.js";
 
 const KIND_BY_PREFIX: Record<string, string> = {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { PROVIDERS, editDistance, isProvider, providerNeedsSecret, suggestProvider } from "../../src/api/providers.js";
+import {
+  PROVIDERS,
+  editDistance,
+  isProvider,
+  providerNeedsSecret,
+  suggestProvider,
+} from "../../src/api-data/providers.js";
 
 describe("isProvider", () => {
   it.each(["github", "stripe", "slack", "sns", "facebook_graph_api", "go1", "zoom", "aftership"])("accepts %s", (p) => {
