@@ -85,19 +85,26 @@ export function providerNeedsSecret(provider: Provider): boolean {
   return provider !== "sns";
 }
 
-/** The closest provider name, if it is close enough to be a likely typo. */
-export function suggestProvider(input: string): Provider | undefined {
+/**
+ * The closest provider name, if it is close enough to be a likely typo (within a third of the
+ * input's length). Only names whose length is within that many edits are compared: the
+ * distance is at least the difference in lengths, so any input longer than about half again
+ * the longest name is compared with none, and no input, however long, costs more than a few
+ * small tables. `distance` is for tests, which count the comparisons.
+ */
+export function suggestProvider(input: string, distance = editDistance): Provider | undefined {
   const needle = input.toLowerCase();
+  const allowed = Math.max(1, Math.floor(needle.length / 3));
   let best: Provider | undefined;
   let bestDistance = Infinity;
   for (const p of PROVIDERS) {
-    const d = editDistance(needle, p);
+    if (Math.abs(needle.length - p.length) > allowed) continue;
+    const d = distance(needle, p);
     if (d < bestDistance) {
       best = p;
       bestDistance = d;
     }
   }
-  const allowed = Math.max(1, Math.floor(needle.length / 3));
   return bestDistance <= allowed ? best : undefined;
 }
 

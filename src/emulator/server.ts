@@ -56,8 +56,12 @@ export interface EmulatorOptions {
 }
 
 export interface Emulator {
-  /** Base URL, e.g. http://127.0.0.1:43121 (no trailing slash). */
+  /** Base URL, e.g. http://127.0.0.1:43121 (no trailing slash); a wildcard host becomes loopback. */
   url: string;
+  /** The address it really listens on, e.g. 0.0.0.0:43121 or [::]:43121. */
+  address: string;
+  /** False when it listens beyond this machine (a wildcard or another interface's address). */
+  loopbackOnly: boolean;
   /** Stops listening, drops every connection and waits for pending state writes. */
   close(): Promise<void>;
 }
@@ -108,30 +112,37 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     else socket.destroy();
   });
 
-  await new Promise<void>((resolve, reject) => {
-    const onError = (err: NodeJS.ErrnoException) => {
-      const why =
-        err.code === "EADDRINUSE" ? "the address is already in use (try --port 0)" : (err.code ?? err.message);
-      reject(new StartError(`cannot listen on ${formatHost(host)}:${port}: ${why}`));
-    };
-    server.once("error", onError);
-    server.listen(port, host, () => {
-      server.off("error", onError);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const onError = (err: NodeJS.ErrnoException) => {
+        const why =
+          err.code === "EADDRINUSE" ? "the address is already in use (try --port 0)" : (err.code ?? err.message);
+        reject(new StartError(`cannot listen on ${formatHost(host)}:${port}: ${why}`));
+      };
+      server.once("error", onError);
+      server.listen(port, host, () => {
+        server.off("error", onError);
+        resolve();
+      });
     });
-  });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
   const address = server.address() as AddressInfo;
   ctx.base = `http://${urlHost(host)}:${address.port}`;
 
   let closing: Promise<void> | undefined;
   return {
     url: ctx.base,
+    address: `${formatHost(address.address)}:${address.port}`,
+    loopbackOnly: isLoopback(address.address),
     close() {
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await closed;
-        await store.flush();
+        await store.close();
       })();
       return closing;
     },
@@ -257,6 +268,11 @@ function digest(key: string): Buffer {
 
 function formatHost(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
+}
+
+/** 127.0.0.0/8, ::1, and 127.x.y.z as an IPv4-mapped IPv6 address. */
+function isLoopback(address: string): boolean {
+  return address === "::1" || /^(::ffff:)?127\.\d+\.\d+\.\d+$/i.test(address);
 }
 
 /** A host a client can connect to: wildcard addresses become loopback. */

@@ -112,10 +112,13 @@ async function run(options: OptionsOf<object, typeof flags>, deps: Deps, command
   });
   deps.io.stdout.write(`${emu.url}\n`);
   const where = `${options.stateFile ? `state in ${options.stateFile}` : "state in memory"}${options.edges ? `, edges ${options.edges}` : ""}`;
+  // The real bind address (0.0.0.0:…), which the URL on stdout (one a client can use) does not show.
   deps.io.stderr.write(
-    `emulator: listening on ${emu.url} (${where}${apiKey === undefined ? ", any API key" : ""}); Ctrl-C to stop\n`,
+    `emulator: listening on ${emu.address}, at ${emu.url} (${where}${apiKey === undefined ? ", any API key" : ""}); Ctrl-C to stop\n`,
   );
-  if (!isLoopback(options.host)) deps.warn(`listening on ${options.host}: plain http, reachable beyond this machine`);
+  // Now, not with the command's other warnings at exit: the emulator runs until stopped.
+  if (!emu.loopbackOnly)
+    deps.io.stderr.write(`warning: listening on ${emu.address}: plain http, reachable beyond this machine\n`);
   await stopped;
 }
 
@@ -127,8 +130,4 @@ async function run(options: OptionsOf<object, typeof flags>, deps: Deps, command
 function ownUsageError(err: unknown): unknown {
   if (err instanceof UsageError || !(err instanceof Error) || (err as { kind?: unknown }).kind !== "usage") return err;
   return new UsageError(err.message, { cause: err });
-}
-
-function isLoopback(host: string): boolean {
-  return host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }

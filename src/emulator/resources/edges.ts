@@ -19,6 +19,7 @@ import {
   optionalObject,
   optionalString,
   pathId,
+  quoted,
   readJsonObject,
   throwIt,
   type Answer,
@@ -317,7 +318,7 @@ function parseWebhook(value: unknown): WebhookModule {
     const hint = guess
       ? `; did you mean ${JSON.stringify(guess)}?`
       : " (names are lower case, e.g. github, stripe, sns)";
-    throw invalid(`provider ${JSON.stringify(provider)} is not a supported webhook verification provider${hint}`);
+    throw invalid(`provider ${quoted(provider)} is not a supported webhook verification provider${hint}`);
   }
   const secret = optionalString(value.secret, "secret");
   if (providerNeedsSecret(provider)) {
