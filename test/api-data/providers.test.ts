@@ -1,12 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  PROVIDERS,
-  editDistance,
-  isProvider,
-  providerNeedsSecret,
-  suggestProvider,
-} from "../../src/api-data/providers.js";
+import { editDistance, nearest } from "../../src/api-data/did-you-mean.js";
+import { PROVIDERS, isProvider, providerNeedsSecret, suggestProvider } from "../../src/api-data/providers.js";
 
 describe("isProvider", () => {
   it.each(["github", "stripe", "slack", "sns", "facebook_graph_api", "go1", "zoom", "aftership"])("accepts %s", (p) => {
@@ -69,6 +64,12 @@ describe("suggestProvider on a long input", () => {
   it("compares no name with an input too long to be a typo of any (500 KB)", () => {
     const { calls, distance } = counting();
     expect(suggestProvider("github".repeat(85_000), distance)).toBeUndefined();
+    expect(calls.count).toBe(0);
+  });
+
+  it("compares none of any names with an input too long to be a typo of them", () => {
+    const { calls, distance } = counting();
+    expect(nearest("x".repeat(500_000), ["retired", "read-only", "table", "json"], distance)).toBeUndefined();
     expect(calls.count).toBe(0);
   });
 
