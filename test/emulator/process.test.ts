@@ -81,6 +81,23 @@ describe("a second emulator on the same --state file", () => {
     }
   });
 
+  it("lets exactly one of two emulators started at once take over a stale lock", async () => {
+    for (let round = 0; round < 3; round++) {
+      const file = join(dir, `race-${round}.json`);
+      await writeFile(`${file}.lock`, "999999999\n");
+      const results = await Promise.allSettled([spawnEmulator(["--state", file]), spawnEmulator(["--state", file])]);
+      const started = results.filter((r) => r.status === "fulfilled").map((r) => r.value);
+      const refused = results.filter((r) => r.status === "rejected").map((r) => String(r.reason));
+      try {
+        expect(started).toHaveLength(1);
+        expect(refused).toEqual([expect.stringMatching(/exited \(code 2\).*is in use by another emulator/s)]);
+        expect((await readFile(`${file}.lock`, "utf8")).trim()).toBe(String(started[0]!.process.pid));
+      } finally {
+        for (const emu of started) await emu.stop();
+      }
+    }
+  });
+
   it("starts over a lock naming no live process", async () => {
     const file = join(dir, "junk-lock.json");
     await writeFile(`${file}.lock`, "999999999\n");
