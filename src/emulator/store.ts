@@ -478,7 +478,7 @@ async function lockState(path: string): Promise<void> {
   try {
     for (let attempt = 0; ; attempt++) {
       try {
-        await link(mine, lock);
+        await placeLock(mine, lock);
         held.add(path);
         return;
       } catch (err) {
@@ -495,6 +495,18 @@ async function lockState(path: string): Promise<void> {
     }
   } finally {
     await unlink(mine).catch(() => undefined);
+  }
+}
+
+/** Puts our lock in place, failing with EEXIST if one is there. */
+async function placeLock(mine: string, lock: string): Promise<void> {
+  try {
+    await link(mine, lock);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP") throw err;
+    // A file system without hard links: exclusive create (a reader may see it empty for an instant).
+    await writeFile(lock, `${process.pid}\n`, { flag: "wx", mode: 0o600 });
   }
 }
 

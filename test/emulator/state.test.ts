@@ -325,9 +325,9 @@ describe("atomic writes", () => {
     const store = await Store.open(file);
     await store.createFailover({ backends: ["bkdhr_a"], description: "", metadata: "" });
     let reads = 0;
-    let writing = true;
+    const writes = { underWay: true };
     const reader = (async () => {
-      while (writing) {
+      while (writes.underWay) {
         const text = await readFile(file, "utf8");
         const state = JSON.parse(text); // throws on a half-written file
         expect(state.version).toBe(1);
@@ -339,7 +339,7 @@ describe("atomic writes", () => {
         store.createFailover({ backends: ["bkdhr_a"], description: "x".repeat(200), metadata: `${i}` }),
       ),
     );
-    writing = false;
+    writes.underWay = false;
     await reader;
     expect(reads).toBeGreaterThan(0);
     await store.close();
