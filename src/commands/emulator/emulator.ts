@@ -78,8 +78,9 @@ export const emulator = defineCommand({
   name: "emulator",
   description: "Serve a local stand-in for the API (edges, routes, backends, Cloud Endpoints)",
   flags,
-  about: `The first line on stdout, once it accepts connections, is its base URL. Without the global
---api-key it accepts any Bearer key; with it, only that key. An edge and its routes exist
+  about: `The first line on stdout, once it accepts connections, is its base URL; stderr names the
+address it is bound to. One emulator per --state file: a second one refuses to start.
+Without the global --api-key it accepts any Bearer key; with it, only that key. An edge and its routes exist
 once created through the API (POST /edges/https, then POST /edges/https/<edge-id>/routes).
 With --edges, everything under /edges and /backends answers as for an account after the
 Edges sunset; /endpoints works as always. Stop it with Ctrl-C (or SIGTERM).`,
