@@ -26,17 +26,20 @@ const create = async (emu: SpawnedEmulator, description: string) => {
 const ids = async (emu: SpawnedEmulator) =>
   ((await call(emu.url, "GET", "/backends/failover?limit=100")).json.backends as { id: string }[]).map((b) => b.id);
 
-/** Resolves once the child's stderr holds `pattern` (stderr so far, as it comes). */
-const stderrUntil = (emu: SpawnedEmulator, pattern: RegExp) =>
+/** The child's stderr once it holds `pattern`, or what it holds after `ms` (so a test without it fails, and stops its child). */
+const stderrUntil = (emu: SpawnedEmulator, pattern: RegExp, ms = 10_000) =>
   new Promise<string>((resolve) => {
     let text = "";
+    const done = () => {
+      clearTimeout(timer);
+      emu.process.stderr!.off("data", onData);
+      resolve(text);
+    };
     const onData = (chunk: Buffer) => {
       text += chunk.toString("utf8");
-      if (pattern.test(text)) {
-        emu.process.stderr!.off("data", onData);
-        resolve(text);
-      }
+      if (pattern.test(text)) done();
     };
+    const timer = setTimeout(done, ms);
     emu.process.stderr!.on("data", onData);
   });
 
@@ -47,7 +50,11 @@ describe("a second emulator on the same --state file", () => {
     const made: string[] = [];
     try {
       made.push(await create(first, "a1"), await create(first, "a2"));
-      const second = spawnEmulator(["--state", file]);
+      // Started (without the lock), it is stopped at once, and the test fails.
+      const second = spawnEmulator(["--state", file]).then(async (emu) => {
+        await emu.stop();
+        return "started";
+      });
       await expect(second).rejects.toThrow(
         new RegExp(
           `exited \\(code 2\\).*error: state file .*shared\\.json is in use by another emulator \\(process ${first.process.pid}\\b`,
@@ -69,9 +76,13 @@ describe("a second emulator on the same --state file", () => {
   it("starts when the emulator that held the file was killed (a stale lock does not block)", async () => {
     const file = join(dir, "killed.json");
     const first = await spawnEmulator(["--state", file]);
-    const id = await create(first, "kept");
-    expect((await readFile(`${file}.lock`, "utf8")).trim()).toBe(String(first.process.pid));
-    await first.stop("SIGKILL");
+    let id: string;
+    try {
+      id = await create(first, "kept");
+      expect((await readFile(`${file}.lock`, "utf8")).trim()).toBe(String(first.process.pid));
+    } finally {
+      await first.stop("SIGKILL");
+    }
     const next = await spawnEmulator(["--state", file]);
     try {
       expect(await ids(next)).toEqual([id]);
