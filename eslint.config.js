@@ -30,6 +30,25 @@ export default tseslint.config(
     },
   },
   {
+    // The emulator stands apart from the CLI: it shares only data about the API (src/api-data/)
+    // and the Traffic Policy validator, never the CLI's layers (test/emulator/stands-apart.test.ts
+    // also follows imports from file to file).
+    files: ["src/emulator/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(\\.\\./)+(errors|commands|output|settings|io|cli|app|factory|start)(\\.js)?(/|$)",
+              message: "the emulator imports nothing from the CLI's layers; share data through src/api-data/",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Plain JavaScript (bin/, scripts/, bench/) is not in the TypeScript project.
     files: ["**/*.js", "**/*.mjs", "**/*.cjs"],
     extends: [tseslint.configs.disableTypeChecked],

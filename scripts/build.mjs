@@ -4,7 +4,7 @@
 // - dist/main.cjs (CommonJS, from src/cli.ts): the command tree, in one file whose command
 //   modules esbuild evaluates only when first imported (src/commands/root.ts imports the one
 //   argv names); dist/main-<word>.cjs, the same with only the commands under one first word
-//   (`failover`), which src/start.ts runs when the command line starts with it; and dist/config-write.cjs (proper-lockfile, write-file-atomic), required only
+//   (`failover`, one for each word src/commands/tree.ts lists), which src/start.ts runs when the command line starts with it; and dist/config-write.cjs (proper-lockfile, write-file-atomic), required only
 //   by commands that write the config; dist/yaml-text.cjs (yaml), required only to print or
 //   mask a Traffic Policy in YAML; dist/emulator.cjs, required only by `edgectl emulator`.
 // Then it saves commander's root help (dist/help.txt). No V8 code cache is made here: V8
@@ -15,7 +15,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
@@ -118,27 +118,39 @@ const mainOptions = {
   logOverride: { "import-is-undefined": "error" },
 };
 await build({ ...mainOptions, entryPoints: { main: "src/cli.ts" } });
-// The commands under each first word of the command line (every command at the root but
-// `completion`, which reads the whole tree), each in a bundle of its own, main-<word>.cjs:
-// `edgectl failover get` then reads and deserialises failover's modules alone
-// (src/commands/root.ts). test/start.test.ts holds this list equal to the tree's.
-const WORDS = [
-  "failover",
-  "webhook-verification",
-  "endpoint",
-  "export",
-  "migrate",
-  "policy",
-  "auth",
-  "config",
-  "api",
-  "emulator",
-];
-for (const word of WORDS) {
+// The commands under each first word of the command line, each in a bundle of its own,
+// main-<word>.cjs: `edgectl failover get` then reads and deserialises failover's modules alone.
+// The words are those src/commands/tree.ts imports (`import { name } from "./<word>/index.js";`),
+// but any whose declaration reads the whole tree (`wholeTree: true`: completion); in the
+// bundle of one word, tree.ts is replaced by a module holding that word's command alone.
+const treeFile = fileURLToPath(new URL("../src/commands/tree.ts", import.meta.url));
+const treeSource = readFileSync(treeFile, "utf8");
+const entries = [...treeSource.matchAll(/^import \{ (\w+) \} from "\.\/([a-z]+(?:-[a-z]+)*)\/index\.js";$/gm)].map(
+  ([line, name, word]) => ({ line, name, word }),
+);
+const listed = /COMMANDS[^=]*=\s*\[([^\]]*)\]/.exec(treeSource)?.[1].match(/\w+/g) ?? [];
+if (entries.length === 0 || listed.join() !== entries.map((e) => e.name).join())
+  throw new Error(
+    'src/commands/tree.ts: COMMANDS must list, in order, one name per `import { name } from "./<word>/index.js";`',
+  );
+const WORDS = entries.filter(
+  ({ word }) => !/\bwholeTree: true\b/.test(readFileSync(join("src/commands", word, "index.ts"), "utf8")),
+);
+for (const { line, name, word } of WORDS) {
+  const oneWord = {
+    name: "one-word",
+    setup(b) {
+      b.onLoad({ filter: /[\\/]src[\\/]commands[\\/]tree\.ts$/ }, () => ({
+        contents: `${line}\nexport const COMMANDS = [${name}];\n`,
+        resolveDir: dirname(treeFile),
+        loader: "ts",
+      }));
+    },
+  };
   await build({
     ...mainOptions,
     entryPoints: { [`main-${word}`]: "src/cli.ts" },
-    define: { ...common.define, __EDGECTL_ONLY__: JSON.stringify(word) },
+    plugins: [oneWord, ...mainOptions.plugins],
   });
 }
 // zod, as the stand-in requires it: the functions src/ calls, tree-shaken.

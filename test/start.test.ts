@@ -90,9 +90,26 @@ describe("the bundle a command runs from", () => {
   };
 
   it("is the one made for the first word, for every command at the root but completion", async () => {
-    const words = COMMANDS.map((c) => c.name).filter((name) => name !== "completion");
+    // The build makes the bundles from src/commands/tree.ts: each word but those reading the whole tree.
+    const words = COMMANDS.filter((c) => !("wholeTree" in c && c.wholeTree)).map((c) => c.name);
+    expect(words).not.toContain("completion");
     expect(words.length).toBeGreaterThan(5);
     for (const word of words) expect([word, await bundleOf([word, "--help"])]).toEqual([word, `main-${word}`]);
+  });
+
+  it("holds that word's commands alone (the build makes one for each word of src/commands/tree.ts)", () => {
+    const dist = new URL("../dist/", import.meta.url);
+    const words = COMMANDS.filter((c) => !("wholeTree" in c && c.wholeTree)).map((c) => c.name);
+    const made = readdirSync(dist).filter((f) => /^main-.*\.cjs$/.test(f));
+    expect(made.sort()).toEqual(words.map((w) => `main-${w}.cjs`).sort());
+    // A noun's declaration (its description) is in its own bundle, and in no other word's.
+    const nouns = COMMANDS.filter((c) => "description" in c);
+    expect(nouns.length).toBeGreaterThan(3);
+    for (const word of words) {
+      const bundle = readFileSync(new URL(`main-${word}.cjs`, dist), "utf8");
+      const found = nouns.filter((n) => bundle.includes(JSON.stringify(n.description))).map((n) => n.name);
+      expect([word, found]).toEqual([word, nouns.some((n) => n.name === word) ? [word] : []]);
+    }
   });
 
   it("is the whole tree for completion, the root's help, or a command line that starts with a flag", async () => {

@@ -4,7 +4,7 @@ import * as z from "zod/mini";
 import type { ApiClient } from "./client.js";
 import { listPages, pageOf } from "./pages.js";
 import { schemaParser } from "./schema.js";
-import { OTHER_ROUTE_MODULES } from "./route-modules.js";
+import { OTHER_ROUTE_MODULES } from "../api-data/route-modules.js";
 
 /** A route module: null, or an object with `enabled` (absent means true). */
 const Module = z.nullable(z.optional(z.looseObject({ enabled: z.optional(z.nullable(z.boolean())) })));

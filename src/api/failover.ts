@@ -1,34 +1,12 @@
 // Failover backends: an ordered list of child backends.
-import * as z from "zod/mini";
 import type { ApiClient, RequestOptions } from "./client.js";
 import { listPages, pageOf } from "./pages.js";
-import { lazySchema, shapedParser, type Shape } from "./schema.js";
+import { shapeParser, type Infer, type Shape } from "./schema.js";
 
-// The schemas are made on first use, and only when an answer fails the plain check of the
-// shapes below: a valid answer to `failover get` builds no zod schema (nor loads zod).
-export const FailoverBackend = lazySchema(() =>
-  z.looseObject({
-    id: z.string(),
-    uri: z.string(),
-    created_at: z.string(),
-    description: z.optional(z.string()),
-    metadata: z.optional(z.string()),
-    backends: z.array(z.string()),
-  }),
-);
-export type FailoverBackend = z.infer<ReturnType<typeof FailoverBackend>>;
-
-export const FailoverBackendList = lazySchema(() =>
-  z.looseObject({
-    backends: z.array(FailoverBackend()),
-    uri: z.optional(z.string()),
-    next_page_uri: z.optional(z.nullable(z.string())),
-  }),
-);
-export type FailoverBackendList = z.infer<ReturnType<typeof FailoverBackendList>>;
-
-/** The schemas' shapes, as their plain checks see them (a test holds each equal to shapeOf its schema). */
-export const FAILOVER_BACKEND_SHAPE = {
+// Declared once, as shapes: the types are derived from them, and so are the zod schemas, made
+// only when an answer fails the plain check: a valid answer to `failover get` builds no zod
+// schema (nor loads zod).
+export const FAILOVER_BACKEND = {
   object: {
     id: "string",
     uri: "string",
@@ -38,13 +16,16 @@ export const FAILOVER_BACKEND_SHAPE = {
     backends: { array: "string" },
   },
 } as const satisfies Shape;
-export const FAILOVER_BACKEND_LIST_SHAPE = {
+export type FailoverBackend = Infer<typeof FAILOVER_BACKEND>;
+
+export const FAILOVER_BACKEND_LIST = {
   object: {
-    backends: { array: FAILOVER_BACKEND_SHAPE },
+    backends: { array: FAILOVER_BACKEND },
     uri: { optional: "string" },
     next_page_uri: { optional: { nullable: "string" } },
   },
 } as const satisfies Shape;
+export type FailoverBackendList = Infer<typeof FAILOVER_BACKEND_LIST>;
 
 export interface FailoverCreate {
   backends: string[];
@@ -53,8 +34,8 @@ export interface FailoverCreate {
 }
 export type FailoverUpdate = Partial<FailoverCreate>;
 
-const parseBackend = shapedParser(FailoverBackend, FAILOVER_BACKEND_SHAPE);
-const parseList = shapedParser(FailoverBackendList, FAILOVER_BACKEND_LIST_SHAPE);
+const parseBackend = shapeParser(FAILOVER_BACKEND);
+const parseList = shapeParser(FAILOVER_BACKEND_LIST);
 
 export const failoverPath = (id?: string) =>
   id === undefined ? "/backends/failover" : `/backends/failover/${encodeURIComponent(id)}`;

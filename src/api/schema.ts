@@ -1,13 +1,15 @@
-// Turns a zod schema into the parse function ApiClient.requestJson takes; the thrown
-// message names the offending field so "unexpected body" errors say what was wrong.
-// A valid body is returned as the API sent it (zod would rebuild objects in schema order),
-// so `-o json` prints the resource with the API's own field order.
+// Parse functions for ApiClient.requestJson; the thrown message names the offending field so
+// "unexpected body" errors say what was wrong. A valid body is returned as the API sent it (zod
+// would rebuild objects in schema order), so `-o json` prints the resource with the API's own
+// field order.
 //
-// Nearly every answer is valid, and a plain check of its shape says so for a fraction of
-// zod's cost; whatever that check does not pass, zod judges and words. On the hot path
-// (`failover get`) the shape is declared beside the schema, so that a valid answer needs no
+// Nearly every answer is valid, and a plain check of its shape says so for a fraction of zod's
+// cost; whatever that check does not pass, zod judges and words. Each answer's shape is declared
+// once: as a zod schema, whose plain check is derived from it (shapeOf), or, on the hot path
+// (`failover get`), as a Shape, from which both its type (Infer) and its zod schema (schemaOf,
+// made only when an answer fails the plain check) are derived, so that a valid answer needs no
 // zod schema made, nor zod itself loaded (scripts/build.mjs loads zod on first use).
-import type * as z from "zod/mini";
+import * as z from "zod/mini";
 
 /**
  * What the plain check checks: plain strings, finite numbers, booleans, anything, optionals,
@@ -18,10 +20,35 @@ export type Shape =
   | "number"
   | "boolean"
   | "unknown"
-  | { optional: Shape }
-  | { nullable: Shape }
-  | { array: Shape }
-  | { object: { readonly [key: string]: Shape } };
+  | { readonly optional: Shape }
+  | { readonly nullable: Shape }
+  | { readonly array: Shape }
+  | { readonly object: { readonly [key: string]: Shape } };
+
+/** The type of the values a shape accepts, as zod infers it for schemaOf(shape). */
+export type Infer<S extends Shape> = S extends "string"
+  ? string
+  : S extends "number"
+    ? number
+    : S extends "boolean"
+      ? boolean
+      : S extends "unknown"
+        ? unknown
+        : S extends { readonly optional: infer I extends Shape }
+          ? Infer<I> | undefined
+          : S extends { readonly nullable: infer I extends Shape }
+            ? Infer<I> | null
+            : S extends { readonly array: infer E extends Shape }
+              ? Infer<E>[]
+              : S extends { readonly object: infer O extends { readonly [key: string]: Shape } }
+                ? Flat<
+                    { -readonly [K in keyof O as O[K] extends { optional: Shape } ? never : K]: Infer<O[K]> } & {
+                      -readonly [K in keyof O as O[K] extends { optional: Shape } ? K : never]?: Infer<O[K]>;
+                    } & { [key: string]: unknown }
+                  >
+                : never;
+
+type Flat<T> = { [K in keyof T]: T[K] };
 
 export type Parser<T> = (data: unknown) => T;
 
@@ -30,18 +57,28 @@ export function schemaParser<S extends z.ZodMiniType>(schema: S): Parser<z.infer
   return parser(() => schema, shapeOf(schema));
 }
 
-/**
- * A parser that makes its schema only when an answer fails the plain check of `shape`, which
- * must be the schema's own (shapeOf(schema()) equal to it: test/api/schema.property.test.ts).
- */
-export function shapedParser<S extends z.ZodMiniType>(schema: () => S, shape: Shape): Parser<z.infer<S>> {
-  return parser(schema, shape);
+/** A parser for a declared shape: zod (schemaOf the shape) is made only to judge an answer the plain check refuses, and once. */
+export function shapeParser<S extends Shape>(shape: S): Parser<Infer<S>> {
+  let schema: z.ZodMiniType | undefined;
+  return parser(() => (schema ??= schemaOf(shape)), shape) as Parser<Infer<S>>;
 }
 
-/** A schema made once, on first use. */
-export function lazySchema<S extends z.ZodMiniType>(make: () => S): () => S {
-  let schema: S | undefined;
-  return () => (schema ??= make());
+/** The zod schema that accepts what the shape's plain check accepts: objects are loose, numbers finite. */
+export function schemaOf(shape: Shape): z.ZodMiniType {
+  switch (shape) {
+    case "string":
+      return z.string();
+    case "number":
+      return z.number();
+    case "boolean":
+      return z.boolean();
+    case "unknown":
+      return z.unknown();
+  }
+  if ("optional" in shape) return z.optional(schemaOf(shape.optional));
+  if ("nullable" in shape) return z.nullable(schemaOf(shape.nullable));
+  if ("array" in shape) return z.array(schemaOf(shape.array));
+  return z.looseObject(Object.fromEntries(Object.entries(shape.object).map(([key, field]) => [key, schemaOf(field)])));
 }
 
 function parser<S extends z.ZodMiniType>(schema: () => S, shape: Shape | undefined): Parser<z.infer<S>> {

@@ -96,6 +96,14 @@ export interface NounDecl {
   verbs: Record<string, () => Promise<AnyCommandDef>>;
 }
 
+/** A command at the root that is not a noun: its module is loaded when the command line names it. */
+export interface RootCommand {
+  name: string;
+  load: () => Promise<AnyCommandDef>;
+  /** It reads the whole tree (completion scripts are made from it): it has no bundle of its own. */
+  wholeTree?: boolean;
+}
+
 /** Adds the noun under `parent`, with the verbs given (all of them, or the one the command line names). */
 export function registerNoun(parent: Command, noun: NounDecl, verbs: readonly AnyCommandDef[], f: Deps): Command {
   const cmd = parent

@@ -4,12 +4,50 @@
 // that passes the values it is sure of without zod: zod is loaded only on first use
 // (scripts/build.mjs), and building it and the schemas is most of what a quick command costs.
 import * as z from "zod/mini";
-import { ID_RULES, isValidId, utf8Length, type IdKind } from "../api/ids.js";
+import { ID_RULES, isValidId, utf8Length, type IdKind } from "../api-data/ids.js";
 import { UsageError } from "../errors.js";
 import { escapeControl } from "../output/escape.js";
 
+/**
+ * A rule for a value typed as text: what it accepts, the message when it does not, and the
+ * value it gives. Each rule is declared once; a field's zod schema (the contract, which words
+ * every refusal) and its plain check (the happy path without zod) are both made from it.
+ */
+interface TextRule<T> {
+  accepts: (text: string) => boolean;
+  message: string;
+  value: (text: string) => T;
+}
+
+const idRule = (kind: IdKind): TextRule<string> => ({
+  accepts: (v) => isValidId(kind, v),
+  message: ID_RULES[kind].rule,
+  value: (v) => v,
+});
+
+const isWhole = (digits: string, min: number, max: number) =>
+  /^\d+$/.test(digits) && Number(digits) >= min && Number(digits) <= max;
+
+function wholeRule(
+  min: number,
+  max: number,
+  { trim = false, message = `must be a whole number from ${min} to ${max}` } = {},
+) {
+  const digits = (v: string) => (trim ? v.trim() : v);
+  return {
+    accepts: (v) => isWhole(digits(v), min, max),
+    message,
+    value: (v) => Number(digits(v)),
+  } satisfies TextRule<number>;
+}
+
+/** The rule's schema: a string it accepts, refined with its message. */
+function checkedText(rule: TextRule<unknown>) {
+  return z.string().check(z.refine(rule.accepts, rule.message));
+}
+
 export function idSchema(kind: IdKind) {
-  return z.string().check(z.refine((v) => isValidId(kind, v), ID_RULES[kind].rule));
+  return checkedText(idRule(kind));
 }
 
 export function maxBytes(limit: number) {
@@ -21,20 +59,10 @@ export function unquoted(message: string) {
   return { message, params: { unquoted: true } };
 }
 
-const isWhole = (digits: string, min: number, max: number) =>
-  /^\d+$/.test(digits) && Number(digits) >= min && Number(digits) <= max;
-
 /** A whole number typed as text (`--concurrency 8`), from min to max; `trim` allows blanks around it. */
-export function wholeNumber(
-  min: number,
-  max: number,
-  { trim = false, message = `must be a whole number from ${min} to ${max}` } = {},
-) {
-  const digits = (v: string) => (trim ? v.trim() : v);
-  return z.pipe(
-    z.string().check(z.refine((v) => isWhole(digits(v), min, max), message)),
-    z.transform((v) => Number(digits(v))),
-  );
+export function wholeNumber(min: number, max: number, opts: { trim?: boolean; message?: string } = {}) {
+  const rule = wholeRule(min, max, opts);
+  return z.pipe(checkedText(rule), z.transform(rule.value));
 }
 
 /** What a plain check answers for a value it is not sure of: the schema then judges it. */
@@ -43,7 +71,7 @@ export const UNSURE: unique symbol = Symbol("unsure");
 /**
  * A field's check: its zod schema (the contract; made, and zod loaded, only when needed) and a
  * plain check that gives the schema's output for the values it accepts and UNSURE for any
- * other, so that zod judges and words every refusal. Both are made from the same arguments
+ * other, so that zod judges and words every refusal. Both are made from one TextRule
  * (test/commands/input.property.test.ts holds them in agreement). Spread into an ArgDecl or
  * FlagDecl (src/commands/define.ts).
  */
@@ -52,17 +80,24 @@ export interface Checked<S extends z.ZodMiniType> {
   plain: (value: unknown) => z.output<S> | typeof UNSURE;
 }
 
+const anyText: TextRule<string> = { accepts: () => true, message: "", value: (v) => v };
+
+/** A list of texts (a variadic argument), each kept to the rule. */
+function listOf(rule: TextRule<string>): Checked<z.ZodMiniArray<ReturnType<typeof checkedText>>> {
+  return {
+    schema: () => z.array(checkedText(rule)),
+    plain: (v) => (isStrings(v) && v.every(rule.accepts) ? v.map(rule.value) : UNSURE),
+  };
+}
+
 /** Strings as typed (a variadic argument). */
-export function strings(): Checked<z.ZodMiniArray<z.ZodMiniString>> {
-  return { schema: () => z.array(z.string()), plain: (v) => (isStrings(v) ? [...v] : UNSURE) };
+export function strings(): Checked<z.ZodMiniArray<ReturnType<typeof checkedText>>> {
+  return listOf(anyText);
 }
 
 /** Ids of one kind. */
-export function idList(kind: IdKind): Checked<z.ZodMiniArray<ReturnType<typeof idSchema>>> {
-  return {
-    schema: () => z.array(idSchema(kind)),
-    plain: (v) => (isStrings(v) && v.every((id) => isValidId(kind, id)) ? [...v] : UNSURE),
-  };
+export function idList(kind: IdKind): Checked<z.ZodMiniArray<ReturnType<typeof checkedText>>> {
+  return listOf(idRule(kind));
 }
 
 /** A whole number typed as text, from min to max, `fallback` when absent. */
@@ -71,9 +106,10 @@ export function wholeNumberOr(
   max: number,
   fallback: number,
 ): Checked<z.ZodMiniDefault<ReturnType<typeof wholeNumber>>> {
+  const rule = wholeRule(min, max);
   return {
-    schema: () => z._default(wholeNumber(min, max), fallback),
-    plain: (v) => (v === undefined ? fallback : typeof v === "string" && isWhole(v, min, max) ? Number(v) : UNSURE),
+    schema: () => z._default(z.pipe(checkedText(rule), z.transform(rule.value)), fallback),
+    plain: (v) => (v === undefined ? fallback : typeof v === "string" && rule.accepts(v) ? rule.value(v) : UNSURE),
   };
 }
 

@@ -5,62 +5,12 @@
 // names no command (for "did you mean"), or a command line this cannot read for sure.
 import { Command, Option, type ParseOptions } from "commander";
 import { VERSION } from "../version.js";
-import { registerNoun, type AnyCommandDef, type NounDecl } from "./define.js";
+import { registerNoun, type NounDecl, type RootCommand } from "./define.js";
 import type { Deps } from "./deps.js";
-import { auth } from "./auth/index.js";
-import { config } from "./config/index.js";
-import { endpoint } from "./endpoint/index.js";
-import { failover } from "./failover/index.js";
-import { migrate } from "./migrate/index.js";
-import { policy } from "./policy/index.js";
-import { webhookVerification } from "./webhook-verification/index.js";
+// In help order; in a bundle made for one word (dist/main-<word>.cjs), that word's alone.
+import { COMMANDS } from "./tree.js";
 
-/** A command at the root that is not a noun. */
-interface RootCommand {
-  name: string;
-  load: () => Promise<AnyCommandDef>;
-  /** It reads the whole tree (completion scripts are made from it). */
-  wholeTree?: boolean;
-}
-
-// Set by scripts/build.mjs in a bundle made for the commands under one word
-// (dist/main-<word>.cjs, which src/start.ts runs for `edgectl <word> …`): esbuild folds each
-// test below and leaves out the other commands' modules, which every start would otherwise
-// read and deserialise (in their lazy form: BENCHMARKS.md, "Start-up, fifth round").
-// Unset (dist/main.cjs, tests): the whole tree.
-declare const __EDGECTL_ONLY__: string | undefined;
-
-/** In help order. */
-export const COMMANDS: readonly (NounDecl | RootCommand)[] = [
-  ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "failover" ? [failover] : []),
-  ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "webhook-verification"
-    ? [webhookVerification]
-    : []),
-  ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "endpoint" ? [endpoint] : []),
-  ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "export"
-    ? [{ name: "export", load: async () => (await import("./export/export.js")).exportCommand }]
-    : []),
-  ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "migrate" ? [migrate] : []),
-  ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "policy" ? [policy] : []),
-  ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "auth" ? [auth] : []),
-  ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "config" ? [config] : []),
-  ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "api"
-    ? [{ name: "api", load: async () => (await import("./api/api.js")).api }]
-    : []),
-  ...(typeof __EDGECTL_ONLY__ === "undefined" || __EDGECTL_ONLY__ === "emulator"
-    ? [{ name: "emulator", load: async () => (await import("./emulator/index.js")).emulator }]
-    : []),
-  // Made from the whole tree: it has no bundle of its own.
-  ...(typeof __EDGECTL_ONLY__ === "undefined"
-    ? [
-        {
-          name: "completion",
-          load: async () => (await import("./completion/completion.js")).completion,
-          wholeTree: true,
-        },
-      ]
-    : []),
-];
+export { COMMANDS };
 
 export function buildProgram(f: Deps): Program {
   const program = new Program(f)

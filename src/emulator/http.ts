@@ -1,7 +1,7 @@
 // What every resource of the emulator shares: its error type, reading and checking request
 // bodies and path ids, list paging, and writing answers in the API's shapes.
 import type http from "node:http";
-import { ID_RULES, utf8Length, DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES } from "../api/ids.js";
+import { ID_RULES, utf8Length, DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES } from "../api-data/ids.js";
 import type { Collection, Store } from "./store.js";
 import { randomBase62 } from "./store.js";
 
@@ -45,6 +45,14 @@ export class HttpError extends Error {
 
 export const notFound = (what = "Resource not found") => new HttpError(404, undefined, what);
 export const invalid = (msg: string) => new HttpError(400, "ERR_NGROK_215", msg);
+
+const QUOTED_MAX = 64;
+
+/** A value a message names, as a JSON string; a long one is cut, with its length (a 400 answers at once, and never carries the request back whole). */
+export function quoted(value: string): string {
+  if (value.length <= QUOTED_MAX) return JSON.stringify(value);
+  return `${JSON.stringify(value.slice(0, QUOTED_MAX))}… (${utf8Length(value)} bytes)`;
+}
 
 export function throwIt(err: Error): never {
   throw err;
@@ -172,7 +180,7 @@ export function onlyFields(body: Record<string, unknown>, allowed: readonly stri
       throw new HttpError(
         400,
         "ERR_NGROK_214",
-        `The request parameter ${JSON.stringify(key)} is unknown and not expected. The supported fields are: ${allowed.join(", ")}.`,
+        `The request parameter ${quoted(key)} is unknown and not expected. The supported fields are: ${allowed.join(", ")}.`,
       );
     }
   }
@@ -224,7 +232,7 @@ export function backendId(value: unknown, field: string): string {
     throw new HttpError(
       400,
       "ERR_NGROK_242",
-      `The ID ${JSON.stringify(value)} in ${field} is not a valid Backend ID: it ${ID_RULES.backend.rule}.`,
+      `The ID ${quoted(value)} in ${field} is not a valid Backend ID: it ${ID_RULES.backend.rule}.`,
     );
   }
   return value;

@@ -27,7 +27,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createHash, timingSafeEqual } from "node:crypto";
-import { UsageError } from "../errors.js";
+import { StartError } from "./start-error.js";
 import { HttpError, notFound, send, sendFailure, type Answer, type Context, type Request } from "./http.js";
 import { backends, isOtherBackendKind } from "./resources/backends.js";
 import { edges } from "./resources/edges.js";
@@ -57,10 +57,14 @@ export interface EmulatorOptions {
 }
 
 export interface Emulator {
-  /** Base URL, e.g. http://127.0.0.1:43121 (no trailing slash). */
+  /** Base URL, e.g. http://127.0.0.1:43121 (no trailing slash); a wildcard host becomes loopback. */
   url: string;
   /** How many requests it has received so far (answered or refused). */
   requests(): number;
+  /** The address it really listens on, e.g. 0.0.0.0:43121 or [::]:43121. */
+  address: string;
+  /** False when it listens beyond this machine (a wildcard or another interface's address). */
+  loopbackOnly: boolean;
   /** Stops listening, drops every connection and waits for pending state writes. */
   close(): Promise<void>;
 }
@@ -71,15 +75,15 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const host = opts.host ?? "127.0.0.1";
   const port = opts.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new UsageError(`port ${port} must be a whole number from 0 to 65535`);
+    throw new StartError(`port ${port} must be a whole number from 0 to 65535`);
   let limiter: RateLimiter | undefined;
   if (opts.rateLimit) {
     const { requests, windowSeconds } = opts.rateLimit;
     if (!Number.isInteger(requests) || requests < 1 || requests > MAX_RATE_REQUESTS) {
-      throw new UsageError(`rate limit: requests must be a whole number from 1 to ${MAX_RATE_REQUESTS}`);
+      throw new StartError(`rate limit: requests must be a whole number from 1 to ${MAX_RATE_REQUESTS}`);
     }
     if (!(windowSeconds > 0) || !Number.isFinite(windowSeconds))
-      throw new UsageError("rate limit: the window must be a positive number of seconds");
+      throw new StartError("rate limit: the window must be a positive number of seconds");
     limiter = new RateLimiter(requests, windowSeconds);
   }
 
@@ -111,18 +115,23 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     else socket.destroy();
   });
 
-  await new Promise<void>((resolve, reject) => {
-    const onError = (err: NodeJS.ErrnoException) => {
-      const why =
-        err.code === "EADDRINUSE" ? "the address is already in use (try --port 0)" : (err.code ?? err.message);
-      reject(new UsageError(`cannot listen on ${formatHost(host)}:${port}: ${why}`));
-    };
-    server.once("error", onError);
-    server.listen(port, host, () => {
-      server.off("error", onError);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const onError = (err: NodeJS.ErrnoException) => {
+        const why =
+          err.code === "EADDRINUSE" ? "the address is already in use (try --port 0)" : (err.code ?? err.message);
+        reject(new StartError(`cannot listen on ${formatHost(host)}:${port}: ${why}`));
+      };
+      server.once("error", onError);
+      server.listen(port, host, () => {
+        server.off("error", onError);
+        resolve();
+      });
     });
-  });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
   const address = server.address() as AddressInfo;
   ctx.base = `http://${urlHost(host)}:${address.port}`;
 
@@ -130,12 +139,14 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   return {
     url: ctx.base,
     requests: () => store.requestCount,
+    address: `${formatHost(address.address)}:${address.port}`,
+    loopbackOnly: isLoopback(address.address),
     close() {
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await closed;
-        await store.flush();
+        await store.close();
       })();
       return closing;
     },
@@ -263,6 +274,11 @@ function digest(key: string): Buffer {
 
 function formatHost(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
+}
+
+/** 127.0.0.0/8, ::1, and 127.x.y.z as an IPv4-mapped IPv6 address. */
+function isLoopback(address: string): boolean {
+  return address === "::1" || /^(::ffff:)?127\.\d+\.\d+\.\d+$/i.test(address);
 }
 
 /** A host a client can connect to: wildcard addresses become loopback. */

@@ -4,9 +4,9 @@
 // modules keyed by edge and route id) still load: each module becomes a route of that id,
 // matching every path, on an edge of that id.
 import { z } from "zod";
-import { DESCRIPTION_MAX_BYTES, ID_RULES, METADATA_MAX_BYTES, utf8Length } from "../api/ids.js";
-import { isProvider } from "../api/providers.js";
-import { UsageError } from "../errors.js";
+import { DESCRIPTION_MAX_BYTES, ID_RULES, METADATA_MAX_BYTES, utf8Length } from "../api-data/ids.js";
+import { isProvider } from "../api-data/providers.js";
+import { StartError } from "./start-error.js";
 import type {
   BackendRecord,
   EdgeRecord,
@@ -138,7 +138,7 @@ const stateSchema = z.object({
 
 export function parseState(path: string, text: string): StateFile {
   const fail = (what: string): never => {
-    throw new UsageError(`state file ${path} is corrupt: ${what}; fix it, or move it aside to start empty`);
+    throw new StartError(`state file ${path} is corrupt: ${what}; fix it, or move it aside to start empty`);
   };
   if (text.trim() === "") return fail(text === "" ? "the file is empty" : "the file holds only whitespace");
   let data: unknown;

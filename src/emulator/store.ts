@@ -6,9 +6,9 @@
 // throughput high without one rename per request.
 import { randomFillSync } from "node:crypto";
 import { constants as fsConstants } from "node:fs";
-import { access, open, readFile, readdir, rename, stat, unlink } from "node:fs/promises";
+import { access, link, open, readFile, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import { UsageError } from "../errors.js";
+import { StartError } from "./start-error.js";
 import { parseState, serializeState, type StateFile } from "./state-file.js";
 
 export interface FailoverRecord {
@@ -166,18 +166,38 @@ export class Store {
 
   private constructor(readonly file: string | undefined) {}
 
-  /** An empty in-memory store, or the one saved in `file` (which need not exist yet). */
+  /**
+   * An empty in-memory store, or the one saved in `file` (which need not exist yet), locked
+   * for this process until `close`: two emulators on one file would each overwrite the
+   * other's acknowledged writes.
+   */
   static async open(file?: string): Promise<Store> {
     if (file === undefined) return new Store(undefined);
     const path = resolve(file);
     const store = new Store(path);
-    const text = await readState(path);
-    // Only a missing file means "start empty": writes are atomic, so the emulator never
-    // leaves an empty or blank file behind, and one that is must be damage (parseState refuses it).
-    if (text !== undefined) store.load(parseState(path, text));
-    else await checkWritableDir(path);
-    await removeStaleTemps(path);
+    await checkWritableDir(path);
+    await lockState(path);
+    try {
+      const text = await readState(path);
+      // Only a missing file means "start empty": writes are atomic, so the emulator never
+      // leaves an empty or blank file behind, and one that is must be damage (parseState refuses it).
+      if (text !== undefined) store.load(parseState(path, text));
+      await removeStaleTemps(path);
+    } catch (err) {
+      await unlockState(path);
+      throw err;
+    }
     return store;
+  }
+
+  /** Waits for pending writes, then lets another emulator open the state file. */
+  async close(): Promise<void> {
+    if (this.file === undefined) return;
+    try {
+      await this.flush();
+    } finally {
+      await unlockState(this.file);
+    }
   }
 
   /** A new id with this prefix, greater than every id made or loaded before. */
@@ -417,13 +437,13 @@ function deferred(): Deferred {
 async function readState(path: string): Promise<string | undefined> {
   try {
     const info = await stat(path);
-    if (!info.isFile()) throw new UsageError(`state file ${path}: not a regular file`);
+    if (!info.isFile()) throw new StartError(`state file ${path}: not a regular file`);
     return await readFile(path, "utf8");
   } catch (err) {
-    if (err instanceof UsageError) throw err;
+    if (err instanceof StartError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return undefined;
-    throw new UsageError(`state file ${path}: cannot be read (${code ?? (err as Error).message})`);
+    throw new StartError(`state file ${path}: cannot be read (${code ?? (err as Error).message})`);
   }
 }
 
@@ -435,7 +455,7 @@ async function checkWritableDir(path: string): Promise<void> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === "ENOENT" ? "its folder does not exist" : `its folder is not writable (${code ?? "error"})`;
-    throw new UsageError(`state file ${path}: ${why}`);
+    throw new StartError(`state file ${path}: ${why}`);
   }
 }
 
@@ -466,6 +486,92 @@ function isAlive(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "EPERM";
   }
+}
+
+// --- The state file's lock ----------------------------------------------------------------
+// `<state>.lock` holds the pid of the emulator using the state file. It is made whole (written
+// to a file of our own, then hard-linked into place, which fails if one is there), so a reader
+// never sees it empty. A lock whose process is gone (`kill -9`) is taken over: it is renamed
+// aside first, so that of two emulators taking over the same stale lock, one wins.
+
+const lockName = (path: string) => `${path}.lock`;
+
+/** The state files this process holds: a lock with our pid and not among them is a previous
+ * process's (a container's emulator restarted as pid 1 again). */
+const held = new Set<string>();
+
+async function lockState(path: string): Promise<void> {
+  const lock = lockName(path);
+  const mine = join(dirname(path), `.${basename(path)}.lock.${process.pid}`);
+  await writeFile(mine, `${process.pid}\n`, { mode: 0o600 });
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await placeLock(mine, lock);
+        held.add(path);
+        return;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "EEXIST" || attempt >= 5) throw lockError(path, err);
+      }
+      const holder = await lockHolder(lock);
+      const ours = holder === process.pid && !held.has(path);
+      if (holder !== undefined && !ours && isAlive(holder)) {
+        throw new StartError(
+          `state file ${path} is in use by another emulator (process ${holder}, lock ${lock}); stop it, or use another --state file`,
+        );
+      }
+      await takeOver(lock, holder);
+    }
+  } finally {
+    await unlink(mine).catch(() => undefined);
+  }
+}
+
+/** Puts our lock in place, failing with EEXIST if one is there. */
+async function placeLock(mine: string, lock: string): Promise<void> {
+  try {
+    await link(mine, lock);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP") throw err;
+    // A file system without hard links: exclusive create (a reader may see it empty for an instant).
+    await writeFile(lock, `${process.pid}\n`, { flag: "wx", mode: 0o600 });
+  }
+}
+
+/** The pid in a lock file; undefined if it is gone or holds no pid. */
+async function lockHolder(lock: string): Promise<number | undefined> {
+  try {
+    const pid = Number((await readFile(lock, "utf8")).trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes the stale lock of `dead`, unless another emulator took it over in the meantime. */
+async function takeOver(lock: string, dead: number | undefined): Promise<void> {
+  const aside = `${lock}.stale.${process.pid}`;
+  try {
+    await rename(lock, aside);
+  } catch {
+    return; // gone already: try again
+  }
+  const moved = await lockHolder(aside);
+  // A fresh lock, made between our read and our rename, goes back (unless a third one is there).
+  if (moved !== dead) await link(aside, lock).catch(() => undefined);
+  await unlink(aside).catch(() => undefined);
+}
+
+async function unlockState(path: string): Promise<void> {
+  const lock = lockName(path);
+  if (!held.delete(path)) return;
+  if ((await lockHolder(lock)) === process.pid) await unlink(lock).catch(() => undefined);
+}
+
+function lockError(path: string, err: unknown): StartError {
+  const code = (err as NodeJS.ErrnoException).code;
+  return new StartError(`state file ${path}: cannot lock it (${code ?? (err as Error).message})`);
 }
 
 /** Temp file in the same folder (so rename is atomic), fsync, rename, fsync the folder. */

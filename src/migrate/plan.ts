@@ -3,7 +3,7 @@
 // edge. Nothing here reads or writes; the command does that around it.
 import { backendKindOf, type Backend } from "../api/backends.js";
 import type { HttpsEdge, HttpsEdgeRoute } from "../api/edges.js";
-import { OTHER_ROUTE_MODULES } from "../api/route-modules.js";
+import { OTHER_ROUTE_MODULES } from "../api-data/route-modules.js";
 import { tunnelGroupUrl } from "./internal-url.js";
 import { exactPathExpression, pathPrefixExpression, type Action, type Rule, type TrafficPolicy } from "./policy.js";
 

@@ -2,7 +2,7 @@
 // phases it may stand in, whether it ends the phase, and its config's zod schema. The schemas
 // are made on first use (zod loads then): a start-up that checks no policy never makes them.
 import * as z from "zod/mini";
-import { isProvider } from "../api/providers.js";
+import { isProvider } from "../api-data/providers.js";
 import { parseDuration } from "./duration.js";
 import type { Protocol } from "./index.js";
 import { internalUrlProblem } from "./urls.js";

@@ -3,7 +3,8 @@
 // "did you mean" for a near miss and no raw control character in the message.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { PROVIDERS, editDistance, isProvider, suggestProvider } from "../../src/api/providers.js";
+import { editDistance } from "../../src/api-data/did-you-mean.js";
+import { PROVIDERS, isProvider, suggestProvider } from "../../src/api-data/providers.js";
 import { replace } from "../../src/commands/webhook-verification/replace.js";
 import { refusal } from "../helpers/refusal.js";
 

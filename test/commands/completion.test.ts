@@ -3,7 +3,7 @@
 // the zsh file both autoloads and sources); the real-bash run is in test/e2e/more-commands.
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
-import { PROVIDERS } from "../../src/api/providers.js";
+import { PROVIDERS } from "../../src/api-data/providers.js";
 import { collect, run, script, type Shell } from "../../src/commands/completion/completion.js";
 import { buildProgram } from "../../src/commands/root.js";
 import { fakeDeps } from "./fake-deps.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emulator } from "../../src/commands/emulator/index.js";
+import { emulator } from "../../src/commands/emulator/emulator.js";
 import { parse, refusal } from "./parse.js";
 
 describe("emulator argv → options", () => {

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { UsageError } from "../../src/errors.js";
+import { StartError } from "../../src/emulator/start-error.js";
 import { startEmulator } from "../../src/emulator/server.js";
 import { Store } from "../../src/emulator/store.js";
 import { call, makeRoute } from "../helpers/emulator.js";
@@ -216,7 +216,7 @@ describe("state file", () => {
   ])("refuses a state file that is %s, and never overwrites it", async (_what, content) => {
     await writeFile(file, content);
     const err = await startEmulator({ port: 0, stateFile: file }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UsageError);
+    expect(err).toBeInstanceOf(StartError);
     expect((err as Error).message).toContain(file);
     expect((err as Error).message).toMatch(/is corrupt: the file (is empty|holds only whitespace)/);
     expect((err as Error).message).toMatch(/move it aside to start empty/);
@@ -281,7 +281,7 @@ describe("state file", () => {
     async (_what, content, why) => {
       await writeFile(file, content);
       const err = await startEmulator({ port: 0, stateFile: file }).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(UsageError);
+      expect(err).toBeInstanceOf(StartError);
       expect((err as Error).message).toContain(file);
       expect((err as Error).message).toMatch(why);
       expect(await readFile(file, "utf8")).toBe(content);
@@ -293,14 +293,14 @@ describe("state file", () => {
     const err = await startEmulator({ port: 0, stateFile: join(dir, "missing", "state.json") }).catch(
       (e: unknown) => e,
     );
-    expect(err).toBeInstanceOf(UsageError);
+    expect(err).toBeInstanceOf(StartError);
     expect((err as Error).message).toMatch(/folder does not exist/);
   });
 
   it("refuses a state path that is a folder", async () => {
     await mkdir(join(dir, "sub"));
     const err = await startEmulator({ port: 0, stateFile: join(dir, "sub") }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UsageError);
+    expect(err).toBeInstanceOf(StartError);
     expect((err as Error).message).toMatch(/not a regular file/);
   });
 
@@ -329,10 +329,9 @@ describe("atomic writes", () => {
     const store = await Store.open(file);
     await store.createFailover({ backends: ["bkdhr_a"], description: "", metadata: "" });
     let reads = 0;
-    let writing = true;
+    const writes = { underWay: true };
     const reader = (async () => {
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set in a callback the type checker does not follow
-      while (writing) {
+      while (writes.underWay) {
         const text = await readFile(file, "utf8");
         const state = JSON.parse(text); // throws on a half-written file
         expect(state.version).toBe(1);
@@ -344,10 +343,10 @@ describe("atomic writes", () => {
         store.createFailover({ backends: ["bkdhr_a"], description: "x".repeat(200), metadata: `${i}` }),
       ),
     );
-    writing = false;
+    writes.underWay = false;
     await reader;
     expect(reads).toBeGreaterThan(0);
-    await store.flush();
+    await store.close();
     expect(JSON.parse(await readFile(file, "utf8")).failover_backends).toHaveLength(301);
     expect(await readdir(dir)).toEqual(["state.json"]);
   });
@@ -357,7 +356,7 @@ describe("atomic writes", () => {
     const live = join(dir, `.state.json.${process.ppid}.1.tmp`);
     const other = join(dir, ".other.json.999999999.1.tmp");
     await Promise.all([writeFile(dead, "{"), writeFile(live, "{"), writeFile(other, "{")]);
-    await Store.open(file);
+    await (await Store.open(file)).close();
     expect((await readdir(dir)).sort()).toEqual([".other.json.999999999.1.tmp", `.state.json.${process.ppid}.1.tmp`]);
   });
 

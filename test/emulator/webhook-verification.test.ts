@@ -1,6 +1,6 @@
 // The webhook verification module of an HTTPS edge route, over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PROVIDERS } from "../../src/api/providers.js";
+import { PROVIDERS } from "../../src/api-data/providers.js";
 import { startEmulator, type Emulator } from "../../src/emulator/server.js";
 import { call, makeRoute } from "../helpers/emulator.js";
 

@@ -1,5 +1,5 @@
 import type { Command, Option } from "commander";
-import { PROVIDERS } from "../../api/providers.js";
+import { PROVIDERS } from "../../api-data/providers.js";
 import * as z from "zod/mini";
 import { defineCommand } from "../define.js";
 import type { Deps } from "../deps.js";

@@ -2,7 +2,7 @@
 // Traffic Policy, as `webhook-verification replace` sets an edge route's module.
 import * as z from "zod/mini";
 import { bindingOf, endpointPath, getEndpoint, updateEndpoint, type Endpoint } from "../../api/endpoints.js";
-import type { Provider } from "../../api/providers.js";
+import type { Provider } from "../../api-data/providers.js";
 import { policySecretValues } from "../../output/policy-secrets.js";
 import { parsePolicyText } from "../../policy/parse.js";
 import { defineCommand, type AnyCommandDef } from "../define.js";

@@ -1,7 +1,7 @@
 // What the failover verbs share: flags declared and validated the same way in each, and the
 // ids of get and delete.
 import * as z from "zod/mini";
-import { DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES } from "../../api/ids.js";
+import { DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES } from "../../api-data/ids.js";
 import { collectIds } from "../batch.js";
 import type { Deps } from "../deps.js";
 import { idList, idSchema, maxBytes, parseField, strings, wholeNumberOr } from "../input.js";

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { providerNeedsSecret, isProvider, suggestProvider, type Provider } from "../../api/providers.js";
+import { providerNeedsSecret, isProvider, suggestProvider, type Provider } from "../../api-data/providers.js";
 import {
   replaceWebhookVerification,
   webhookVerificationPath,

@@ -2,7 +2,7 @@
 // a route's modules (/…/backend, /…/webhook_verification, and the others). There is no
 // call that lists routes: they come inside their edge. A module of a route that does not
 // exist answers 404, as the API does.
-import { isProvider, providerNeedsSecret, suggestProvider } from "../../api/providers.js";
+import { isProvider, providerNeedsSecret, suggestProvider } from "../../api-data/providers.js";
 import {
   FORMATS,
   HttpError,
@@ -19,13 +19,14 @@ import {
   optionalObject,
   optionalString,
   pathId,
+  quoted,
   readJsonObject,
   throwIt,
   type Answer,
   type Context,
   type Request,
 } from "../http.js";
-import { OTHER_ROUTE_MODULES } from "../../api/route-modules.js";
+import { OTHER_ROUTE_MODULES } from "../../api-data/route-modules.js";
 import { parseEdgeModule, renderEdgeModule, unclaimedHostports } from "./edge-modules.js";
 import { renderRouteModule } from "./route-modules.js";
 import { rfc3339, type EdgeRecord, type RouteRecord, type WebhookModule } from "../store.js";
@@ -346,7 +347,7 @@ function parseWebhook(value: unknown): WebhookModule {
     const hint = guess
       ? `; did you mean ${JSON.stringify(guess)}?`
       : " (names are lower case, e.g. github, stripe, sns)";
-    throw invalid(`provider ${JSON.stringify(provider)} is not a supported webhook verification provider${hint}`);
+    throw invalid(`provider ${quoted(provider)} is not a supported webhook verification provider${hint}`);
   }
   const secret = optionalString(value.secret, "secret");
   if (providerNeedsSecret(known)) {

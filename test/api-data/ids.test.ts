@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ID_RULES, isValidId, utf8Length, type IdKind } from "../../src/api/ids.js";
+import { ID_RULES, isValidId, utf8Length, type IdKind } from "../../src/api-data/ids.js";
 
 const TAIL_64 = "a".repeat(64);
 const TAIL_65 = "a".repeat(65);

@@ -1,5 +1,6 @@
 // Webhook verification providers the API supports. `sns` (AWS SNS) verifies by
 // certificate, so it takes no secret.
+import { editDistance, nearest } from "./did-you-mean.js";
 
 export const PROVIDERS = [
   "aftership",
@@ -85,35 +86,7 @@ export function providerNeedsSecret(provider: Provider): boolean {
   return provider !== "sns";
 }
 
-/** The closest provider name, if it is close enough to be a likely typo. */
-export function suggestProvider(input: string): Provider | undefined {
-  const needle = input.toLowerCase();
-  let best: Provider | undefined;
-  let bestDistance = Infinity;
-  for (const p of PROVIDERS) {
-    const d = editDistance(needle, p);
-    if (d < bestDistance) {
-      best = p;
-      bestDistance = d;
-    }
-  }
-  const allowed = Math.max(1, Math.floor(needle.length / 3));
-  return bestDistance <= allowed ? best : undefined;
-}
-
-/** Edit distance counting a swap of two neighbours as one edit ("slakc" → "slack"). */
-export function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        best = Math.min(best, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = best;
-    }
-  }
-  return d[a.length]![b.length]!;
+/** The closest provider name, if it is close enough to be a likely typo (see nearest). */
+export function suggestProvider(input: string, distance = editDistance): Provider | undefined {
+  return nearest(input.toLowerCase(), PROVIDERS, distance);
 }

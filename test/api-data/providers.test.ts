@@ -1,5 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { PROVIDERS, editDistance, isProvider, providerNeedsSecret, suggestProvider } from "../../src/api/providers.js";
+import { editDistance, nearest } from "../../src/api-data/did-you-mean.js";
+import { PROVIDERS, isProvider, providerNeedsSecret, suggestProvider } from "../../src/api-data/providers.js";
 
 describe("isProvider", () => {
   it.each(["github", "stripe", "slack", "sns", "facebook_graph_api", "go1", "zoom", "aftership"])("accepts %s", (p) => {
@@ -49,6 +51,57 @@ describe("suggestProvider", () => {
 
   it.each(["zzzzzzzzzz", "notaprovider", "qwertyuiop", "", "x"])("suggests nothing for nonsense %j", (input) => {
     expect(suggestProvider(input)).toBeUndefined();
+  });
+});
+
+describe("suggestProvider on a long input", () => {
+  const counting = () => {
+    const calls = { count: 0 };
+    const distance = (a: string, b: string) => (calls.count++, editDistance(a, b));
+    return { calls, distance };
+  };
+
+  it("compares no name with an input too long to be a typo of any (500 KB)", () => {
+    const { calls, distance } = counting();
+    expect(suggestProvider("github".repeat(85_000), distance)).toBeUndefined();
+    expect(calls.count).toBe(0);
+  });
+
+  it("compares none of any names with an input too long to be a typo of them", () => {
+    const { calls, distance } = counting();
+    expect(nearest("x".repeat(500_000), ["retired", "read-only", "table", "json"], distance)).toBeUndefined();
+    expect(calls.count).toBe(0);
+  });
+
+  it("compares only names within reach of the input's length", () => {
+    const { calls, distance } = counting();
+    expect(suggestProvider("trendmicro_conformityxx", distance)).toBe("trendmicro_conformity");
+    expect(calls.count).toBeGreaterThan(0);
+    expect(calls.count).toBeLessThan(PROVIDERS.length);
+  });
+
+  it("suggests what comparing every name would", () => {
+    const everyName = (input: string) => {
+      const needle = input.toLowerCase();
+      let best: string | undefined;
+      let bestDistance = Infinity;
+      for (const p of PROVIDERS) {
+        const d = editDistance(needle, p);
+        if (d < bestDistance) [best, bestDistance] = [p, d];
+      }
+      return bestDistance <= Math.max(1, Math.floor(needle.length / 3)) ? best : undefined;
+    };
+    const typo = fc
+      .tuple(fc.constantFrom(...PROVIDERS), fc.string({ maxLength: 12 }), fc.nat(30), fc.nat(30))
+      .map(
+        ([p, extra, at, cut]) => p.slice(0, at % (p.length + 1)) + extra + p.slice((at % (p.length + 1)) + (cut % 4)),
+      );
+    fc.assert(
+      fc.property(fc.oneof(typo, fc.string({ maxLength: 40 })), (input) => {
+        expect(suggestProvider(input)).toBe(everyName(input));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

@@ -1,0 +1,138 @@
+// `edgectl emulator`: serves the API locally for tests, demos and CI. The server module is
+// imported only when this command runs, so no other command pays for loading it.
+import type { Command } from "commander";
+import * as z from "zod/mini";
+import { defineCommand, type OptionsOf } from "../define.js";
+import type { Deps } from "../deps.js";
+import { UsageError } from "../../errors.js";
+import { unquoted, wholeNumber } from "../input.js";
+
+export const DEFAULT_PORT = 8040;
+
+const rateLimitRule = "must be <n>/<seconds>, e.g. 100/60 (n from 1 to 1000000, seconds above 0)";
+const rateLimit = (text: string) => {
+  const match = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(text.trim());
+  return match ? { requests: Number(match[1]), windowSeconds: Number(match[2]) } : undefined;
+};
+
+const flags = {
+  host: {
+    flag: "--host <host>",
+    help: "address to listen on",
+    default: "127.0.0.1",
+    schema: () =>
+      z.pipe(
+        z.string().check(z.refine((v) => v.trim() !== "", unquoted("must not be empty"))),
+        z.transform((v) => v.trim()),
+      ),
+  },
+  port: {
+    flag: "--port <n>",
+    help: `port to listen on; 0 picks a free one (default ${DEFAULT_PORT})`,
+    schema: () => z._default(wholeNumber(0, 65535, { trim: true }), DEFAULT_PORT),
+  },
+  stateFile: {
+    flag: "--state <file>",
+    help: "keep state in this file across restarts (default: in memory)",
+    schema: () => z.optional(z.string().check(z.refine((v) => v.trim() !== "", unquoted("must name a file")))),
+  },
+  rateLimit: {
+    flag: "--rate-limit <n>/<seconds>",
+    help: "answer 429 past <n> requests in any <seconds>-long window",
+    schema: () =>
+      z.optional(
+        z.pipe(
+          z.string().check(
+            z.refine((v) => {
+              const limit = rateLimit(v);
+              return (
+                limit !== undefined && limit.requests >= 1 && limit.requests <= 1_000_000 && limit.windowSeconds > 0
+              );
+            }, rateLimitRule),
+          ),
+          z.transform((v) => rateLimit(v)!),
+        ),
+      ),
+  },
+  edges: {
+    flag: "--edges <retired|read-only>",
+    help: "answer as an account after the Edges sunset: no access (ERR_NGROK_7008) or reads only (ERR_NGROK_7196)",
+    schema: () =>
+      z.optional(
+        z.pipe(
+          z
+            .string()
+            .check(
+              z.refine(
+                (v) => ["retired", "read-only"].includes(v.trim().toLowerCase()),
+                "must be retired or read-only",
+              ),
+            ),
+          z.transform((v) => v.trim().toLowerCase() as "retired" | "read-only"),
+        ),
+      ),
+  },
+};
+
+export const emulator = defineCommand({
+  name: "emulator",
+  description: "Serve a local stand-in for the API (edges, routes, backends, Cloud Endpoints)",
+  flags,
+  about: `The first line on stdout, once it accepts connections, is its base URL; stderr names the
+address it is bound to. One emulator per --state file: a second one refuses to start.
+Without the global --api-key it accepts any Bearer key; with it, only that key. An edge and its routes exist
+once created through the API (POST /edges/https, then POST /edges/https/<edge-id>/routes;
+POST /edges/tls and /edges/tcp for TLS and TCP edges).
+With --edges, everything under /edges and /backends answers as for an account after the
+Edges sunset; /endpoints works as always. Stop it with Ctrl-C (or SIGTERM): it then says on
+stderr how many requests it received.`,
+  examples: [
+    "$ edgectl emulator --port 0",
+    "$ edgectl emulator --port 8040 --state ./emulator-state.json --api-key test-key",
+    "$ edgectl emulator --port 0 --edges read-only",
+    "# in CI: start it, point edgectl at it, stop it",
+    "$ edgectl emulator --port 0 > emu.url &",
+    "$ until [ -s emu.url ]; do sleep 0.1; done",
+    "$ EDGECTL_BASE_URL=$(head -n1 emu.url) EDGECTL_API_KEY=any edgectl failover list",
+    "$ kill %1",
+  ],
+  run,
+});
+
+async function run(options: OptionsOf<object, typeof flags>, deps: Deps, command: Command): Promise<void> {
+  // The emulator's key comes only from the flag: an EDGECTL_API_KEY meant for the real
+  // API must not silently lock the emulator.
+  const apiKey = (command.optsWithGlobals() as { apiKey?: string }).apiKey;
+  const { startEmulator } = await import("../../emulator/server.js");
+  const emu = await startEmulator({ ...options, apiKey }).catch((err: unknown) => {
+    throw ownUsageError(err);
+  });
+  const stopped = new Promise<void>((resolve) => {
+    deps.onInterrupt(async () => {
+      await emu.close();
+      resolve();
+    });
+  });
+  deps.io.stdout.write(`${emu.url}\n`);
+  const where = `${options.stateFile ? `state in ${options.stateFile}` : "state in memory"}${options.edges ? `, edges ${options.edges}` : ""}`;
+  // The real bind address (0.0.0.0:…), which the URL on stdout (one a client can use) does not show.
+  deps.io.stderr.write(
+    `emulator: listening on ${emu.address}, at ${emu.url} (${where}${apiKey === undefined ? ", any API key" : ""}); Ctrl-C to stop\n`,
+  );
+  // Now, not with the command's other warnings at exit: the emulator runs until stopped.
+  if (!emu.loopbackOnly)
+    deps.io.stderr.write(`warning: listening on ${emu.address}: plain http, reachable beyond this machine\n`);
+  await stopped;
+  // A count a bench or a CI script can check (e.g. how many requests a migration took).
+  deps.io.stderr.write(`emulator: stopped after ${emu.requests()} requests\n`);
+}
+
+/**
+ * The server stands apart from the CLI (src/emulator/start-error.ts): what stops it starting (a
+ * bad port, a state file it cannot use or another emulator holds) has kind "usage", and
+ * becomes the CLI's UsageError, exit 2.
+ */
+function ownUsageError(err: unknown): unknown {
+  if (err instanceof UsageError || !(err instanceof Error) || (err as { kind?: unknown }).kind !== "usage") return err;
+  return new UsageError(err.message, { cause: err });
+}
