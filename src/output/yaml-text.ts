@@ -8,7 +8,6 @@ import { Document, isScalar, parseDocument, visit } from "yaml";
  */
 // eslint-disable-next-line no-control-regex -- control characters are what this finds
 const UNSAFE = /[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff]/;
-// eslint-disable-next-line no-control-regex -- control characters are what this finds
 const RAW_AFTER_JSON = /[\x7f-\x9f\u2028\u2029\ufeff]/g;
 
 function escapeRaw(ch: string): string {
