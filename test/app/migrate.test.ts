@@ -28,17 +28,18 @@ describe("migrate edge: the plan", () => {
         },
       ],
       not_migrated: [],
+      warnings: [],
     });
   });
 
   it("separates several endpoints' YAML documents, each parsing back", async () => {
-    scriptApi({ ...EDGE, hostports: ["a.example.com:443", "b.example.com:8443"] });
+    scriptApi({ ...EDGE, hostports: ["a.example.com:443", "b.example.com:443"] });
     const r = await suite.run(["migrate", "edge", "edghts_1"]);
     expect(r.exitCode).toBe(0);
     const docs = r.stdout.split(/^---$/m);
     expect(docs.map((d) => d.trim().split("\n")[0])).toEqual([
-      "# https://a.example.com",
-      "# https://b.example.com:8443",
+      "# https://a.example.com (edge edghts_1)",
+      "# https://b.example.com (edge edghts_1)",
     ]);
     for (const d of docs) expect(parse(d)).toEqual(EXPECTED_POLICY("********"));
   });
@@ -51,14 +52,23 @@ describe("migrate edge: the plan", () => {
     scriptApi(partial);
     const r = await suite.run(["migrate", "edge", "edghts_1"]);
     expect(r.exitCode).toBe(0);
-    expect(r.stderr).toMatch(/^warning: not migrated: route edghtsrt_w: oauth: /m);
-    expect(r.stderr).toMatch(/^warning: not migrated: route edghtsrt_w: backend: weighted backend bkdwd_w/m);
+    expect(r.stderr).toMatch(/^warning: not migrated: edge edghts_1 route edghtsrt_w: oauth: /m);
+    expect(r.stderr).toMatch(
+      /^warning: not migrated: edge edghts_1 route edghtsrt_w: backend: weighted backend bkdwd_w/m,
+    );
     const j = await suite.run(["migrate", "edge", "edghts_1", "-o", "json"]);
     expect(j.stderr).toBe("");
-    expect(JSON.parse(j.stdout).not_migrated).toEqual([
-      { route_id: "edghtsrt_w", item: "oauth", reason: expect.any(String) },
-      { route_id: "edghtsrt_w", item: "backend", reason: expect.stringMatching(/bkdwd_w/) },
+    const plan = JSON.parse(j.stdout);
+    expect(plan.not_migrated).toEqual([
+      { edge_id: "edghts_1", route_id: "edghtsrt_w", item: "oauth", reason: expect.any(String) },
+      { edge_id: "edghts_1", route_id: "edghtsrt_w", item: "backend", reason: expect.stringMatching(/bkdwd_w/) },
     ]);
+    // Fails closed: the route's requests are refused, not left to the / route.
+    expect(plan.endpoints[0].traffic_policy.on_http_request[1]).toEqual({
+      name: "edghtsrt_w",
+      expressions: ['req.url.path.startsWith("/w")'],
+      actions: [{ type: "deny", config: { status_code: 503 } }],
+    });
   });
 
   it("forwards a --map'd backend without reading it", async () => {
@@ -75,6 +85,9 @@ describe("migrate edge: the plan", () => {
     [["--map", "bkdwd_w=https://api.example.com"], /--map: .*\.internal/],
     [["--map", "nonsense"], /--map: "nonsense" must be <backend-id>=<url>/],
     [["--allow-partial"], /--allow-partial is only for --apply/],
+    [["--map", "bkdtg_X=https://api.inter\tnal/x y?q=1"], /--map: "https:\/\/api\.inter\\tnal.*control characters/],
+    [["--map", "bkdtg_X=tcp://ssh.internal:22"], /--map: .*must start with https:\/\/ or http:\/\//],
+    [["--all"], /give edge ids or --all, not both/],
   ])("refuses %j with exit 2 before sending anything", async (flags, message) => {
     scriptApi();
     const r = await suite.run(["migrate", "edge", "edghts_1", ...flags]);
@@ -115,11 +128,9 @@ describe("migrate edge --apply", () => {
     const r = await suite.run(["migrate", "edge", "edghts_1", "--apply"]);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe("");
-    expect(requestLines()).toEqual(READS);
-    expect(r.stderr).toMatch(
-      /^error: 1 item\(s\) of edge edghts_1 cannot be migrated .*nothing was created.*--allow-partial/m,
-    );
-    expect(r.stderr).toMatch(/^warning: not migrated: edge: mutual_tls: /m);
+    expect(requestLines()).toEqual([...READS, "GET /endpoints?limit=100"]);
+    expect(r.stderr).toMatch(/^error: 1 item\(s\) cannot be migrated .*nothing was created.*--allow-partial/m);
+    expect(r.stderr).toMatch(/^warning: not migrated: edge edghts_1: mutual_tls: /m);
     const j = await suite.run(["migrate", "edge", "edghts_1", "--apply", "-o", "json"]);
     expect(j.exitCode).toBe(2);
     const { error } = parseJsonError(j.stderr);
@@ -127,20 +138,24 @@ describe("migrate edge --apply", () => {
     expect(JSON.stringify(error.details)).toMatch(/mutual_tls/);
   });
 
-  it("creates the endpoints without the unmigrated items with --allow-partial", async () => {
+  it("creates the fail-closed endpoints with --allow-partial (an edge-level item: the whole endpoint denies)", async () => {
     scriptApi({ ...EDGE, mutual_tls: { enabled: true } });
     const r = await suite.run(["migrate", "edge", "edghts_1", "--apply", "--allow-partial"]);
     expect(r.exitCode).toBe(0);
-    expect(requestLines()).toEqual([...READS, "POST /endpoints"]);
-    expect(r.stderr).toMatch(/^warning: not migrated: edge: mutual_tls/m);
-    expect(r.stdout).toContain("ep_1");
+    expect(requestLines()).toEqual([...READS, "GET /endpoints?limit=100", "POST /endpoints"]);
+    expect(r.stderr).toMatch(/^warning: not migrated: edge edghts_1: mutual_tls/m);
+    expect(r.stdout).toMatch(/^ID\s+URL\s+EDGE\nep_1\s+https:\/\/shop\.example\.com\s+edghts_1$/);
+    const body = JSON.parse(suite.server.requests.at(-1)!.body) as { traffic_policy: string };
+    expect(JSON.parse(body.traffic_policy)).toEqual({
+      on_http_request: [{ name: "edghts_1", actions: [{ type: "deny", config: { status_code: 503 } }] }],
+    });
   });
 
   it("--dry-run prints the POST requests with secrets redacted and sends only the reads", async () => {
     scriptApi();
     const r = await suite.run(["migrate", "edge", "edghts_1", "--apply", "--dry-run", "-o", "json"]);
     expect(r.exitCode).toBe(0);
-    expect(requestLines()).toEqual(READS);
+    expect(requestLines()).toEqual([...READS, "GET /endpoints?limit=100"]);
     expect(r.stdout).not.toContain(SECRET);
     const [dry] = JSON.parse(r.stdout) as {
       dry_run: boolean;
@@ -166,7 +181,7 @@ describe("migrate edge --apply", () => {
     const r = await suite.run(["migrate", "edge", "edghts_1", "--apply"]);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe("");
-    expect(requestLines()).toEqual([...READS, "POST /endpoints", "POST /endpoints"]);
+    expect(requestLines()).toEqual([...READS, "GET /endpoints?limit=100", "POST /endpoints", "POST /endpoints"]);
     expect(JSON.parse(suite.server.requests.at(-1)!.body).url).toBe("https://b.example.com");
     expect(r.stderr).toMatch(/^error: The endpoint URL is already in use\./m);
     expect(r.stderr).toMatch(/^warning: created before the failure: ep_1 https:\/\/a\.example\.com$/m);
@@ -205,7 +220,7 @@ describe("help and completion", () => {
   it("bash completion offers migrate edge and its flags", async () => {
     const r = await suite.run(["completion", "bash"]);
     expect(r.stdout).toMatch(/"migrate"\) words="edge /);
-    expect(r.stdout).toMatch(/"migrate edge"\) words="--map --show-secret --apply --allow-partial --dry-run /);
+    expect(r.stdout).toMatch(/"migrate edge"\) words="--all --map --show-secret --apply --allow-partial --dry-run /);
     expect(r.stdout).toMatch(/"export"\) words="--show-secret /);
   });
 });
