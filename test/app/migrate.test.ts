@@ -224,3 +224,147 @@ describe("help and completion", () => {
     expect(r.stdout).toMatch(/"export"\) words="--show-secret /);
   });
 });
+
+describe("several edges, TLS and TCP, --all", () => {
+  it("takes edghts_, edgtls_ and edgtcp_ ids: one JSON array in order, each read by its kind", async () => {
+    scriptApi();
+    const r = await suite.run(["migrate", "edge", "edghts_1", "edgtls_1", "edgtcp_1", "-o", "json"]);
+    expect(r.stderr).toBe("");
+    expect(r.exitCode).toBe(0);
+    expect(requestLines().slice(0, 3)).toEqual([
+      "GET /edges/https/edghts_1",
+      "GET /edges/tls/edgtls_1",
+      "GET /edges/tcp/edgtcp_1",
+    ]);
+    const plans = JSON.parse(r.stdout) as { edge_id: string; endpoints: { url: string; traffic_policy: unknown }[] }[];
+    expect(plans.map((p) => [p.edge_id, p.endpoints.map((e) => e.url)])).toEqual([
+      ["edghts_1", ["https://shop.example.com"]],
+      ["edgtls_1", ["tls://db.example.com:443"]],
+      ["edgtcp_1", ["tcp://1.tcp.ngrok.io:12345"]],
+    ]);
+    expect(plans[1]!.endpoints[0]!.traffic_policy).toEqual({
+      on_tcp_connect: [
+        {
+          name: "edgtls_1",
+          actions: [
+            { type: "terminate-tls", config: { min_version: "1.3" } },
+            { type: "forward-internal", config: { url: "tls://service-app.internal:443" } },
+          ],
+        },
+      ],
+    });
+    expect(plans[2]!.endpoints[0]!.traffic_policy).toEqual({
+      on_tcp_connect: [
+        {
+          name: "edgtcp_1",
+          actions: [{ type: "forward-internal", config: { url: "tcp://service-app.internal:12345" } }],
+        },
+      ],
+    });
+  });
+
+  it("prints one YAML document per endpoint of every edge, each after its # <url> (edge <id>) line", async () => {
+    scriptApi();
+    const r = await suite.run(["migrate", "edge", "edghts_1", "edgtcp_1"]);
+    expect(r.exitCode).toBe(0);
+    const docs = r.stdout.split(/^---$/m).map((d) => d.trim());
+    expect(docs.map((d) => d.split("\n")[0])).toEqual([
+      "# https://shop.example.com (edge edghts_1)",
+      "# tcp://1.tcp.ngrok.io:12345 (edge edgtcp_1)",
+    ]);
+    expect(parse(docs[1]!)).toEqual({
+      on_tcp_connect: [
+        {
+          name: "edgtcp_1",
+          actions: [{ type: "forward-internal", config: { url: "tcp://service-app.internal:12345" } }],
+        },
+      ],
+    });
+  });
+
+  it.each([["edg_1"], ["edghtsrt_1"], ["bkdfo_1"], ["edgtls_"]])(
+    "refuses the id %s locally (exit 2, nothing sent)",
+    async (id) => {
+      scriptApi();
+      const r = await suite.run(["migrate", "edge", id]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toMatch(/edghts_, edgtls_ or edgtcp_/);
+      expect(suite.server.requests).toEqual([]);
+    },
+  );
+
+  it("refuses no ids and no --all", async () => {
+    const r = await suite.run(["migrate", "edge"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/give edge ids or --all/);
+  });
+
+  it("--all reads by listing only (pages of 100 of each edge and backend kind), never one GET per item", async () => {
+    scriptApi();
+    const r = await suite.run(["migrate", "edge", "--all", "-o", "json"]);
+    expect(r.stderr).toBe("");
+    expect(r.exitCode).toBe(0);
+    expect(requestLines()).toEqual([
+      "GET /edges/https?limit=100",
+      "GET /edges/tls?limit=100",
+      "GET /edges/tcp?limit=100",
+      "GET /backends/failover?limit=100",
+      "GET /backends/tunnel_group?limit=100",
+      "GET /backends/http_response?limit=100",
+      "GET /backends/weighted?limit=100",
+      "GET /backends/static?limit=100",
+    ]);
+    const plans = JSON.parse(r.stdout) as { edge_id: string; endpoints: { traffic_policy: unknown }[] }[];
+    expect(plans.map((p) => p.edge_id)).toEqual(["edghts_1", "edgtls_1", "edgtcp_1"]);
+    expect(plans[0]!.endpoints[0]!.traffic_policy).toEqual(EXPECTED_POLICY("********"));
+  });
+
+  it("a --map URL of the wrong family for an edge of --all is listed for that edge (its endpoint denies)", async () => {
+    scriptApi();
+    const r = await suite.run(["migrate", "edge", "--all", "--map", "bkdtg_app=tcp://app.internal:22", "-o", "json"]);
+    expect(r.exitCode).toBe(0);
+    const plans = JSON.parse(r.stdout) as { edge_id: string; not_migrated: { item: string }[] }[];
+    expect(plans.map((p) => [p.edge_id, p.not_migrated.map((n) => n.item)])).toEqual([
+      ["edghts_1", ["backend", "backend"]],
+      ["edgtls_1", ["backend"]],
+      ["edgtcp_1", []],
+    ]);
+  });
+});
+
+describe("--apply run again", () => {
+  const existing = (url: string, policy: unknown, id = "ep_old") => ({
+    id,
+    url,
+    type: "cloud",
+    traffic_policy: typeof policy === "string" ? policy : JSON.stringify(policy),
+  });
+
+  it("skips a planned URL that already has an endpoint with the same policy (compared parsed, :443 dropped)", async () => {
+    // The same policy, as YAML with another key order: the same document.
+    const yaml = `# kept by hand\non_http_request: ${JSON.stringify(EXPECTED_POLICY(SECRET).on_http_request)}\n`;
+    scriptApi(EDGE, { existing: [existing("https://shop.example.com:443", yaml)] });
+    const r = await suite.run(["migrate", "edge", "edghts_1", "--apply"]);
+    expect(r.exitCode).toBe(0);
+    expect(requestLines()).toEqual([...READS, "GET /endpoints?limit=100"]);
+    expect(r.stderr).toMatch(/^warning: exists: https:\/\/shop\.example\.com is already endpoint ep_old/m);
+    expect(r.stdout).toBe("");
+  });
+
+  it("lists a URL taken by an endpoint with another policy (item endpoint, its id) and refuses without --allow-partial", async () => {
+    scriptApi(
+      { ...EDGE, hostports: ["shop.example.com:443", "www.example.com:443"] },
+      { existing: [existing("https://shop.example.com", { on_http_request: [] }, "ep_other")] },
+    );
+    const r = await suite.run(["migrate", "edge", "edghts_1", "--apply"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(
+      /^warning: not migrated: edge edghts_1: endpoint: https:\/\/shop\.example\.com .*ep_other/m,
+    );
+    expect(requestLines().filter((l) => l.startsWith("POST"))).toEqual([]);
+    const partial = await suite.run(["migrate", "edge", "edghts_1", "--apply", "--allow-partial", "-o", "json"]);
+    expect(partial.exitCode).toBe(0);
+    const created = JSON.parse(partial.stdout) as { url: string }[];
+    expect(created.map((e) => e.url)).toEqual(["https://www.example.com"]);
+  });
+});

@@ -150,6 +150,8 @@ export async function run(options: EdgeOptions, deps: Deps): Promise<void> {
   const shown = options.showSecret
     ? created.map((c) => c.endpoint)
     : ((await maskSecretsIn(created.map((c) => c.endpoint))) as Endpoint[]);
+  // Nothing created (all existed): a table shows nothing, JSON an empty array.
+  if (shown.length === 0 && deps.settings.output !== "json") return;
   printResult(deps, shown, (color) =>
     renderRows(
       ["ID", "URL", "EDGE"],
