@@ -4,8 +4,8 @@
 // e2e/migrate.test.ts.
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
-import { apiError, json } from "../helpers/fault-server.js";
-import { edge, route, weighted } from "../migrate/fixtures.js";
+import { apiError } from "../helpers/fault-server.js";
+import { route } from "../migrate/fixtures.js";
 import { appSandbox } from "../helpers/app.js";
 import { parseJsonError } from "../e2e/support.js";
 import { useMigrateSuite } from "../e2e/migrate.support.js";
