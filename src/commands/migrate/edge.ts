@@ -162,7 +162,7 @@ export async function run(options: EdgeOptions, deps: Deps): Promise<void> {
 }
 
 /** A progress line on stderr while reading, on a terminal only (as a batch's). */
-function progressOn(deps: Deps): { update?: (message: string) => void; done: () => void } {
+export function progressOn(deps: Pick<Deps, "io">): { update?: (message: string) => void; done: () => void } {
   if (!deps.io.stderr.isTTY) return { done: () => {} };
   let drawn = false;
   return {
