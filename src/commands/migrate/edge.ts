@@ -315,6 +315,9 @@ async function printPlans(plans: Plan[], many: boolean, showSecret: boolean, dep
   const docs: string[] = [];
   for (const plan of shown)
     for (const e of plan.endpoints)
-      docs.push(`# ${e.url} (edge ${plan.edge_id})\n${await policyYaml(e.traffic_policy)}`);
+      // The comment line is text from the API: escaped, so no line break in it starts YAML.
+      docs.push(
+        `# ${escapeControl(e.url)} (edge ${escapeControl(plan.edge_id)})\n${await policyYaml(e.traffic_policy)}`,
+      );
   if (docs.length > 0) deps.io.stdout.write(docs.join("---\n"));
 }
