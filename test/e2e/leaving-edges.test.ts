@@ -1,7 +1,7 @@
 // Leaving Edges end to end: an edge built through the REAL emulator's API, then `export` and
 // `migrate edge` (plan, refusal, --dry-run, --map --apply) as an operator would run them, and
 // the same against accounts after the sunset (`--edges read-only`, `--edges retired`).
-import { parse, parseAllDocuments } from "yaml";
+import { parseAllDocuments } from "yaml";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call } from "../helpers/emulator.js";
 import {
