@@ -484,6 +484,7 @@ function terminateTls(
   notes: Notes,
 ): Action | undefined | { problem: string; item: string } {
   const config: Obj = {};
+  let terminates = false;
   const mtls = edge.mutual_tls as unknown;
   if (isOn(mtls)) {
     const cas = (mtls as Obj).certificate_authorities;
@@ -500,6 +501,8 @@ function terminateTls(
   if (isOn(term)) {
     const { terminate_at, min_version } = term as Obj;
     if (terminate_at === "edge" || terminate_at === undefined || terminate_at === null) {
+      // A TLS endpoint passes TLS through unless told to end it; an HTTPS one always ends it.
+      terminates = kind === "tls";
       if (min_version !== undefined && min_version !== null && min_version !== "") {
         if (min_version === "1.0" || min_version === "1.1") {
           notes.warn(null, "tls_termination", `min_version ${min_version} becomes 1.2, the lowest ngrok offers`);
@@ -519,7 +522,8 @@ function terminateTls(
       };
     }
   }
-  return Object.keys(config).length > 0 ? { type: "terminate-tls", config } : undefined;
+  if (Object.keys(config).length > 0) return { type: "terminate-tls", config };
+  return terminates ? { type: "terminate-tls" } : undefined;
 }
 
 /** Edge and route keys edgectl does not know, with a value: listed (the legacy `policy` included). */

@@ -903,6 +903,26 @@ describe("TLS and TCP edges: on_tcp_connect only", () => {
     ]);
   });
 
+  it("TLS ended at the edge without a min_version still gets terminate-tls (else TLS would pass through)", () => {
+    const p = plan(
+      tls(
+        tlsEdge({
+          backend: backendModule("bkdtg_app"),
+          tls_termination: { enabled: true, terminate_at: "edge", min_version: null },
+        }),
+      ),
+    );
+    expect(p.endpoints[0]!.traffic_policy.on_tcp_connect![0]!.actions[0]).toEqual({ type: "terminate-tls" });
+    const h = plan(
+      https(
+        edge([route("edghtsrt_1", "path_prefix", "/", "bkdtg_app")], {
+          tls_termination: { enabled: true, terminate_at: "edge", min_version: null },
+        }),
+      ),
+    );
+    expect(h.endpoints[0]!.traffic_policy.on_tcp_connect).toBeUndefined();
+  });
+
   it("TLS passed through (terminate_at upstream) gets no terminate-tls", () => {
     const p = plan(
       tls(
