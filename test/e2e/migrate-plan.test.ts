@@ -4,7 +4,11 @@
 import jsYaml from "js-yaml";
 import { parseAllDocuments } from "yaml";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { CliSandbox } from "../helpers/cli.js";
+import { apiError, json, type Reply } from "../helpers/fault-server.js";
+import { edge, failover, route, tunnelGroup } from "../migrate/fixtures.js";
 import { post, useEmulator } from "./leaving-edges.support.js";
+import { useFaultServer } from "./support.js";
 
 describe("planning cannot explode", () => {
   const emu = useEmulator();
@@ -35,6 +39,34 @@ describe("planning cannot explode", () => {
     ]);
     // The repeats are noted, once per failover, not once per path.
     expect(plan.warnings.length).toBe(24);
+  });
+});
+
+describe("SIGTERM while planning nested repeating failovers", () => {
+  const suite = useFaultServer("key_migrate_sigterm_1");
+
+  it("is heard: once the last backend is read, the process ends (done, or 130), never spins on", async () => {
+    const answers: Record<string, object> = {
+      "/backends/tunnel_group/bkdtg_leaf": tunnelGroup("bkdtg_leaf", { service: "leaf" }),
+    };
+    let child = "bkdtg_leaf";
+    for (let i = 0; i < 24; i++) {
+      answers[`/backends/failover/bkdfo_${i}`] = failover(`bkdfo_${i}`, [child, child]);
+      child = `bkdfo_${i}`;
+    }
+    answers["/edges/https/edghts_1"] = edge([route("edghtsrt_1", "path_prefix", "/", child)]);
+    suite.server.fallback = (req): Reply =>
+      answers[req.path] ? json(200, answers[req.path]!) : apiError(404, "Resource not found");
+    const run = (suite.cli as CliSandbox).run(["migrate", "edge", "edghts_1", "-o", "json"], {
+      env: { EDGECTL_API_KEY: "key_migrate_sigterm_1", EDGECTL_BASE_URL: suite.server.url },
+    }) as ReturnType<CliSandbox["run"]> & { kill(signal: NodeJS.Signals): boolean };
+    const leafRead = () => suite.server.requests.some((q) => q.path === "/backends/tunnel_group/bkdtg_leaf");
+    for (let i = 0; i < 200 && !leafRead(); i++) await new Promise((r) => setTimeout(r, 25));
+    run.kill("SIGTERM");
+    const r = await run;
+    expect([0, 130]).toContain(r.exitCode);
+    // Each backend was read once: 1 edge + 24 failovers + 1 tunnel group.
+    expect(suite.server.requests).toHaveLength(26);
   });
 });
 
