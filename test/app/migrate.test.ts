@@ -368,3 +368,27 @@ describe("--apply run again", () => {
     expect(created.map((e) => e.url)).toEqual(["https://www.example.com"]);
   });
 });
+
+describe("--apply prints OAuth client secrets masked", () => {
+  it("in the traffic_policy of the API's Endpoint objects, unless --show-secret", async () => {
+    const oauth = {
+      enabled: true,
+      provider: { github: { client_id: "cid", client_secret: "oauth-client-secret-123", scopes: ["read:user"] } },
+    };
+    scriptApi({ ...EDGE, routes: [route("edghtsrt_o", "path_prefix", "/", "bkdtg_app", { oauth })] });
+    const r = await suite.run(["migrate", "edge", "edghts_1", "--apply", "-o", "json"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).not.toContain("oauth-client-secret-123");
+    const [ep] = JSON.parse(r.stdout) as { traffic_policy: string }[];
+    expect(JSON.parse(ep!.traffic_policy).on_http_request[0].actions[0]).toEqual({
+      type: "oauth",
+      config: { provider: "github", client_id: "cid", client_secret: "********", scopes: ["read:user"] },
+    });
+    // The API got the real one.
+    const body = JSON.parse(suite.server.requests.at(-1)!.body) as { traffic_policy: string };
+    expect(body.traffic_policy).toContain("oauth-client-secret-123");
+    const plan = await suite.run(["migrate", "edge", "edghts_1"]);
+    expect(plan.stdout).not.toContain("oauth-client-secret-123");
+    expect(plan.stdout).toContain('client_secret: "********"');
+  });
+});
