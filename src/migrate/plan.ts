@@ -768,7 +768,19 @@ function planRoute(
         on_http_response: doc.phases.on_http_response ?? [],
       };
       const problem = policyProblems(own, "https");
+      // The route's later rules (its backend's too) match on the path: a rewritten path could
+      // fall out of them into another route's backend, which the edge never did.
+      const rewrites =
+        expressions.length > 0 &&
+        own.on_http_request.some(
+          (rule) => Array.isArray(rule.actions) && rule.actions.some((a) => isObj(a) && a.type === "url-rewrite"),
+        );
       if (problem !== undefined) refuse("traffic_policy", `the route's policy is not valid: ${problem}`);
+      else if (rewrites)
+        refuse(
+          "traffic_policy",
+          "its url-rewrite changes the path this route's other rules match on, so its requests could reach another route's backend; rebuild it by hand",
+        );
       else {
         own.on_http_request.forEach((rule, i) => b.copied(rule, i));
         own.on_http_response.forEach((rule, i) =>

@@ -217,7 +217,7 @@ describe("a route's rules, in the contract's order", () => {
           {
             name: "rw",
             expressions: ["req.method == 'GET'"],
-            actions: [{ type: "url-rewrite", config: { to: "/x" } }],
+            actions: [{ type: "log", config: { metadata: { m: "x" } } }],
           },
         ],
       }),
@@ -283,7 +283,7 @@ describe("a route's rules, in the contract's order", () => {
       {
         name: "edghtsrt_1 rw",
         expressions: [...e, "req.method == 'GET'"],
-        actions: [{ type: "url-rewrite", config: { to: "/x" } }],
+        actions: [{ type: "log", config: { metadata: { m: "x" } } }],
       },
       { name: "edghtsrt_1 forward-internal", expressions: e, actions: [FWD_APP] },
       { name: "no route matched", actions: [{ type: "custom-response", config: { status_code: 404 } }] },
@@ -780,6 +780,19 @@ describe("not migrated: listed, and the route fails closed", () => {
       [APP],
       "traffic_policy",
       /not JSON or YAML/,
+    ],
+    [
+      "a route policy's url-rewrite (a rewritten path could fall to another route)",
+      {
+        traffic_policy: {
+          enabled: true,
+          value: '{"on_http_request":[{"actions":[{"type":"url-rewrite","config":{"to":"/x"}}]}]}',
+        },
+      },
+      "bkdtg_app",
+      [APP],
+      "traffic_policy",
+      /url-rewrite/,
     ],
     [
       "the legacy policy key",
