@@ -1,6 +1,6 @@
 // The modules of an HTTPS edge route other than `backend` and `webhook_verification`, in the
-// API's field order: edgectl cannot carry them to a Traffic Policy (an enabled one keeps its
-// route from being migrated), and the emulator keeps them as given.
+// API's field order: the edge schema reads them loosely (the planner, src/migrate/plan.ts,
+// checks each one's shape itself), and the emulator keeps them as given.
 export const OTHER_ROUTE_MODULES = [
   "ip_restriction",
   "circuit_breaker",

@@ -2,10 +2,10 @@
 // people, JSON text for POST /endpoints), so nothing in a path or a label can change its shape.
 import { MASK } from "../api/redact.js";
 
-export type Action =
-  | { type: "verify-webhook"; config: { provider: string; secret?: string } }
-  | { type: "forward-internal"; config: { url: string; on_error?: "continue" } }
-  | { type: "custom-response"; config: { status_code: number; body?: string; headers?: Record<string, string> } };
+export interface Action {
+  type: string;
+  config?: Record<string, unknown>;
+}
 
 export interface Rule {
   name?: string;
@@ -13,9 +13,10 @@ export interface Rule {
   actions: Action[];
 }
 
-export interface TrafficPolicy {
-  on_http_request: Rule[];
-}
+export const PHASES = ["on_tcp_connect", "on_http_request", "on_http_response"] as const;
+export type Phase = (typeof PHASES)[number];
+
+export type TrafficPolicy = { [P in Phase]?: Rule[] };
 
 /**
  * A CEL string literal holding exactly `value`. CEL's double-quoted literals take the escapes
@@ -28,23 +29,43 @@ export function celString(value: string): string {
 export const exactPathExpression = (path: string) => `req.url.path == ${celString(path)}`;
 export const pathPrefixExpression = (path: string) => `req.url.path.startsWith(${celString(path)})`;
 
-/** The policy with every verify-webhook secret shown as ******** (for output, never for POST). */
+/** The fields that hold a secret, per action type (what --show-secret shows). */
+const SECRET_FIELDS: Record<string, string> = {
+  "verify-webhook": "secret",
+  oauth: "client_secret",
+  "openid-connect": "client_secret",
+};
+
+function mapActions(policy: TrafficPolicy, f: (a: Action) => Action): TrafficPolicy {
+  const out: TrafficPolicy = {};
+  for (const phase of PHASES) {
+    const rules = policy[phase];
+    if (rules) out[phase] = rules.map((rule) => ({ ...rule, actions: rule.actions.map(f) }));
+  }
+  return out;
+}
+
+/** The policy with every secret (webhook secret, OAuth/OIDC client secret) as ******** (for output, never for POST). */
 export function maskPolicy(policy: TrafficPolicy): TrafficPolicy {
-  return {
-    on_http_request: policy.on_http_request.map((rule) => ({
-      ...rule,
-      actions: rule.actions.map((a) =>
-        a.type === "verify-webhook" && a.config.secret ? { ...a, config: { ...a.config, secret: MASK } } : a,
-      ),
-    })),
-  };
+  return mapActions(policy, (a) => {
+    const field = SECRET_FIELDS[a.type];
+    const value = field === undefined ? undefined : a.config?.[field];
+    return field !== undefined && typeof value === "string" && value !== ""
+      ? { ...a, config: { ...a.config, [field]: MASK } }
+      : a;
+  });
 }
 
 /** The secrets a policy holds, for redaction of what is printed around it. */
 export function policySecrets(policy: TrafficPolicy): string[] {
-  return policy.on_http_request.flatMap((r) =>
-    r.actions.flatMap((a) => (a.type === "verify-webhook" && a.config.secret ? [a.config.secret] : [])),
-  );
+  const secrets: string[] = [];
+  mapActions(policy, (a) => {
+    const field = SECRET_FIELDS[a.type];
+    const value = field === undefined ? undefined : a.config?.[field];
+    if (typeof value === "string" && value !== "") secrets.push(value);
+    return a;
+  });
+  return secrets;
 }
 
 /** The text sent as `traffic_policy`: JSON, which the API takes as well as YAML. */

@@ -10,7 +10,7 @@
 // Both give the same result for the same edges.
 import type { ApiClient } from "../api/client.js";
 import { BACKEND_KINDS, backendKindOf, getBackend, listAllBackends, type Backend } from "../api/backends.js";
-import { EDGE_KINDS, edgeKindOf, getEdge, listAllEdges, type AnyEdge, type HttpsEdge } from "../api/edges.js";
+import { EDGE_KINDS, edgeKindOf, getEdge, listAllEdges, type AnyEdge } from "../api/edges.js";
 import { ApiError, UsageError } from "../errors.js";
 
 export type EdgesRequest = { ids: string[] } | { all: true };
@@ -106,19 +106,4 @@ export async function readEdges(
   }
   const backends = await collectBackends(edges, maps, (id) => Promise.resolve(listed.get(id) ?? null));
   return { edges, backends };
-}
-
-/**
- * One HTTPS edge and its backends, for callers not yet moved to readEdges.
- * @deprecated use readEdges (the migrate command moves to it with `--all`).
- */
-export async function readEdgeAndBackends(
-  client: ApiClient,
-  edgeId: string,
-  maps: ReadonlyMap<string, string>,
-): Promise<{ edge: HttpsEdge; backends: Map<string, Backend | null> }> {
-  const { edges, backends } = await readEdges(client, { ids: [edgeId] }, maps);
-  const read = edges[0]!;
-  if (read.kind !== "https") throw new UsageError(`${edgeId}: only HTTPS edges can be migrated by this version`);
-  return { edge: read.edge, backends };
 }

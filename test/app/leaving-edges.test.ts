@@ -27,9 +27,17 @@ describe("an edge on a live account: --map, --dry-run, --apply", () => {
   const LB = "https://lb.internal";
   beforeAll(async () => {
     b = await buildEdge(emu.url);
-    // The operator rebuilds the oauth guard by hand on the new endpoint, and drops it here.
-    const r = await emu.run(["api", "DELETE", `/edges/https/${b.edgeId}/routes/${b.routes.admin}/oauth`]);
-    if (r.exitCode !== 0) throw new Error(`DELETE oauth: ${r.stderr}`);
+    // The operator verifies SNS signatures in the app itself, and drops the module here.
+    const r = await emu.run(["api", "DELETE", `/edges/https/${b.edgeId}/routes/${b.routes.sns}/webhook_verification`]);
+    if (r.exitCode !== 0) throw new Error(`DELETE webhook_verification: ${r.stderr}`);
+  });
+  /** The plan once SNS verification is dropped: that route forwards like the GitHub one. */
+  const withoutSns = (policy: ReturnType<typeof expectedPolicy>) => ({
+    on_http_request: policy.on_http_request.map((rule) =>
+      rule.name === b.routes.sns
+        ? { ...rule, actions: [{ type: "forward-internal", config: { url: "https://service-app.internal" } }] }
+        : rule,
+    ),
   });
 
   it("--map forwards the weighted backend, ordered by prefix length, and nothing is left out", async () => {
@@ -37,9 +45,8 @@ describe("an edge on a live account: --map, --dry-run, --apply", () => {
     expect(r.exitCode).toBe(0);
     const plan = JSON.parse(r.stdout);
     expect(plan.not_migrated).toEqual([]);
-    // The /admin route (now without oauth) sorts before /api and /lb: longer prefix first.
-    const names = plan.endpoints[0].traffic_policy.on_http_request.map((rule: { name: string }) => rule.name);
-    expect(names).toEqual([b.routes.hook, b.routes.sns, b.routes.admin, b.routes.api, b.routes.lb, "no route matched"]);
+    // The /admin route sorts before /api and /lb: longer prefix first.
+    expect(plan.endpoints[0].traffic_policy).toEqual(withoutSns(expectedPolicy(b, MASK, LB)));
   });
 
   it("--dry-run prints the POST requests with secrets redacted and creates nothing", async () => {
@@ -89,16 +96,6 @@ describe("an edge on a live account: --map, --dry-run, --apply", () => {
 
     const listed = await emu.endpoints();
     expect(listed.map((e) => e.id).sort()).toEqual(printed.map((e) => e.id).sort());
-    const withAdmin = (policy: ReturnType<typeof expectedPolicy>) => {
-      const rules = [...policy.on_http_request];
-      const admin = {
-        name: b.routes.admin,
-        expressions: ['req.url.path.startsWith("/admin")'],
-        actions: [{ type: "forward-internal", config: { url: "https://service-app.internal" } }],
-      };
-      rules.splice(2, 0, admin);
-      return { on_http_request: rules };
-    };
     for (const url of URLS) {
       const stored = listed.find((e) => e.url === url)!;
       expect(stored).toMatchObject({
@@ -107,10 +104,10 @@ describe("an edge on a live account: --map, --dry-run, --apply", () => {
         metadata: '{"team":"web"}',
       });
       // The text the API holds parses (as YAML, so JSON too) to the plan, with the real secret.
-      expect(parse(stored.traffic_policy)).toEqual(withAdmin(expectedPolicy(b, GITHUB_SECRET, LB)));
+      expect(parse(stored.traffic_policy)).toEqual(withoutSns(expectedPolicy(b, GITHUB_SECRET, LB)));
       const shown = printed.find((e) => e.url === url)!;
       expect(shown.id).toBe(stored.id);
-      expect(parse(shown.traffic_policy)).toEqual(withAdmin(expectedPolicy(b, MASK, LB)));
+      expect(parse(shown.traffic_policy)).toEqual(withoutSns(expectedPolicy(b, MASK, LB)));
     }
 
     // The table form lists them too; `edgectl api GET /endpoints` shows the URLs.
@@ -165,9 +162,9 @@ describe("accounts after the sunset", () => {
         "--apply",
       ]);
       expect(r.exitCode).toBe(0);
-      expect(r.stderr).toContain(`route ${b.routes.admin}: oauth`);
+      expect(r.stderr).toContain(`route ${b.routes.sns}: webhook_verification`);
       const rows = r.stdout.trim().split("\n");
-      expect(rows[0]).toMatch(/^ID\s+URL$/);
+      expect(rows[0]).toMatch(/^ID\s+URL\s+EDGE$/);
       expect(rows.slice(1).map((row) => row.split(/\s+/)[1])).toEqual(URLS);
       expect((await emu.endpoints()).map((e) => e.url).sort()).toEqual(URLS);
     });
@@ -218,16 +215,16 @@ describe("export on an account with more than a page of everything", () => {
 describe("host-qualified matches and paths with quotes and backslashes", () => {
   const emu = useEmulator(undefined, appSandbox);
 
-  it("puts a host:port match on that endpoint only, its path a CEL literal that survives the API round trip", async () => {
+  it("puts a host (:443) match on that endpoint only, its path a CEL literal that survives the API round trip", async () => {
     const app = await post(emu.url, "/backends/tunnel_group", { labels: { service: "app" } });
-    const edge = await post(emu.url, "/edges/https", { hostports: ["shop.example.com:443", "shop.example.com:8443"] });
+    const edge = await post(emu.url, "/edges/https", { hostports: ["shop.example.com:443", "www.example.com:443"] });
     const route = (match_type: string, match: string) =>
       post(emu.url, `/edges/https/${edge.id}/routes`, {
         match_type,
         match,
         backend: { enabled: true, backend_id: app.id },
       });
-    const odd = await route("path_prefix", 'shop.example.com:8443/a"b\\c');
+    const odd = await route("path_prefix", 'www.example.com:443/a"b\\c');
     const exact = await route("exact_path", "/x");
     const forward = [{ type: "forward-internal", config: { url: "https://service-app.internal" } }];
     const notFound = { name: "no route matched", actions: [{ type: "custom-response", config: { status_code: 404 } }] };
@@ -268,10 +265,21 @@ describe("a route whose backend is gone", () => {
     expect(r.exitCode, r.stderr).toBe(0);
     const plan = JSON.parse(r.stdout);
     expect(plan.not_migrated).toEqual([
-      { route_id: gone.id, item: "backend", reason: expect.stringContaining("backend bkdhr_gone1 does not exist") },
+      {
+        edge_id: edge.id,
+        route_id: gone.id,
+        item: "backend",
+        reason: expect.stringContaining("backend bkdhr_gone1 does not exist"),
+      },
     ]);
-    expect(plan.endpoints[0].traffic_policy.on_http_request.map((rule: { name: string }) => rule.name)).toEqual([
-      live.id,
+    // It fails closed: its requests are refused, never sent to the / route's backend.
+    expect(plan.endpoints[0].traffic_policy.on_http_request).toEqual([
+      {
+        name: gone.id,
+        expressions: ['req.url.path == "/old"'],
+        actions: [{ type: "deny", config: { status_code: 503 } }],
+      },
+      { name: live.id, actions: [{ type: "forward-internal", config: { url: "https://service-app.internal" } }] },
     ]);
   });
 });

@@ -13,7 +13,8 @@ describe("migrate edge argv → options", () => {
       "--apply",
     ]);
     expect(options).toEqual({
-      edgeId: "edghts_1",
+      edgeIds: ["edghts_1"],
+      all: false,
       maps: ["bkdwd_1=https://a.internal", "bkdsc_2=https://b.internal"],
       showSecret: false,
       apply: true,
@@ -27,5 +28,16 @@ describe("migrate edge argv → options", () => {
       "--allow-partial is only for --apply (or --dry-run)",
     );
     expect((await parse(edge, ["edghts_1", "--allow-partial", "--dry-run"])).calls).toBe(1);
+  });
+
+  it("takes several ids of the three kinds, or --all, never both or neither", async () => {
+    expect((await parse(edge, ["edghts_1", "edgtls_2", "edgtcp_3"])).options).toMatchObject({
+      edgeIds: ["edghts_1", "edgtls_2", "edgtcp_3"],
+      all: false,
+    });
+    expect((await parse(edge, ["--all"])).options).toMatchObject({ edgeIds: [], all: true });
+    expect((await refusal(edge, ["edghts_1", "--all"])).message).toBe("give edge ids or --all, not both");
+    expect((await refusal(edge, [])).message).toBe("give edge ids or --all");
+    expect((await refusal(edge, ["edghtsrt_1"])).message).toMatch(/edghts_, edgtls_ or edgtcp_/);
   });
 });

@@ -48,7 +48,7 @@ it("npm run demo runs failover create → … → delete, then builds an edge, m
   // failover route as a forward-internal chain that falls through to the 503 response.
   const edgeId = /\$ edgectl migrate edge (edghts_\w+)\n/.exec(r.stdout)![1]!;
   const yamlText = stepOutput(r.stdout, `migrate edge ${edgeId}\n`);
-  expect(yamlText.split("\n")[0]).toBe("# https://shop.example.com");
+  expect(yamlText.split("\n")[0]).toBe(`# https://shop.example.com (edge ${edgeId})`);
   const policy = parse(yamlText) as {
     on_http_request: {
       name: string;
@@ -73,7 +73,7 @@ it("npm run demo runs failover create → … → delete, then builds an edge, m
 
   // --apply prints the new endpoint's id and url; the raw listing holds that endpoint and policy.
   const applied = stepOutput(r.stdout, `migrate edge ${edgeId} --apply`);
-  const [, endpointId] = /^(ep_\w+)\s+https:\/\/shop\.example\.com$/m.exec(applied)!;
+  const [, endpointId] = /^(ep_\w+)\s+https:\/\/shop\.example\.com\s+edghts_\w+$/m.exec(applied)!;
   expect(applied).not.toContain("gh-s3cr3t");
   const listed = JSON.parse(stepOutput(r.stdout, "api GET /endpoints")) as {
     endpoints: { id: string; url: string; traffic_policy: string }[];

@@ -29,7 +29,7 @@ export async function put(base: string, path: string, body: unknown): Promise<vo
 /**
  * An edge on two hostports with: a GitHub-verified exact route and an SNS-verified one (both to
  * the tunnel group service=app), an /api prefix to a failover (eu, us, then a 503), an /lb
- * prefix to a weighted backend, and an /admin prefix guarded by oauth.
+ * prefix to a weighted backend, and an /admin prefix guarded by oauth (google, one email domain).
  */
 export async function buildEdge(base: string): Promise<Built> {
   const app = await post(base, "/backends/tunnel_group", { description: "app", labels: { service: "app" } });
@@ -48,7 +48,7 @@ export async function buildEdge(base: string): Promise<Built> {
   const edge = await post(base, "/edges/https", {
     description: "shop",
     metadata: '{"team":"web"}',
-    hostports: ["shop.example.com:443", "shop.example.com:8443"],
+    hostports: ["shop.example.com:443", "www.example.com:443"],
   });
   const route = (match_type: string, match: string, backendId: string, extra: object = {}) =>
     post(base, `/edges/https/${edge.id}/routes`, {
@@ -77,9 +77,14 @@ export async function buildEdge(base: string): Promise<Built> {
   };
 }
 
-/** The policy every endpoint of the edge gets (the weighted route only once it is mapped). */
+/**
+ * The policy every endpoint of the edge gets: the SNS route and (until it is mapped) the
+ * weighted one fail closed; the oauth route keeps its guard and its email domain.
+ */
 export function expectedPolicy(b: Built, secret: string, lbUrl?: string) {
   const app = { type: "forward-internal", config: { url: "https://service-app.internal" } };
+  const admin = ['req.url.path.startsWith("/admin")'];
+  const lb = ['req.url.path.startsWith("/lb")'];
   return {
     on_http_request: [
       {
@@ -87,11 +92,14 @@ export function expectedPolicy(b: Built, secret: string, lbUrl?: string) {
         expressions: ['req.url.path == "/hooks/github"'],
         actions: [{ type: "verify-webhook", config: { provider: "github", secret } }, app],
       },
+      { name: b.routes.sns, expressions: ['req.url.path == "/hooks/sns"'], actions: [DENY_503] },
+      { name: b.routes.admin, expressions: admin, actions: [{ type: "oauth", config: { provider: "google" } }] },
       {
-        name: b.routes.sns,
-        expressions: ['req.url.path == "/hooks/sns"'],
-        actions: [{ type: "verify-webhook", config: { provider: "sns" } }, app],
+        name: `${b.routes.admin} oauth-email`,
+        expressions: [...admin, '!(actions.ngrok.oauth.identity.email.endsWith("@example.com"))'],
+        actions: [{ type: "deny", config: { status_code: 403 } }],
       },
+      { name: `${b.routes.admin} forward-internal`, expressions: admin, actions: [app] },
       {
         name: b.routes.api,
         expressions: ['req.url.path.startsWith("/api")'],
@@ -105,21 +113,17 @@ export function expectedPolicy(b: Built, secret: string, lbUrl?: string) {
           },
         ],
       },
-      ...(lbUrl
-        ? [
-            {
-              name: b.routes.lb,
-              expressions: ['req.url.path.startsWith("/lb")'],
-              actions: [{ type: "forward-internal", config: { url: lbUrl } }],
-            },
-          ]
-        : []),
+      lbUrl
+        ? { name: b.routes.lb, expressions: lb, actions: [{ type: "forward-internal", config: { url: lbUrl } }] }
+        : { name: b.routes.lb, expressions: lb, actions: [DENY_503] },
       { name: "no route matched", actions: [{ type: "custom-response", config: { status_code: 404 } }] },
     ],
   };
 }
 
-export const URLS = ["https://shop.example.com", "https://shop.example.com:8443"];
+const DENY_503 = { type: "deny", config: { status_code: 503 } };
+
+export const URLS = ["https://shop.example.com", "https://www.example.com"];
 
 /** One emulator (started with `args`) and one CLI sandbox pointed at it, for a describe block. */
 export function useEmulator(args: () => string[] = () => [], makeSandbox: () => Sandbox = sandbox) {

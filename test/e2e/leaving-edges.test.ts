@@ -29,7 +29,7 @@ describe("an edge on a live account: export, plan, refusal", () => {
     const raw = (await call(emu.url, "GET", `/edges/https/${b.edgeId}`)).json;
     expect(doc.https_edges).toHaveLength(1);
     const edge = doc.https_edges[0];
-    expect(edge.hostports).toEqual(["shop.example.com:443", "shop.example.com:8443"]);
+    expect(edge.hostports).toEqual(["shop.example.com:443", "www.example.com:443"]);
     expect(edge.routes.map((x: { id: string }) => x.id)).toEqual(Object.values(b.routes));
     // The GitHub secret masked; everything else exactly as GET /edges/https/{id} returns it.
     expect(edge.routes[0].webhook_verification).toEqual({ enabled: true, provider: "github", secret: MASK });
@@ -63,8 +63,8 @@ describe("an edge on a live account: export, plan, refusal", () => {
     expect(r.exitCode).toBe(0);
     const docs = parseAllDocuments(r.stdout);
     expect(docs).toHaveLength(2);
-    expect(r.stdout.split("\n")[0]).toBe(`# ${URLS[0]}`);
-    expect(r.stdout).toContain(`---\n# ${URLS[1]}\n`);
+    expect(r.stdout.split("\n")[0]).toBe(`# ${URLS[0]} (edge ${b.edgeId})`);
+    expect(r.stdout).toContain(`---\n# ${URLS[1]} (edge ${b.edgeId})\n`);
     for (const doc of docs) {
       expect(doc.errors).toEqual([]);
       expect(doc.toJS()).toEqual(expectedPolicy(b, MASK));
@@ -72,9 +72,9 @@ describe("an edge on a live account: export, plan, refusal", () => {
     expect(r.stdout).not.toContain("whsec-");
     const warnings = r.stderr.split("\n").filter((l) => l.includes("not migrated"));
     expect(warnings).toHaveLength(2);
-    expect(warnings[0]).toContain(`route ${b.routes.lb}: backend: weighted backend ${b.backends.weighted}`);
-    expect(warnings[0]).toContain(`--map ${b.backends.weighted}=`);
-    expect(warnings[1]).toContain(`route ${b.routes.admin}: oauth`);
+    expect(warnings[0]).toContain(`route ${b.routes.sns}: webhook_verification: `);
+    expect(warnings[1]).toContain(`route ${b.routes.lb}: backend: weighted backend ${b.backends.weighted}`);
+    expect(warnings[1]).toContain(`--map ${b.backends.weighted}=`);
   });
 
   it("migrate edge -o json prints the whole plan, with the not-migrated list, and the secret with --show-secret", async () => {
@@ -82,7 +82,7 @@ describe("an edge on a live account: export, plan, refusal", () => {
     expect(r.stderr).toBe("");
     expect(r.exitCode).toBe(0);
     const plan = JSON.parse(r.stdout);
-    expect(Object.keys(plan)).toEqual(["edge_id", "endpoints", "not_migrated"]);
+    expect(Object.keys(plan)).toEqual(["edge_id", "endpoints", "not_migrated", "warnings"]);
     expect(plan.edge_id).toBe(b.edgeId);
     expect(plan.endpoints).toEqual(
       URLS.map((url) => ({
@@ -94,12 +94,19 @@ describe("an edge on a live account: export, plan, refusal", () => {
     );
     expect(plan.not_migrated).toEqual([
       {
+        edge_id: b.edgeId,
+        route_id: b.routes.sns,
+        item: "webhook_verification",
+        reason: expect.stringContaining("sns"),
+      },
+      {
+        edge_id: b.edgeId,
         route_id: b.routes.lb,
         item: "backend",
         reason: expect.stringContaining(`weighted backend ${b.backends.weighted}`),
       },
-      { route_id: b.routes.admin, item: "oauth", reason: expect.stringContaining("oauth") },
     ]);
+    expect(plan.warnings).toEqual([]);
   });
 
   it("migrate edge --apply refuses while anything is not migrated: exit 2, nothing created", async () => {
@@ -107,7 +114,7 @@ describe("an edge on a live account: export, plan, refusal", () => {
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain(`route ${b.routes.lb}: backend`);
-    expect(r.stderr).toContain(`route ${b.routes.admin}: oauth`);
+    expect(r.stderr).toContain(`route ${b.routes.sns}: webhook_verification`);
     expect(r.stderr).toMatch(/2 item\(s\).*nothing was created.*--allow-partial/s);
     expect(await emu.endpoints()).toEqual([]);
   });

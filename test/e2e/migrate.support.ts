@@ -2,7 +2,17 @@
 // backends, and the policy their endpoints should get (the CLI spawned in e2e/migrate.test.ts,
 // in-process in app/migrate.test.ts).
 import { apiError, json, type Reply } from "../helpers/fault-server.js";
-import { edge, failover, httpResponse, route, tunnelGroup, weighted } from "../migrate/fixtures.js";
+import {
+  backendModule,
+  edge,
+  failover,
+  httpResponse,
+  route,
+  tcpEdge,
+  tlsEdge,
+  tunnelGroup,
+  weighted,
+} from "../migrate/fixtures.js";
 import { sandbox } from "../helpers/cli.js";
 import { useFaultServer, type Sandbox } from "./support.js";
 
@@ -25,13 +35,43 @@ export function useMigrateSuite(makeSandbox: () => Sandbox = sandbox) {
     "/backends/http_response/bkdhr_down": httpResponse("bkdhr_down", 503, "down for maintenance"),
     "/backends/weighted/bkdwd_w": weighted("bkdwd_w", { bkdtg_app: 1 }),
   };
+  const OTHER_EDGES: Record<string, object> = {
+    "/edges/tls/edgtls_1": tlsEdge({
+      hostports: ["db.example.com:443"],
+      backend: backendModule("bkdtg_app"),
+      tls_termination: { enabled: true, terminate_at: "edge", min_version: "1.3" },
+    }),
+    "/edges/tcp/edgtcp_1": tcpEdge({ hostports: ["1.tcp.ngrok.io:12345"], backend: backendModule("bkdtg_app") }),
+  };
 
   let created = 0;
-  /** GETs answered from the edge and BACKENDS; POST /endpoints creates, failing from the `failAt`-th one. */
-  function scriptApi(e: object = EDGE, opts: { failAt?: number; failWith?: Reply } = {}): void {
+  /**
+   * GETs answered from the edge, OTHER_EDGES and BACKENDS (and their lists, one page each);
+   * GET /endpoints lists `existing`; POST /endpoints creates, failing from the `failAt`-th one.
+   */
+  function scriptApi(e: object = EDGE, opts: { failAt?: number; failWith?: Reply; existing?: object[] } = {}): void {
     created = 0;
+    const lists: Record<string, [string, object[]]> = {
+      "/edges/https": ["https_edges", [e]],
+      "/edges/tls": ["tls_edges", [OTHER_EDGES["/edges/tls/edgtls_1"]!]],
+      "/edges/tcp": ["tcp_edges", [OTHER_EDGES["/edges/tcp/edgtcp_1"]!]],
+      "/endpoints": ["endpoints", opts.existing ?? []],
+    };
+    for (const kind of ["failover", "tunnel_group", "http_response", "weighted", "static"])
+      lists[`/backends/${kind}`] = [
+        "backends",
+        Object.entries(BACKENDS)
+          .filter(([path]) => path.startsWith(`/backends/${kind}/`))
+          .map(([, b]) => b),
+      ];
     suite.server.fallback = (req): Reply => {
+      const [path, query] = req.path.split("?");
+      if (req.method === "GET" && query === "limit=100" && lists[path!]) {
+        const [key, items] = lists[path!]!;
+        return json(200, { [key]: items, uri: `${suite.server.url}${path}`, next_page_uri: null });
+      }
       if (req.method === "GET" && req.path === "/edges/https/edghts_1") return json(200, e);
+      if (req.method === "GET" && OTHER_EDGES[req.path]) return json(200, OTHER_EDGES[req.path]!);
       if (req.method === "GET" && BACKENDS[req.path]) return json(200, BACKENDS[req.path]!);
       if (req.method === "POST" && req.path === "/endpoints") {
         created++;
@@ -82,5 +122,5 @@ export function useMigrateSuite(makeSandbox: () => Sandbox = sandbox) {
       },
     ],
   });
-  return { suite, SECRET, EDGE, BACKENDS, scriptApi, requestLines, READS, EXPECTED_POLICY };
+  return { suite, SECRET, EDGE, BACKENDS, scriptApi, requestLines, READS, EXPECTED_POLICY, created: () => created };
 }

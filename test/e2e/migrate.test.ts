@@ -14,7 +14,7 @@ describe("migrate edge: the plan", () => {
     expect(r.stderr).toBe("");
     expect(r.exitCode).toBe(0);
     expect(requestLines()).toEqual(READS);
-    expect(r.stdout.split("\n")[0]).toBe("# https://shop.example.com");
+    expect(r.stdout.split("\n")[0]).toBe("# https://shop.example.com (edge edghts_1)");
     expect(parse(r.stdout)).toEqual(EXPECTED_POLICY("********"));
     expect(r.stdout).not.toContain(SECRET);
   });
@@ -26,7 +26,7 @@ describe("migrate edge --apply", () => {
     const r = await suite.run(["migrate", "edge", "edghts_1", "--apply"]);
     expect(r.stderr).toBe("");
     expect(r.exitCode).toBe(0);
-    expect(requestLines()).toEqual([...READS, "POST /endpoints"]);
+    expect(requestLines()).toEqual([...READS, "GET /endpoints?limit=100", "POST /endpoints"]);
     const body = JSON.parse(suite.server.requests.at(-1)!.body) as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual(["description", "metadata", "traffic_policy", "type", "url"]);
     expect(body).toMatchObject({
@@ -36,6 +36,21 @@ describe("migrate edge --apply", () => {
       metadata: '{"team":"web"}',
     });
     expect(JSON.parse(body.traffic_policy as string)).toEqual(EXPECTED_POLICY(SECRET));
-    expect(r.stdout).toMatch(/^ID\s+URL\nep_1\s+https:\/\/shop\.example\.com$/);
+    expect(r.stdout).toMatch(/^ID\s+URL\s+EDGE\nep_1\s+https:\/\/shop\.example\.com\s+edghts_1$/);
+  });
+});
+
+describe("migrate edge: several kinds at once", () => {
+  it("plans an HTTPS, a TLS and a TCP edge in one JSON array, each read by its kind", async () => {
+    scriptApi();
+    const r = await suite.run(["migrate", "edge", "edghts_1", "edgtls_1", "edgtcp_1", "-o", "json"]);
+    expect(r.stderr).toBe("");
+    expect(r.exitCode).toBe(0);
+    const plans = JSON.parse(r.stdout) as { edge_id: string; endpoints: { url: string }[] }[];
+    expect(plans.map((p) => [p.edge_id, p.endpoints.map((e) => e.url)])).toEqual([
+      ["edghts_1", ["https://shop.example.com"]],
+      ["edgtls_1", ["tls://db.example.com:443"]],
+      ["edgtcp_1", ["tcp://1.tcp.ngrok.io:12345"]],
+    ]);
   });
 });

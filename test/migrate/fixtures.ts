@@ -1,6 +1,6 @@
 // Edges, routes and backends as the API returns them, for the planner's tests and the e2e suites.
 import type { Backend } from "../../src/api/backends.js";
-import type { HttpsEdge, HttpsEdgeRoute } from "../../src/api/edges.js";
+import type { AnyEdge, HttpsEdge, HttpsEdgeRoute, TcpEdge, TlsEdge } from "../../src/api/edges.js";
 
 const MODULES_OFF = {
   ip_restriction: null,
@@ -15,6 +15,7 @@ const MODULES_OFF = {
   websocket_tcp_converter: null,
   user_agent_filter: null,
   traffic_policy: null,
+  policy: null,
 };
 
 export function route(
@@ -95,3 +96,46 @@ export function backendMap(...objects: { id: string }[]): Map<string, Backend> {
   };
   return new Map(objects.map((o) => [o.id, { kind: kinds[o.id.slice(0, 6)]!, backend: o } as Backend]));
 }
+
+export function tlsEdge(extra: Record<string, unknown> = {}): TlsEdge {
+  return {
+    id: "edgtls_1",
+    description: "db",
+    metadata: "",
+    created_at: "2025-06-01T00:00:00Z",
+    uri: "https://api.ngrok.com/edges/tls/edgtls_1",
+    hostports: ["db.example.com:443"],
+    backend: null,
+    ip_restriction: null,
+    mutual_tls: null,
+    tls_termination: null,
+    traffic_policy: null,
+    policy: null,
+    ...extra,
+  } as TlsEdge;
+}
+
+export function tcpEdge(extra: Record<string, unknown> = {}): TcpEdge {
+  return {
+    id: "edgtcp_1",
+    description: "ssh",
+    metadata: "",
+    created_at: "2025-06-01T00:00:00Z",
+    uri: "https://api.ngrok.com/edges/tcp/edgtcp_1",
+    hostports: ["1.tcp.ngrok.io:12345"],
+    backend: null,
+    ip_restriction: null,
+    traffic_policy: null,
+    policy: null,
+    ...extra,
+  } as TcpEdge;
+}
+
+export const backendModule = (id: string) => ({
+  enabled: true,
+  backend: { id, uri: `https://api.ngrok.com/backends/x/${id}` },
+});
+
+export const https = (e: HttpsEdge): AnyEdge => ({ kind: "https", edge: e });
+export const tls = (e: TlsEdge): AnyEdge => ({ kind: "tls", edge: e });
+export const tcp = (e: TcpEdge): AnyEdge => ({ kind: "tcp", edge: e });

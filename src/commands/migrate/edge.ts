@@ -1,24 +1,64 @@
+import { isDeepStrictEqual } from "node:util";
 import * as z from "zod/mini";
-import { createEndpoint, endpointsPath, type Endpoint, type EndpointCreate } from "../../api/endpoints.js";
+import {
+  createEndpoint,
+  endpointsPath,
+  listAllEndpoints,
+  type Endpoint,
+  type EndpointCreate,
+} from "../../api/endpoints.js";
+import { edgeKindOf, type EdgeKind } from "../../api/edges.js";
 import { UsageError } from "../../errors.js";
+import { escapeControl } from "../../output/escape.js";
 import { renderJson } from "../../output/json.js";
-import { shownData } from "../../output/mask.js";
+import { maskSecretsIn } from "../../output/mask.js";
 import { printResult } from "../../output/print.js";
 import { renderRows } from "../../output/table.js";
 import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
 import { printDryRuns } from "../dry-run.js";
-import { idSchema } from "../input.js";
-import { parseMaps } from "../../migrate/internal-url.js";
-import { planEdge, type NotMigrated, type Plan, type PlannedEndpoint } from "../../migrate/plan.js";
-import { maskPolicy, policyJsonText, policySecrets, policyYaml } from "../../migrate/policy.js";
-import { readEdgeAndBackends } from "../../migrate/read.js";
+import { INTERNAL_SCHEMES, parseMaps } from "../../migrate/internal-url.js";
+import {
+  assertPlansValid,
+  planEdges,
+  policyTexts,
+  type NotMigrated,
+  type ParsedPolicy,
+  type Plan,
+  type PlannedEndpoint,
+  type Warning,
+} from "../../migrate/plan.js";
+import { maskPolicy, policyJsonText, policyYaml, type TrafficPolicy } from "../../migrate/policy.js";
+import { readEdges } from "../../migrate/read.js";
+import { parsePolicyText } from "../../policy/parse.js";
 
-const args = { edgeId: { arg: "<edge-id>", help: "HTTPS edge id (edghts_…)", schema: () => idSchema("edge") } };
+const EDGE_ID = /^edg(?:hts|tls|tcp)_[A-Za-z0-9]{1,64}$/;
+
+const args = {
+  edgeIds: {
+    arg: "[edge-id...]",
+    help: "HTTPS, TLS or TCP edge id(s) (edghts_…, edgtls_…, edgtcp_…)",
+    schema: () =>
+      z.pipe(
+        z.transform((v: unknown) => v ?? []),
+        z.array(
+          z
+            .string()
+            .check(
+              z.refine(
+                (v) => EDGE_ID.test(v),
+                "must be edghts_, edgtls_ or edgtcp_ followed by 1–64 letters or digits",
+              ),
+            ),
+        ),
+      ),
+  },
+};
 const flags = {
+  all: { flag: "--all", help: "every edge of the three kinds (read by listing)", schema: () => z.boolean() },
   maps: {
     flag: "--map <backend-id>=<url>",
-    help: "forward this backend to an internal URL (https://….internal); repeatable",
+    help: "forward this backend to an internal URL (https://….internal, tls://….internal, tcp://….internal:<port>); repeatable",
     schema: () =>
       z.pipe(
         z.transform((v: unknown) => v ?? []),
@@ -26,11 +66,15 @@ const flags = {
       ),
     repeat: (value: string, previous: string[] = []) => [...previous, value],
   },
-  showSecret: { flag: "--show-secret", help: "print webhook secrets instead of ********", schema: () => z.boolean() },
+  showSecret: {
+    flag: "--show-secret",
+    help: "print webhook and OAuth/OIDC client secrets instead of ********",
+    schema: () => z.boolean(),
+  },
   apply: { flag: "--apply", help: "create the endpoints (POST /endpoints) and print them", schema: () => z.boolean() },
   allowPartial: {
     flag: "--allow-partial",
-    help: "with --apply: create them even though some items cannot be migrated",
+    help: "with --apply: create them even though some items cannot be migrated (those fail closed)",
     schema: () => z.boolean(),
   },
   dryRun: {
@@ -43,7 +87,7 @@ export type EdgeOptions = OptionsOf<typeof args, typeof flags>;
 
 export const edge = defineCommand({
   name: "edge",
-  description: "Plan (and with --apply create) the Cloud Endpoints with a Traffic Policy that replace an HTTPS edge",
+  description: "Plan (and with --apply create) the Cloud Endpoints with a Traffic Policy that replace edges",
   args,
   flags,
   rules: [
@@ -51,13 +95,16 @@ export const edge = defineCommand({
       ok: (o) => !o.allowPartial || o.apply || o.dryRun,
       message: "--allow-partial is only for --apply (or --dry-run)",
     },
+    { ok: (o) => o.all || o.edgeIds.length > 0, message: "give edge ids or --all" },
+    { ok: (o) => !(o.all && o.edgeIds.length > 0), message: "give edge ids or --all, not both" },
   ],
-  about: `Reads the edge and the backends its routes use (GETs only: works on a read-only account) and
+  about: `Reads the edges and the backends they use (GETs only: works on a read-only account) and
 prints, per hostport, the endpoint's Traffic Policy as YAML; -o json prints the whole plan.
-Whatever cannot be carried over is listed as warnings on stderr (with -o json: in the plan).`,
+Whatever cannot be carried over is listed on stderr (with -o json: in the plan) and fails closed.`,
   examples: [
     "$ edgectl migrate edge edghts_2abc",
-    "$ edgectl migrate edge edghts_2abc --map bkdwd_1=https://api.internal -o json",
+    "$ edgectl migrate edge edghts_2abc edgtcp_3def --map bkdwd_1=https://api.internal -o json",
+    "$ edgectl migrate edge --all",
     "$ edgectl migrate edge edghts_2abc --apply --dry-run",
     "$ edgectl migrate edge edghts_2abc --apply",
   ],
@@ -65,57 +112,164 @@ Whatever cannot be carried over is listed as warnings on stderr (with -o json: i
 });
 
 export async function run(options: EdgeOptions, deps: Deps): Promise<void> {
-  // Every usage problem is found before anything is sent.
-  const maps = parseMaps(options.maps);
-  const { plan, warnings } = await readAndPlan(options.edgeId, maps, deps);
-  for (const w of warnings) deps.warn(w);
+  // Every usage problem is found before anything is sent: a --map URL must suit the edges'
+  // kinds when the ids name them (with --all the planner checks each use).
+  const kinds = new Set<EdgeKind>(options.edgeIds.map((id) => edgeKindOf(id)!));
+  const schemes = options.all ? undefined : [...kinds].flatMap((k) => INTERNAL_SCHEMES[k]);
+  const maps = parseMaps(options.maps, schemes);
+  const plans = await readAndPlan(options, maps, deps);
+  // A plan the validator refuses is a bug: nothing is printed or sent.
+  assertPlansValid(plans);
+  const many = options.all || options.edgeIds.length > 1;
   if (!options.apply && !options.dryRun) {
-    // With -o json the list is in the plan itself.
-    if (deps.settings.output !== "json") for (const item of plan.not_migrated) deps.warn(notMigratedLine(item));
-    return printPlan(plan, options.showSecret, deps);
+    // With -o json the lists are in the plan itself.
+    if (deps.settings.output !== "json") reportItems(plans, deps);
+    return printPlans(plans, many, options.showSecret, deps);
   }
-  for (const item of plan.not_migrated) deps.warn(notMigratedLine(item));
-  if (plan.not_migrated.length > 0 && !options.allowPartial) {
+  const existing = await existingEndpoints(plans, deps);
+  reportItems(plans, deps);
+  const notMigrated = plans.flatMap((p) => p.not_migrated);
+  if (notMigrated.length > 0 && !options.allowPartial) {
     throw new UsageError(
-      `${plan.not_migrated.length} item(s) of edge ${plan.edge_id} cannot be migrated (listed in the warnings); nothing was created. Rerun with --allow-partial to create the endpoints without them`,
+      `${notMigrated.length} item(s) cannot be migrated (listed above); nothing was created. Rerun with --allow-partial to create the endpoints with those parts failing closed`,
     );
   }
-  const secrets = plan.endpoints.flatMap((e) => policySecrets(e.traffic_policy));
+  const todo = plans.flatMap((p) =>
+    p.endpoints.filter((e) => !existing.has(e.url)).map((endpoint) => ({ edgeId: p.edge_id, endpoint })),
+  );
   if (options.dryRun) {
-    const requests = plan.endpoints.map((e) => ({
+    // The bodies are masked structurally: nothing else in them is touched.
+    const requests = todo.map(({ endpoint }) => ({
       method: "POST" as const,
       path: endpointsPath,
-      body: createBody(e, false),
+      body: createBody(endpoint, false),
     }));
     return printDryRuns(deps, requests);
   }
-  const created = await createAll(plan.endpoints, secrets, deps);
-  const shown = await shownData(created, options.showSecret);
+  const created = await createAll(todo, deps);
+  const shown = options.showSecret
+    ? created.map((c) => c.endpoint)
+    : await Promise.all(created.map((c) => maskedEndpoint(c.endpoint, c.planned)));
+  // Nothing created (all existed): a table shows nothing, JSON an empty array.
+  if (shown.length === 0 && deps.settings.output !== "json") return;
   printResult(deps, shown, (color) =>
     renderRows(
-      ["ID", "URL"],
-      shown.map((e) => [e.id, e.url]),
+      ["ID", "URL", "EDGE"],
+      shown.map((e, i) => [e.id, e.url, created[i]!.edgeId]),
       color,
     ),
   );
 }
 
-async function readAndPlan(edgeId: string, maps: Map<string, string>, deps: Deps) {
+/** A progress line on stderr while reading, on a terminal only (as a batch's). */
+export function progressOn(deps: Pick<Deps, "io">): { update?: (message: string) => void; done: () => void } {
+  if (!deps.io.stderr.isTTY) return { done: () => {} };
+  let drawn = false;
+  return {
+    update: (message) => {
+      drawn = true;
+      deps.io.stderr.write(`\r\x1b[2K${escapeControl(message)}`);
+    },
+    done: () => {
+      if (drawn) deps.io.stderr.write("\r\x1b[2K");
+    },
+  };
+}
+
+async function readAndPlan(options: EdgeOptions, maps: Map<string, string>, deps: Deps): Promise<Plan[]> {
   const client = deps.client();
+  const progress = progressOn(deps);
+  let read;
   try {
-    const { edge, backends } = await readEdgeAndBackends(client, edgeId, maps);
-    return planEdge(edge, backends, maps);
+    read = await readEdges(client, options.all ? { all: true } : { ids: options.edgeIds }, maps, progress.update);
   } finally {
+    progress.done();
     client.close();
   }
+  // Policy modules may be YAML: parsed here, where the library may be loaded.
+  const policies = new Map<string, ParsedPolicy>();
+  for (const text of policyTexts(read.edges)) {
+    const parsed = await parsePolicyText(text);
+    policies.set(
+      text,
+      parsed.ok ? { document: parsed.document } : { error: parsed.problems.map((p) => p.message).join("; ") },
+    );
+  }
+  return planEdges(read.edges, { backends: read.backends, maps, policies });
 }
 
 function notMigratedLine(item: NotMigrated): string {
-  return `not migrated: ${item.route_id ? `route ${item.route_id}` : "edge"}: ${item.item}: ${item.reason}`;
+  return `not migrated: edge ${item.edge_id}${item.route_id ? ` route ${item.route_id}` : ""}: ${item.item}: ${item.reason}`;
 }
 
+function warningLine(item: Warning): string {
+  return `changed: edge ${item.edge_id}${item.route_id ? ` route ${item.route_id}` : ""}: ${item.item}: ${item.message}`;
+}
+
+function reportItems(plans: Plan[], deps: Deps): void {
+  for (const plan of plans) {
+    for (const item of plan.not_migrated) deps.warn(notMigratedLine(item));
+    for (const item of plan.warnings) deps.warn(warningLine(item));
+  }
+}
+
+/** A URL as endpoints compare: lower case, without the scheme's default port. */
+export function comparableUrl(url: string): string {
+  const lower = url.toLowerCase().replace(/\/$/, "");
+  return lower.replace(/^(https|tls):\/\/([^/]+):443$/, "$1://$2").replace(/^http:\/\/([^/]+):80$/, "http://$1");
+}
+
+/**
+ * --apply's first read: the account's endpoints. A planned URL that has one with the same
+ * policy is skipped (reported as existing, so --apply can run again after a failure); one with
+ * another policy is not migrated (item `endpoint`). Returns the planned URLs to skip.
+ */
+async function existingEndpoints(plans: Plan[], deps: Deps): Promise<Set<string>> {
+  const client = deps.client();
+  let endpoints: Endpoint[];
+  try {
+    endpoints = await listAllEndpoints(client);
+  } finally {
+    client.close();
+  }
+  const byUrl = new Map<string, Endpoint[]>();
+  for (const e of endpoints) {
+    const key = comparableUrl(e.url);
+    byUrl.set(key, [...(byUrl.get(key) ?? []), e]);
+  }
+  const skip = new Set<string>();
+  for (const plan of plans) {
+    for (const planned of plan.endpoints) {
+      const found = byUrl.get(comparableUrl(planned.url));
+      if (!found) continue;
+      let same: Endpoint | undefined;
+      for (const e of found) {
+        if (typeof e.traffic_policy !== "string") continue;
+        const parsed = await parsePolicyText(e.traffic_policy);
+        if (parsed.ok && isDeepStrictEqual(plainData(parsed.document), plainData(planned.traffic_policy))) same = e;
+      }
+      if (same) {
+        skip.add(planned.url);
+        deps.warn(`exists: ${planned.url} is already endpoint ${same.id} with this policy; it is not created again`);
+      } else {
+        plan.not_migrated.push({
+          edge_id: plan.edge_id,
+          route_id: null,
+          item: "endpoint",
+          reason: `${planned.url} is already endpoint ${found.map((e) => e.id).join(", ")} with another policy; compare and update or delete it by hand`,
+        });
+        skip.add(planned.url);
+      }
+    }
+  }
+  return skip;
+}
+
+/** Data as JSON would carry it (no undefined fields), for comparison. */
+const plainData = (value: unknown): unknown => JSON.parse(JSON.stringify(value ?? null)) as unknown;
+
 function createBody(endpoint: PlannedEndpoint, withSecrets: boolean): EndpointCreate {
-  const policy = withSecrets ? endpoint.traffic_policy : maskPolicy(endpoint.traffic_policy);
+  const policy: TrafficPolicy = withSecrets ? endpoint.traffic_policy : maskPolicy(endpoint.traffic_policy);
   return {
     type: "cloud",
     url: endpoint.url,
@@ -125,18 +279,35 @@ function createBody(endpoint: PlannedEndpoint, withSecrets: boolean): EndpointCr
   };
 }
 
+/**
+ * An endpoint as the API returned it, its secrets masked. When its policy is the text edgectl
+ * sent, the planner's own masking (webhook and OAuth/OIDC client secrets, by structure) gives
+ * that same text with each secret replaced where it stands; any other text is masked by
+ * maskSecretsIn.
+ */
+async function maskedEndpoint(endpoint: Endpoint, planned: PlannedEndpoint): Promise<Endpoint> {
+  const masked = (await maskSecretsIn(endpoint)) as Endpoint;
+  // Assigned in place: the key keeps its position in the object the API sent.
+  if (endpoint.traffic_policy === policyJsonText(planned.traffic_policy))
+    masked.traffic_policy = policyJsonText(maskPolicy(planned.traffic_policy));
+  return masked;
+}
+
 /** One POST at a time, in plan order; after a failure nothing more is sent, and what was created is told. */
-async function createAll(endpoints: PlannedEndpoint[], secrets: string[], deps: Deps): Promise<Endpoint[]> {
-  const client = deps.client({ secrets });
-  const created: Endpoint[] = [];
+async function createAll(
+  todo: { edgeId: string; endpoint: PlannedEndpoint }[],
+  deps: Deps,
+): Promise<{ edgeId: string; endpoint: Endpoint; planned: PlannedEndpoint }[]> {
+  const client = deps.client();
+  const created: { edgeId: string; endpoint: Endpoint; planned: PlannedEndpoint }[] = [];
   try {
-    for (const endpoint of endpoints) {
+    for (const { edgeId, endpoint } of todo) {
       try {
-        created.push(await createEndpoint(client, createBody(endpoint, true)));
+        created.push({ edgeId, planned: endpoint, endpoint: await createEndpoint(client, createBody(endpoint, true)) });
       } catch (err) {
-        for (const e of created) deps.warn(`created before the failure: ${e.id} ${e.url}`);
+        for (const c of created) deps.warn(`created before the failure: ${c.endpoint.id} ${c.endpoint.url}`);
         deps.warn(
-          `creating the endpoint ${endpoint.url} failed; it was not retried${created.length ? "" : " and no endpoint was created before it"}; check with \`edgectl api GET /endpoints\` before running --apply again`,
+          `creating the endpoint ${endpoint.url} failed; it was not retried${created.length ? "" : " and no endpoint was created before it"}; check with \`edgectl api GET /endpoints\`, then run --apply again (endpoints already created with the same policy are skipped)`,
         );
         throw err;
       }
@@ -147,11 +318,20 @@ async function createAll(endpoints: PlannedEndpoint[], secrets: string[], deps: 
   return created;
 }
 
-async function printPlan(plan: Plan, showSecret: boolean, deps: Deps): Promise<void> {
+async function printPlans(plans: Plan[], many: boolean, showSecret: boolean, deps: Deps): Promise<void> {
   const shown = showSecret
-    ? plan
-    : { ...plan, endpoints: plan.endpoints.map((e) => ({ ...e, traffic_policy: maskPolicy(e.traffic_policy) })) };
-  if (deps.settings.output === "json") return void deps.io.stdout.write(renderJson(shown));
-  const docs = await Promise.all(shown.endpoints.map(async (e) => `# ${e.url}\n${await policyYaml(e.traffic_policy)}`));
+    ? plans
+    : plans.map((p) => ({
+        ...p,
+        endpoints: p.endpoints.map((e) => ({ ...e, traffic_policy: maskPolicy(e.traffic_policy) })),
+      }));
+  if (deps.settings.output === "json") return void deps.io.stdout.write(renderJson(many ? shown : shown[0]));
+  const docs: string[] = [];
+  for (const plan of shown)
+    for (const e of plan.endpoints)
+      // The comment line is text from the API: escaped, so no line break in it starts YAML.
+      docs.push(
+        `# ${escapeControl(e.url)} (edge ${escapeControl(plan.edge_id)})\n${await policyYaml(e.traffic_policy)}`,
+      );
   if (docs.length > 0) deps.io.stdout.write(docs.join("---\n"));
 }
