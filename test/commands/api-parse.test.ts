@@ -9,6 +9,7 @@ describe("api argv → options", () => {
       path: "/backends/failover/bkdfo_1",
       input: "-",
       dryRun: false,
+      showSecret: false,
     });
   });
 

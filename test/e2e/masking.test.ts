@@ -112,3 +112,27 @@ describe("export", () => {
     });
   });
 });
+
+describe("api GET of an endpoint", () => {
+  const POLICY =
+    'on_http_request:\n  - actions:\n      - type: verify-webhook\n        config: {provider: github, secret: "gh-api-secret"} # kept\n';
+  const answer = (): Reply =>
+    json(200, { id: "ep_1", type: "cloud", url: "https://a.example", traffic_policy: POLICY });
+
+  it("masks the policy's secret where it stands, every other byte kept", async () => {
+    suite.server.fallback = answer;
+    const r = await suite.run(["api", "GET", "/endpoints/ep_1"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout + r.stderr).not.toContain("gh-api-secret");
+    expect((JSON.parse(r.stdout) as { traffic_policy: string }).traffic_policy).toBe(
+      POLICY.replace('"gh-api-secret"', '"********"'),
+    );
+  });
+
+  it("prints it with --show-secret", async () => {
+    suite.server.fallback = answer;
+    const r = await suite.run(["api", "GET", "/endpoints/ep_1", "--show-secret"]);
+    expect(r.exitCode).toBe(0);
+    expect((JSON.parse(r.stdout) as { traffic_policy: string }).traffic_policy).toBe(POLICY);
+  });
+});

@@ -18,6 +18,8 @@ export interface ApiOptions {
   /** Parsed JSON body from --input. */
   body?: unknown;
   dryRun: boolean;
+  /** Print secrets (webhook, OAuth/OIDC client, policy) instead of ********. */
+  showSecret?: boolean;
 }
 
 const notUrl = (path: string) => !(/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith("//"));
@@ -82,6 +84,11 @@ export const api = defineCommand({
       schema: () => z.optional(z.string()),
     },
     dryRun: { flag: "--dry-run", help: "print the request instead of sending it", schema: () => z.boolean() },
+    showSecret: {
+      flag: "--show-secret",
+      help: "print secrets in the answer (webhook, OAuth/OIDC client, policy) instead of ********",
+      schema: () => z.boolean(),
+    },
   },
   rules: [
     {
@@ -146,8 +153,9 @@ export async function run(options: ApiOptions, deps: Deps): Promise<void> {
   try {
     const response = await client.request(options.method, url, { body: options.body });
     // Data as the API sent it (redacting the key would alter any value that holds its text);
-    // only webhook secrets are masked, as in every other command's output.
-    if (response.text.trim()) deps.io.stdout.write(await shown(response.text));
+    // only secrets are masked (by structure), as in every other command's output.
+    if (response.text.trim())
+      deps.io.stdout.write(options.showSecret ? pretty(response.text) : await shown(response.text));
   } catch (err) {
     // An error body is the server's message, not a resource: redacted like every message.
     if (err instanceof ApiError && err.body?.trim()) deps.io.stdout.write(pretty(client.redact(err.body)));
