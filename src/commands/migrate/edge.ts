@@ -131,7 +131,7 @@ export async function run(options: EdgeOptions, deps: Deps): Promise<void> {
   const notMigrated = plans.flatMap((p) => p.not_migrated);
   if (notMigrated.length > 0 && !options.allowPartial) {
     throw new UsageError(
-      `${notMigrated.length} item(s) cannot be migrated (listed above); nothing was created. Rerun with --allow-partial to create the endpoints with those parts failing closed`,
+      `${notMigrated.length} item(s) cannot be migrated (each a "not migrated" warning); nothing was created. Rerun with --allow-partial to create the endpoints with those parts failing closed`,
     );
   }
   const todo = plans.flatMap((p) =>
