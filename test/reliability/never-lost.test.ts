@@ -191,15 +191,20 @@ describe("listings end", () => {
 describe("an interrupted batch says what it did", () => {
   const ids = Array.from({ length: 60 }, (_, i) => `bkdfo_i${i}`);
   const slowDeletes = (server: { fallback: (req: RecordedRequest) => Reply }) => {
-    server.fallback = (req) => (req.path.includes("bkdfo_i3") ? { hang: true } : { status: 204, delayMs: 30 });
+    server.fallback = (req) => (req.path.includes("_i3") ? { hang: true } : { status: 204, delayMs: 30 });
   };
 
-  it("lists the done and not-done ids on stderr; an id in flight is not done", async () => {
+  // Every batch of deletes, whatever its noun, runs through the same code (delete-batch.ts).
+  it.each([
+    ["failover", "bkdfo_"],
+    ["endpoint", "ep_"],
+  ])("%s delete: lists the done and not-done ids on stderr; an id in flight is not done", async (noun, prefix) => {
+    const nounIds = ids.map((id) => id.replace("bkdfo_", prefix));
     await withServer(async (server) => {
       slowDeletes(server);
-      const child = spawn(cli, ["failover", "delete", "-", "--yes", "--concurrency", "2"], {
+      const child = spawn(cli, [noun, "delete", "-", "--yes", "--concurrency", "2"], {
         env: envFor(server),
-        input: ids.join("\n"),
+        input: nounIds.join("\n"),
       });
       await server.waitForRequests(5);
       child.kill("SIGINT");
@@ -209,9 +214,9 @@ describe("an interrupted batch says what it did", () => {
       expect(stderr).toMatch(/^error: interrupted \(SIGINT\): \d+ of 60 ids deleted, \d+ not; .*may have been deleted/);
       const done = /^deleted \(\d+\): (.*)$/m.exec(stderr)![1]!.split(" ").filter(Boolean);
       const notDone = /^not deleted \(\d+\): (.*)$/m.exec(stderr)![1]!.split(" ").filter(Boolean);
-      expect([...done, ...notDone].sort()).toEqual([...ids].sort());
-      expect(done).toContain("bkdfo_i0");
-      expect(notDone).toContain("bkdfo_i3"); // in flight, never answered
+      expect([...done, ...notDone].sort()).toEqual([...nounIds].sort());
+      expect(done).toContain(`${prefix}i0`);
+      expect(notDone).toContain(`${prefix}i3`); // in flight, never answered
     });
   });
 

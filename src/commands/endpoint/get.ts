@@ -41,6 +41,7 @@ export async function run(options: GetOptions, deps: Deps): Promise<void> {
           rateLimitWaits: rateLimitWaits(options.ids.length, deps.settings.retries),
         }),
       progressLine(deps, "getting", options.ids.length),
+      { verb: "read", report: (report) => deps.reportOnInterrupt?.(report) },
     );
     const found = outcomes.filter((o) => o.value !== undefined).map((o) => o.value as Endpoint);
     if (!options.many) {
