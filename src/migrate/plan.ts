@@ -5,6 +5,7 @@
 // traffic somewhere the edge did not. What cannot be carried over is listed and fails closed.
 import { backendKindOf, type Backend } from "../api/backends.js";
 import type { AnyEdge, EdgeKind, HttpsEdge, HttpsEdgeRoute, TcpEdge, TlsEdge } from "../api/edges.js";
+import { OTHER_ROUTE_MODULES } from "../api-data/route-modules.js";
 import { InternalError } from "../errors.js";
 import { checkPolicy, type Protocol } from "../policy/index.js";
 import { INTERNAL_SCHEMES, internalUrlProblem, tunnelGroupHost } from "./internal-url.js";
@@ -90,18 +91,8 @@ const KNOWN_KEYS: Record<EdgeKind | "route", ReadonlySet<string>> = {
     "description",
     "metadata",
     "backend",
-    "ip_restriction",
-    "circuit_breaker",
-    "compression",
-    "request_headers",
-    "response_headers",
     "webhook_verification",
-    "oauth",
-    "saml",
-    "oidc",
-    "websocket_tcp_converter",
-    "user_agent_filter",
-    "traffic_policy",
+    ...OTHER_ROUTE_MODULES,
   ]),
 };
 
