@@ -217,6 +217,35 @@ describe("endpoint create", () => {
     expect(suite.server.requests).toEqual([]);
   });
 
+  // What only the real validator (src/policy) refuses.
+  it.each([
+    [
+      "a public policy whose last rule has expressions (not sure to end every request)",
+      "https://a.example.com",
+      "on_http_request:\n  - expressions: ['req.url.path == \"/x\"']\n    actions:\n      - type: deny\n        config: {status_code: 403}\n",
+      /not guaranteed to handle traffic/,
+    ],
+    [
+      "a verify-webhook provider not in the list",
+      "https://a.example.com",
+      "on_http_request:\n  - actions:\n      - type: verify-webhook\n        config: {provider: nope, secret: s}\n      - type: deny\n        config: {status_code: 403}\n",
+      /provider/,
+    ],
+    [
+      "a tcp URL without a port",
+      "tcp://a.example.com",
+      "on_tcp_connect:\n  - actions:\n      - type: close-connection\n",
+      /--url: .*port/,
+    ],
+    ["an internal URL without --binding internal", "https://api.internal", YAML_POLICY, /--url: .*internal/],
+  ])("refuses %s: exit 2, nothing sent", async (_what, url, text, message) => {
+    const r = await suite.run(["endpoint", "create", "--url", url, "--traffic-policy-file", file("v.yml", text)]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(message);
+    expect(suite.server.requests).toEqual([]);
+  });
+
   it("lists every problem: -o json carries them in details.problems", async () => {
     const r = await suite.run(["endpoint", "create", "--url", "ftp://x", "--traffic-policy-file", "-", "-o", "json"], {
       input: "[1, 2]",
