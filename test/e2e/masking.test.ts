@@ -19,6 +19,9 @@ describe("migrate edge --apply -o json with the webhook secret `internal`", () =
       if (req.method === "GET" && req.path === "/backends/tunnel_group/bkdtg_app")
         return json(200, tunnelGroup("bkdtg_app", { service: "app" }));
       if (req.method === "GET" && req.path.startsWith("/backends/failover/")) return json(200, failover("bkdfo_x", []));
+      // --apply first reads the account's endpoints: none yet.
+      if (req.method === "GET" && req.path.startsWith("/endpoints"))
+        return json(200, { endpoints: [], uri: `${suite.server.url}/endpoints`, next_page_uri: null });
       if (req.method === "POST" && req.path === "/endpoints") {
         const body = JSON.parse(req.body) as Record<string, unknown>;
         return json(201, { id: "ep_1", type: "cloud", url: body.url, traffic_policy: body.traffic_policy });
