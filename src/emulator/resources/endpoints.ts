@@ -169,7 +169,8 @@ function endpointUrl(value: unknown): string {
   if (!["http:", "https:", "tcp:", "tls:"].includes(u.protocol) || u.hostname === "") {
     throw invalid(`url ${JSON.stringify(text)}: the scheme must be http, https, tcp or tls, followed by a host`);
   }
-  if ((u.protocol === "tcp:" || u.protocol === "tls:") && u.port === "") {
+  // A tls:// URL means 443 (ngrok's docs create `tls://<domain>` without a port); tcp has no default.
+  if (u.protocol === "tcp:" && u.port === "") {
     throw new HttpError(
       400,
       "ERR_NGROK_18003",
