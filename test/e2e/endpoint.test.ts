@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { apiError, json, type RecordedRequest, type Reply } from "../helpers/fault-server.js";
 import { parseJsonError, useFaultServer } from "./support.js";
 
@@ -291,6 +292,18 @@ describe("endpoint get, list, delete", () => {
     expect(printed[0]!.traffic_policy).toBe(JSON_POLICY.replace('"s-a"', '"********"').replace('"s-b"', '"********"'));
     expect(printed[1]!.traffic_policy).toBe(YAML_POLICY.replace("secret: internal", 'secret: "********"'));
     expect(r.stderr).toContain("ep_404");
+  });
+
+  it("get: the table shows a JSON policy as YAML, its secrets masked", async () => {
+    const a = seed(JSON_POLICY, "https://j.example.com");
+    const r = await suite.run(["endpoint", "get", a]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^FIELD\s+VALUE\nID\s+ep_1\nURL\s+https:\/\/j\.example\.com\n/);
+    const policy = r.stdout.slice(r.stdout.indexOf("\nTRAFFIC POLICY\n") + "\nTRAFFIC POLICY\n".length);
+    expect(policy).toMatch(/^on_http_request:\n {2}- name: a\n/);
+    expect(parse(policy)).toEqual(
+      JSON.parse(JSON_POLICY.replace('"s-a"', '"********"').replace('"s-b"', '"********"')),
+    );
   });
 
   it("get --show-secret prints the policy as the API holds it", async () => {
