@@ -8,7 +8,15 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call } from "../helpers/emulator.js";
 import { apiError } from "../helpers/fault-server.js";
 import { useMigrateSuite } from "./migrate.support.js";
-import { post, put, useEmulator } from "./leaving-edges.support.js";
+import {
+  buildEdge as buildShop,
+  expectedPolicy,
+  GITHUB_SECRET,
+  post,
+  put,
+  URLS,
+  useEmulator,
+} from "./leaving-edges.support.js";
 
 const SECRET = "whsec_apply_Tq7Lm2Vx9";
 
@@ -108,6 +116,49 @@ describe("the same policy, written otherwise, on the URL with its default port (
     expect(r.stdout).toContain("https://d.example.com");
     expect(`${r.stdout}${r.stderr}`).not.toContain(SECRET);
     expect(await emu.endpoints()).toHaveLength(before);
+  });
+});
+
+describe("--allow-partial (emulator)", () => {
+  const emu = useEmulator();
+
+  it("creates what the plan holds: the routes not migrated fail closed (deny 503), the real secret sent", async () => {
+    const b = await buildShop(emu.url);
+    const r = await emu.run(["migrate", "edge", b.edgeId, "--apply", "--allow-partial", "-o", "json"]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`route ${b.routes.sns}: webhook_verification`);
+    expect(r.stderr).toContain(`route ${b.routes.lb}: backend`);
+    const created = await emu.endpoints();
+    expect(created.map((e) => e.url).sort()).toEqual(URLS);
+    for (const e of created) {
+      expect(JSON.parse(e.traffic_policy)).toEqual(expectedPolicy(b, GITHUB_SECRET));
+      expect(e.description).toBe(`Migrated from edge ${b.edgeId}`);
+    }
+    // Printed: the API's endpoints, the secret masked inside traffic_policy.
+    const printed = JSON.parse(r.stdout) as { id: string; traffic_policy: string }[];
+    expect(printed.map((e) => e.id).sort()).toEqual(created.map((e) => e.id).sort());
+    expect(JSON.parse(printed[0]!.traffic_policy)).toEqual(expectedPolicy(b, "********"));
+  });
+});
+
+describe("a hostport on another port than 443 (emulator)", () => {
+  const emu = useEmulator();
+
+  it("is not migrated (item hostport); the edge's other hostport is planned and created", async () => {
+    const edgeId = await buildEdge(emu.url, ["p.example.com"]);
+    await call(emu.url, "PATCH", `/edges/https/${edgeId}`, {
+      body: { id: edgeId, hostports: ["p.example.com:443", "q.example.com:8443"] },
+    });
+    const plan = await emu.run(["migrate", "edge", edgeId, "-o", "json"]);
+    expect(plan.exitCode, plan.stderr).toBe(0);
+    const p = JSON.parse(plan.stdout) as { endpoints: { url: string }[]; not_migrated: object[] };
+    expect(p.endpoints.map((e) => e.url)).toEqual(["https://p.example.com"]);
+    expect(p.not_migrated).toEqual([
+      { edge_id: edgeId, route_id: null, item: "hostport", reason: expect.stringContaining("q.example.com:8443") },
+    ]);
+    const r = await emu.run(["migrate", "edge", edgeId, "--apply", "--allow-partial"]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect((await emu.endpoints()).map((e) => e.url)).toEqual(["https://p.example.com"]);
   });
 });
 
