@@ -3,6 +3,7 @@
 import { STATUS_CODES } from "node:http";
 import { ApiError, AuthError, NetworkError } from "../errors.js";
 import { escapeControl, excerpt } from "../output/escape.js";
+import { maskPolicyText } from "../output/mask.js";
 import { USER_AGENT } from "../version.js";
 import { RatePacer } from "./pacing.js";
 import { redactBody, redactLogText } from "./redact.js";
@@ -194,9 +195,13 @@ export class ApiClient {
     return redactLogText(text, this.secretValues());
   }
 
-  /** A body for a --debug line: masked first, then cut, so no part of a secret survives the cut. */
-  private redactBody(text: string): string {
-    return redactBody(text, this.secretValues());
+  /**
+   * A body for a --debug line: masked first, then cut, so no part of a secret survives the cut.
+   * A policy text in it is masked by its parsed structure, as printed data is: a GET answer
+   * holds secrets the client was never told.
+   */
+  private redactBody(text: string): Promise<string> {
+    return redactBody(text, this.secretValues(), { maskPolicy: maskPolicyText });
   }
 
   private secretValues(): (string | undefined)[] {
@@ -241,7 +246,7 @@ export class ApiClient {
         this.log(
           `  headers: ${this.redact(JSON.stringify({ ...this.baseHeaders, ...bodyHeaders, Authorization: "Bearer ********" }))}`,
         );
-        if (payload !== undefined) this.log(`  body: ${this.redactBody(payload)}`);
+        if (payload !== undefined) this.log(`  body: ${await this.redactBody(payload)}`);
       }
       const started = this.now();
       let outcome: Outcome;
@@ -259,14 +264,14 @@ export class ApiClient {
         outcome = { status: response.status, headers: response.headers };
         if (debug)
           this.log(`← ${response.status} ${STATUS_CODES[response.status] ?? ""} in ${this.now() - started} ms`);
-        if (response.text && debug) this.log(`  body: ${this.redactBody(response.text)}`);
+        if (response.text && debug) this.log(`  body: ${await this.redactBody(response.text)}`);
       } catch (err) {
         if (!(err instanceof SendError)) throw err;
         failure = err;
         if (err.kind === "lost") lostBefore = true;
         outcome = { failure: err.kind };
         this.log(`← ${err.message} after ${this.now() - started} ms`);
-        if (err.received !== undefined && debug) this.log(`  body: ${this.redactBody(err.received)}`);
+        if (err.received !== undefined && debug) this.log(`  body: ${await this.redactBody(err.received)}`);
       }
       const rateLimited = response?.status === 429;
       // A Retry-After that cannot be read is no hint: the limit is learned as without one.

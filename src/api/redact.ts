@@ -64,39 +64,76 @@ function escapeRegExp(text: string): string {
 /** The keys whose string values are secrets wherever they stand in an API body. */
 const SECRET_KEYS = new Set(["secret", "client_secret"]);
 
+/** Masks the secrets of a Traffic Policy text by its parsed structure (src/output/mask.ts's maskPolicyText). */
+export type PolicyMasker = (text: string) => Promise<string>;
+
 /**
  * A request or response body for a --debug line: its secrets masked first, then cut to `max`
  * characters, so no part of a secret can survive the cut. A JSON body is masked by its
- * structure (secret and client_secret fields, and the secrets inside a traffic_policy text)
- * and re-serialised; any other text by the patterns of redactLogText.
+ * structure (secret and client_secret fields, and the secrets inside a traffic_policy text:
+ * by the parsed policy with `maskPolicy`, then by lines) and re-serialised; any other text by
+ * the patterns of redactLogText.
  */
-export function redactBody(text: string, secrets: (string | undefined)[], max = 4000): string {
+export async function redactBody(
+  text: string,
+  secrets: (string | undefined)[],
+  opts: { maskPolicy?: PolicyMasker; max?: number } = {},
+): Promise<string> {
+  const max = opts.max ?? 4000;
   let out: string | undefined;
   if (/^\s*[[{]/.test(text)) {
+    let parsed: unknown;
     try {
-      out = JSON.stringify(maskJsonSecrets(JSON.parse(text)));
+      parsed = JSON.parse(text);
     } catch {
-      out = undefined; // not JSON after all: the patterns below
+      parsed = undefined; // not JSON after all: the patterns below
     }
+    if (parsed !== undefined) out = JSON.stringify(await maskJsonSecrets(parsed, undefined, opts.maskPolicy));
   }
   out = redactLogText(out ?? text, secrets);
   return out.length > max ? `${out.slice(0, max)}…` : out;
 }
 
-/** A parsed JSON value with every secret field, and every secret in a policy text, masked. */
-function maskJsonSecrets(value: unknown, key?: string): unknown {
+/**
+ * A parsed JSON value with every secret field, and every secret in a policy text, masked.
+ * `key` is the value's own key, `parent` the key of the object holding it.
+ */
+async function maskJsonSecrets(
+  value: unknown,
+  key: string | undefined,
+  maskPolicy: PolicyMasker | undefined,
+  parent?: string,
+): Promise<unknown> {
   if (typeof value === "string") {
     if (key !== undefined && SECRET_KEYS.has(key)) return value === "" ? value : MASK;
-    // An endpoint's policy text (`traffic_policy`), or a route module's (`traffic_policy.value`).
-    if (key === "traffic_policy" || key === "value") return maskPolicySecrets(value);
+    // An endpoint's policy text (`traffic_policy`), or a route module's (`traffic_policy.value`):
+    // by its parsed structure (a secret written across lines, after a comment, under an escaped
+    // key), then by lines (a secret field of an action the structure does not know).
+    const policy = key === "traffic_policy" || (key === "value" && parent === "traffic_policy");
+    if (policy && maskPolicy) return maskPolicySecrets(await maskPolicy(value));
+    if (policy || key === "value") return maskPolicySecrets(value);
     return value;
   }
-  if (Array.isArray(value)) return value.map((v) => maskJsonSecrets(v));
+  if (Array.isArray(value)) return Promise.all(value.map((v) => maskJsonSecrets(v, undefined, maskPolicy)));
   if (value === null || typeof value !== "object") return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     // A secret held by a non-string (a number, an object) is masked whole.
-    const masked = SECRET_KEYS.has(k) && v !== null && typeof v === "object" ? MASK : maskJsonSecrets(v, k);
+    const masked =
+      SECRET_KEYS.has(k) && v !== null && typeof v === "object" ? MASK : await maskJsonSecrets(v, k, maskPolicy, key);
+    Object.defineProperty(out, k, { value: masked, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/** Parsed JSON with every secret or client_secret field masked, wherever it stands. */
+function maskJsonFields(value: unknown, key?: string): unknown {
+  if (typeof value === "string") return key !== undefined && SECRET_KEYS.has(key) && value !== "" ? MASK : value;
+  if (Array.isArray(value)) return value.map((v) => maskJsonFields(v));
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const masked = SECRET_KEYS.has(k) && v !== null && typeof v === "object" ? MASK : maskJsonFields(v, k);
     Object.defineProperty(out, k, { value: masked, enumerable: true, writable: true, configurable: true });
   }
   return out;
@@ -111,7 +148,7 @@ function maskPolicySecrets(text: string): string {
   if (!/secret/i.test(text)) return text;
   if (/^\s*[[{]/.test(text)) {
     try {
-      return JSON.stringify(maskJsonSecrets(JSON.parse(text)));
+      return JSON.stringify(maskJsonFields(JSON.parse(text)));
     } catch {
       // YAML flow style or broken JSON: by lines
     }

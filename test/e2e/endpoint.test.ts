@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { apiError, json, type RecordedRequest, type Reply } from "../helpers/fault-server.js";
 import { parseJsonError, useFaultServer } from "./support.js";
 
@@ -217,6 +218,35 @@ describe("endpoint create", () => {
     expect(suite.server.requests).toEqual([]);
   });
 
+  // What only the real validator (src/policy) refuses.
+  it.each([
+    [
+      "a public policy whose last rule has expressions (not sure to end every request)",
+      "https://a.example.com",
+      "on_http_request:\n  - expressions: ['req.url.path == \"/x\"']\n    actions:\n      - type: deny\n        config: {status_code: 403}\n",
+      /not guaranteed to handle traffic/,
+    ],
+    [
+      "a verify-webhook provider not in the list",
+      "https://a.example.com",
+      "on_http_request:\n  - actions:\n      - type: verify-webhook\n        config: {provider: nope, secret: s}\n      - type: deny\n        config: {status_code: 403}\n",
+      /provider/,
+    ],
+    [
+      "a tcp URL without a port",
+      "tcp://a.example.com",
+      "on_tcp_connect:\n  - actions:\n      - type: close-connection\n",
+      /--url: .*port/,
+    ],
+    ["an internal URL without --binding internal", "https://api.internal", YAML_POLICY, /--url: .*internal/],
+  ])("refuses %s: exit 2, nothing sent", async (_what, url, text, message) => {
+    const r = await suite.run(["endpoint", "create", "--url", url, "--traffic-policy-file", file("v.yml", text)]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(message);
+    expect(suite.server.requests).toEqual([]);
+  });
+
   it("lists every problem: -o json carries them in details.problems", async () => {
     const r = await suite.run(["endpoint", "create", "--url", "ftp://x", "--traffic-policy-file", "-", "-o", "json"], {
       input: "[1, 2]",
@@ -262,6 +292,18 @@ describe("endpoint get, list, delete", () => {
     expect(printed[0]!.traffic_policy).toBe(JSON_POLICY.replace('"s-a"', '"********"').replace('"s-b"', '"********"'));
     expect(printed[1]!.traffic_policy).toBe(YAML_POLICY.replace("secret: internal", 'secret: "********"'));
     expect(r.stderr).toContain("ep_404");
+  });
+
+  it("get: the table shows a JSON policy as YAML, its secrets masked", async () => {
+    const a = seed(JSON_POLICY, "https://j.example.com");
+    const r = await suite.run(["endpoint", "get", a]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^FIELD\s+VALUE\nID\s+ep_1\nURL\s+https:\/\/j\.example\.com\n/);
+    const policy = r.stdout.slice(r.stdout.indexOf("\nTRAFFIC POLICY\n") + "\nTRAFFIC POLICY\n".length);
+    expect(policy).toMatch(/^on_http_request:\n {2}- name: a\n/);
+    expect(parse(policy)).toEqual(
+      JSON.parse(JSON_POLICY.replace('"s-a"', '"********"').replace('"s-b"', '"********"')),
+    );
   });
 
   it("get --show-secret prints the policy as the API holds it", async () => {

@@ -50,10 +50,13 @@ describe("POST /endpoints", () => {
       metadata: "m",
       bindings: ["public"],
       pooling_enabled: false,
-      host: new URL(u).hostname,
-      port: 443,
+      hostport: `${new URL(u).hostname}:443`,
+      proto: "https",
+      domain: { id: expect.stringMatching(/^rd_[A-Za-z0-9]{27}$/), uri: expect.any(String) },
       uri: `${emu.url}/endpoints/${r.json.id}`,
     });
+    // As ngrok's examples show a cloud endpoint: no region, scheme, host or port.
+    for (const k of ["region", "scheme", "host", "port"]) expect(r.json).not.toHaveProperty(k);
     expect(r.json.created_at).toBe(r.json.updated_at);
     expect((await call(emu.url, "GET", `/endpoints/${r.json.id}`)).json).toEqual(r.json);
   });
@@ -123,6 +126,28 @@ describe("POST /endpoints", () => {
     expect(again.status).toBe(409);
     expect(again.json.error_code).toBe("ERR_NGROK_18009");
   });
+});
+
+it("refers to the host's reserved domain (one per host), a TCP endpoint to its address, an internal one to neither", async () => {
+  const post = async (u: string, policy: string, bindings?: string[]) => {
+    const r = await call(emu.url, "POST", "/endpoints", {
+      body: { type: "cloud", url: u, traffic_policy: policy, ...(bindings ? { bindings } : {}) },
+    });
+    expect(r.status, r.text).toBe(201);
+    return r.json as Record<string, { id: string; uri: string } | undefined>;
+  };
+  const tcpPolicy = JSON.stringify({ on_tcp_connect: [{ actions: [{ type: "deny" }] }] });
+  const https = await post("https://shared.example.com", JSON_POLICY);
+  const tls = await post("tls://shared.example.com:443", tcpPolicy);
+  expect(tls.domain).toEqual(https.domain);
+  expect(https.domain!.uri).toBe(`${emu.url}/reserved_domains/${https.domain!.id}`);
+  expect(https).not.toHaveProperty("tcp_addr");
+  const tcp = await post("tcp://1.tcp.ngrok.io:20001", tcpPolicy);
+  expect(tcp.tcp_addr).toEqual({ id: expect.stringMatching(/^ra_[A-Za-z0-9]{27}$/), uri: expect.any(String) });
+  expect(tcp).not.toHaveProperty("domain");
+  const internal = await post("https://svc.internal", JSON_POLICY, ["internal"]);
+  expect(internal).not.toHaveProperty("domain");
+  expect(internal).not.toHaveProperty("tcp_addr");
 });
 
 describe("GET /endpoints, PATCH and DELETE /endpoints/{id}", () => {

@@ -132,6 +132,8 @@ export async function run(options: EdgeOptions, deps: Deps): Promise<void> {
   if (notMigrated.length > 0 && !options.allowPartial) {
     throw new UsageError(
       `${notMigrated.length} item(s) cannot be migrated (each a "not migrated" warning); nothing was created. Rerun with --allow-partial to create the endpoints with those parts failing closed`,
+      // -o json: the items as the plan lists them, for a script to read.
+      { not_migrated: notMigrated },
     );
   }
   const todo = plans.flatMap((p) =>

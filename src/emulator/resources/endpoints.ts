@@ -4,6 +4,7 @@
 // first problem, every problem's place in the message). One cloud endpoint per URL
 // (ERR_NGROK_18009), as the API has it; `pooling_enabled` is only kept, since the emulator
 // serves no traffic.
+import { createHash } from "node:crypto";
 import {
   FORMATS,
   HttpError,
@@ -29,25 +30,47 @@ import { rfc3339, type EndpointRecord } from "../store.js";
 
 const CREATE_FIELDS = ["type", "url", "traffic_policy", "description", "metadata", "bindings", "pooling_enabled"];
 const UPDATE_FIELDS = ["id", "url", "traffic_policy", "description", "metadata", "bindings", "pooling_enabled"];
-const DEFAULT_PORT: Record<string, number> = { "https:": 443, "http:": 80 };
+const DEFAULT_PORT: Record<string, number> = { "https:": 443, "http:": 80, "tls:": 443 };
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
+/**
+ * The reference to what the endpoint's address is reserved as: a public HTTP(S)/TLS endpoint
+ * has its host's reserved domain (`domain`), a public TCP one its reserved address
+ * (`tcp_addr`), an internal one neither. The emulator serves no reserved domains or
+ * addresses: the id is made from the host (and port), so it is the same for every endpoint
+ * on that host, as the API's is, and the link is built from the emulator's own address.
+ */
+function reservation(
+  ctx: Context,
+  u: URL,
+  port: number,
+  internal: boolean,
+): Record<string, { id: string; uri: string }> {
+  if (internal) return {};
+  const tcp = u.protocol === "tcp:";
+  const [prefix, field, path] = tcp ? ["ra_", "tcp_addr", "reserved_addrs"] : ["rd_", "domain", "reserved_domains"];
+  const digest = createHash("sha256")
+    .update(tcp ? `${u.hostname}:${port}` : u.hostname)
+    .digest();
+  const id = prefix + Array.from(digest.subarray(0, 27), (b) => BASE62[b % 62]).join("");
+  return { [field]: { id, uri: `${ctx.base}/${path}/${id}` } };
+}
+
+/** An endpoint as the API shows a cloud endpoint (ngrok's examples: no region, scheme, host or port). */
 function renderEndpoint(ctx: Context, e: EndpointRecord) {
   const u = new URL(e.url);
   const port = u.port === "" ? (DEFAULT_PORT[u.protocol] ?? 0) : Number(u.port);
   return {
     id: e.id,
-    region: "global",
     created_at: e.created_at,
     updated_at: e.updated_at,
     public_url: e.url,
     proto: u.protocol.slice(0, -1),
-    scheme: u.protocol.slice(0, -1),
     hostport: `${u.hostname}:${port}`,
-    host: u.hostname,
-    port,
     type: e.type,
     metadata: e.metadata,
     description: e.description,
+    ...reservation(ctx, u, port, e.bindings.includes("internal")),
     traffic_policy: e.traffic_policy,
     bindings: e.bindings,
     pooling_enabled: e.pooling_enabled,
@@ -146,7 +169,8 @@ function endpointUrl(value: unknown): string {
   if (!["http:", "https:", "tcp:", "tls:"].includes(u.protocol) || u.hostname === "") {
     throw invalid(`url ${JSON.stringify(text)}: the scheme must be http, https, tcp or tls, followed by a host`);
   }
-  if ((u.protocol === "tcp:" || u.protocol === "tls:") && u.port === "") {
+  // A tls:// URL means 443 (ngrok's docs create `tls://<domain>` without a port); tcp has no default.
+  if (u.protocol === "tcp:" && u.port === "") {
     throw new HttpError(
       400,
       "ERR_NGROK_18003",
