@@ -14,7 +14,8 @@ const suite = useFaultServer("key_zod");
 const run = (args: string[], input?: string) =>
   suite.run(args, { env: { NODE_OPTIONS: `--require ${PROBE}` }, ...(input === undefined ? {} : { input }) });
 const zodLine = (stderr: string) => stderr.split("\n").find((l) => l.startsWith("zod evaluated: "));
-const builtinsLine = (stderr: string) => stderr.split("\n").find((l) => l.startsWith("builtins loaded: "));
+const HTTP_PROBE = fileURLToPath(new URL("../helpers/http-probe.cjs", import.meta.url));
+const httpLine = (stderr: string) => stderr.split("\n").find((l) => l.startsWith("node:http loaded: "));
 
 describe("zod on demand", () => {
   it("is not evaluated by failover get with a valid id and answer, in a table or JSON", async () => {
@@ -101,9 +102,9 @@ describe("node:http on demand", () => {
     try {
       const file = join(dir, "policy.yml");
       writeFileSync(file, "on_http_request:\n  - actions:\n      - type: deny\n");
-      const r = await run(["policy", "check", file]);
+      const r = await suite.run(["policy", "check", file], { env: { NODE_OPTIONS: `--require ${HTTP_PROBE}` } });
       expect(r.stdout).toBe("ok");
-      expect(builtinsLine(r.stderr)).toBe("builtins loaded: none");
+      expect(httpLine(r.stderr)).toBe("node:http loaded: no");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -111,8 +112,8 @@ describe("node:http on demand", () => {
 
   it("is loaded by a command that sends a request", async () => {
     suite.server.fallback = () => json(200, FB);
-    const r = await run(["failover", "get", FB.id]);
+    const r = await suite.run(["failover", "get", FB.id], { env: { NODE_OPTIONS: `--require ${HTTP_PROBE}` } });
     expect(r.exitCode).toBe(0);
-    expect(builtinsLine(r.stderr)).toBe("builtins loaded: http");
+    expect(httpLine(r.stderr)).toBe("node:http loaded: yes");
   });
 });
