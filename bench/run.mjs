@@ -284,6 +284,28 @@ on_http_response:
 `,
   );
 
+  // An endpoint with a small YAML policy holding a secret: `endpoint get` reads it, masks the
+  // secret in the YAML and prints it; the yardstick GETs the same endpoint.
+  const endpointPolicy = `on_http_request:
+  - name: hooks
+    expressions: ['req.url.path.startsWith("/hooks")']
+    actions:
+      - type: verify-webhook
+        config: {provider: github, secret: "s3cret"}
+      - type: forward-internal
+        config: {url: https://hooks.internal}
+  - actions:
+      - type: custom-response
+        config: {status_code: 404, body: not found}
+`;
+  const created = await request(undefined, `${emu.url}/endpoints`, "POST", {
+    type: "cloud",
+    url: "https://shop.example.com",
+    traffic_policy: endpointPolicy,
+  });
+  if (created.status !== 201) throw new Error(`endpoint create answered ${created.status}: ${created.text}`);
+  const epId = JSON.parse(created.text).id;
+
   for (const node of nodes) {
     const cacheDir = join(work, `cache-${node.version}`);
     for (const caSetting of ONLY_BATCH ? [] : CA ? ["unset", "set"] : ["unset"]) {
@@ -335,6 +357,26 @@ on_http_response:
           rss: true,
         },
         {
+          key: "bareEndpoint",
+          name: "bare node:http GET of an endpoint (bench/bare-get.cjs)",
+          cmd: node.bin,
+          args: [join(ROOT, "bench", "bare-get.cjs"), emu.url, epId, "endpoints"],
+          opts,
+        },
+        {
+          key: "endpoint",
+          name: "edgectl endpoint get <id> (YAML policy)",
+          cmd: node.bin,
+          args: [BIN, "endpoint", "get", epId],
+          opts,
+          vs: "bareEndpoint",
+          vsName: "bare GET",
+          rss: true,
+          check: (res) => {
+            if (!res.stdout.includes('secret: "********"')) throw new Error(`endpoint get printed ${res.stdout}`);
+          },
+        },
+        {
           key: "policy",
           name: "edgectl policy check <file> (YAML)",
           cmd: node.bin,
@@ -374,6 +416,7 @@ on_http_response:
       // Judged on the wall ratio: the median of the per-round ratios, which a busy moment of the
       // machine moves little. The CPU ratio is of sums (means), which one slow run moves.
       goal(rows.get.ratio <= 1.25, `${tag}: failover get ≤ 1.25× bare GET: ${both(rows.get)}`);
+      goal(rows.endpoint.ratio <= 1.25, `${tag}: endpoint get ≤ 1.25× bare GET: ${both(rows.endpoint)}`);
       goal(rows.policy.ratio <= 1.25, `${tag}: policy check ≤ 1.25× bare GET: ${both(rows.policy)}`);
       goal(
         rows.version.ratio <= 1.1 && rows.help.ratio <= 1.1,

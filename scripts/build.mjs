@@ -168,7 +168,6 @@ await build({
   ...common,
   entryPoints: {
     "config-write": "src/settings/config-write.ts",
-    "yaml-text": "src/output/yaml-text.ts",
     emulator: "src/emulator/server.ts",
   },
   outdir: "dist",
@@ -177,12 +176,13 @@ await build({
 });
 // yaml's ES module build (its "default" export, which platform "node" passes over for the
 // CommonJS one) lets esbuild drop what reading a policy does not use: a quarter of the bundle
-// `policy check` of a YAML file loads.
+// `policy check` of a YAML file loads; and what printing and masking one does not use, in the
+// bundle `endpoint get` loads to mask a YAML policy.
 await build({
   ...common,
   platform: "neutral",
   mainFields: ["module", "main"],
-  entryPoints: { "policy-yaml": "src/policy/yaml-parse.ts" },
+  entryPoints: { "policy-yaml": "src/policy/yaml-parse.ts", "yaml-text": "src/output/yaml-text.ts" },
   outdir: "dist",
   outExtension: { ".js": ".cjs" },
   format: "cjs",

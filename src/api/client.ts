@@ -1,9 +1,7 @@
 // The one HTTP layer: it composes the transport (which only sends), the retry rule (a pure
 // decision in retry.ts) and the pacer (when the next request may go), on an injected clock.
-import { STATUS_CODES } from "node:http";
 import { ApiError, AuthError, NetworkError } from "../errors.js";
 import { escapeControl, excerpt } from "../output/escape.js";
-import { maskPolicyText } from "../output/mask.js";
 import { USER_AGENT } from "../version.js";
 import { RatePacer } from "./pacing.js";
 import { redactBody, redactLogText } from "./redact.js";
@@ -11,6 +9,9 @@ import { decideRetry, retryAfterMs, type Method, type Outcome } from "./retry.js
 import { SendError, Transport, type RawResponse } from "./transport.js";
 
 export type { Method } from "./retry.js";
+
+/** The reason phrase of a status (node:http's table, taken when first needed: not at start-up). */
+const statusText = (status: number): string => process.getBuiltinModule("node:http").STATUS_CODES[status] ?? "";
 export type { RawResponse } from "./transport.js";
 export { retryAfterMs } from "./retry.js";
 
@@ -200,7 +201,9 @@ export class ApiClient {
    * A policy text in it is masked by its parsed structure, as printed data is: a GET answer
    * holds secrets the client was never told.
    */
-  private redactBody(text: string): Promise<string> {
+  private async redactBody(text: string): Promise<string> {
+    // Only --debug logs bodies: the masking code is evaluated then, not at every start.
+    const { maskPolicyText } = await import("../output/mask.js");
     return redactBody(text, this.secretValues(), { maskPolicy: maskPolicyText });
   }
 
@@ -262,8 +265,7 @@ export class ApiClient {
           timeoutMs: this.options.timeoutMs,
         });
         outcome = { status: response.status, headers: response.headers };
-        if (debug)
-          this.log(`← ${response.status} ${STATUS_CODES[response.status] ?? ""} in ${this.now() - started} ms`);
+        if (debug) this.log(`← ${response.status} ${statusText(response.status)} in ${this.now() - started} ms`);
         if (response.text && debug) this.log(`  body: ${await this.redactBody(response.text)}`);
       } catch (err) {
         if (!(err instanceof SendError)) throw err;
@@ -393,8 +395,8 @@ export class ApiClient {
     let message: string;
     if (body?.msg) message = this.redact(body.msg.trim());
     else if (text.trim())
-      message = `HTTP ${status} ${STATUS_CODES[status] ?? ""} with an unexpected body: ${excerpt(this.redact(text))}`;
-    else message = `HTTP ${status} ${STATUS_CODES[status] ?? ""}`.trim();
+      message = `HTTP ${status} ${statusText(status)} with an unexpected body: ${excerpt(this.redact(text))}`;
+    else message = `HTTP ${status} ${statusText(status)}`.trim();
     message = explainErrorCode(fields.errorCode, message);
     // A 5xx after a POST reached the server: it may have acted before failing.
     if (method === "POST" && status >= 500) message += postDoubt(opts);

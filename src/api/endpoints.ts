@@ -1,26 +1,30 @@
 // Cloud Endpoints: the replacement for Edges. A Traffic Policy goes in as text (JSON or YAML)
 // and comes back as the text sent. Field names as ngrok's OpenAPI (EndpointCreate, EndpointUpdate).
-import * as z from "zod/mini";
 import type { ApiClient } from "./client.js";
 import type { BatchRequestOptions } from "./failover.js";
 import { listPages, pageOf } from "./pages.js";
-import { schemaParser } from "./schema.js";
+import { shapeParser, type Infer, type Shape } from "./schema.js";
 
+// Declared once, as shapes (like the Failover answers): the types and the zod schemas are
+// derived, the schemas made only for an answer the plain check refuses, so a valid answer to
+// `endpoint get` neither builds a schema nor loads zod.
 // Agent and edge endpoints come in lists too: only id and url are sure to be there.
-export const Endpoint = z.looseObject({
-  id: z.string(),
-  url: z.string(),
-  type: z.optional(z.string()),
-  description: z.optional(z.nullable(z.string())),
-  metadata: z.optional(z.nullable(z.string())),
-  traffic_policy: z.optional(z.nullable(z.string())),
-  bindings: z.optional(z.nullable(z.array(z.string()))),
-  pooling_enabled: z.optional(z.nullable(z.boolean())),
-  created_at: z.optional(z.string()),
-  updated_at: z.optional(z.string()),
-  uri: z.optional(z.string()),
-});
-export type Endpoint = z.infer<typeof Endpoint>;
+export const ENDPOINT = {
+  object: {
+    id: "string",
+    url: "string",
+    type: { optional: "string" },
+    description: { optional: { nullable: "string" } },
+    metadata: { optional: { nullable: "string" } },
+    traffic_policy: { optional: { nullable: "string" } },
+    bindings: { optional: { nullable: { array: "string" } } },
+    pooling_enabled: { optional: { nullable: "boolean" } },
+    created_at: { optional: "string" },
+    updated_at: { optional: "string" },
+    uri: { optional: "string" },
+  },
+} as const satisfies Shape;
+export type Endpoint = Infer<typeof ENDPOINT>;
 
 export type Binding = "public" | "internal";
 
@@ -41,13 +45,15 @@ export interface EndpointUpdate {
   metadata?: string;
 }
 
-const EndpointList = z.looseObject({ endpoints: z.array(Endpoint), next_page_uri: z.optional(z.nullable(z.string())) });
+export const ENDPOINT_LIST = {
+  object: { endpoints: { array: ENDPOINT }, next_page_uri: { optional: { nullable: "string" } } },
+} as const satisfies Shape;
 
 export const endpointsPath = "/endpoints";
 export const endpointPath = (id: string) => `${endpointsPath}/${encodeURIComponent(id)}`;
 
-const parseEndpoint = schemaParser(Endpoint);
-const parseListPage = pageOf<"endpoints", Endpoint>("endpoints", schemaParser(EndpointList));
+const parseEndpoint = shapeParser(ENDPOINT);
+const parseListPage = pageOf<"endpoints", Endpoint>("endpoints", shapeParser(ENDPOINT_LIST));
 
 export function createEndpoint(client: ApiClient, body: EndpointCreate): Promise<Endpoint> {
   return client.requestJson("POST", endpointsPath, parseEndpoint, {

@@ -8,12 +8,14 @@
 // https-proxy-agent needed four patches to keep what test/proxy holds (a refusal as an error,
 // the certificate checked against an IP host, pending tunnels dropped, `debug` printing the
 // proxy's password under DEBUG=*) and, loaded lazily, still slowed a proxied command.
-import { request as httpRequest, type Agent, type ClientRequest } from "node:http";
-import { BlockList, isIP, isIPv4, isIPv6 } from "node:net";
+import type { Agent, ClientRequest } from "node:http";
 import type { Duplex } from "node:stream";
 import { UsageError } from "../errors.js";
 
 type Env = Record<string, string | undefined>;
+
+// Taken when first used: a command that sends nothing never loads node:net.
+const net = () => process.getBuiltinModule("node:net");
 
 /**
  * A failure at the proxy, before the tunnel to the API was open: the API received nothing,
@@ -83,12 +85,12 @@ function splitEntry(entry: string): { name: string; port?: string } {
 
 function inSubnet(host: string, subnet: string): boolean {
   const [base, bits] = subnet.split("/") as [string, string];
-  const family = isIPv4(base) ? "ipv4" : isIPv6(base) ? "ipv6" : undefined;
+  const family = net().isIPv4(base) ? "ipv4" : net().isIPv6(base) ? "ipv6" : undefined;
   const prefix = Number(bits);
   if (!family || !/^\d+$/.test(bits) || prefix > (family === "ipv4" ? 32 : 128)) return false;
-  const hostFamily = isIPv4(host) ? "ipv4" : isIPv6(host) ? "ipv6" : undefined;
+  const hostFamily = net().isIPv4(host) ? "ipv4" : net().isIPv6(host) ? "ipv6" : undefined;
   if (hostFamily !== family) return false;
-  const list = new BlockList();
+  const list = new (net().BlockList)();
   list.addSubnet(base, prefix, family);
   return list.check(host, family);
 }
@@ -107,7 +109,7 @@ function bypassed(target: URL, noProxy: string | undefined): boolean {
       const { name, port: entryPort } = splitEntry(entry);
       if (entryPort && entryPort !== port) return false;
       if (name.includes("/")) return inSubnet(host, name);
-      if (isIP(name)) return isIP(host) !== 0 && name === host;
+      if (net().isIP(name)) return net().isIP(host) !== 0 && name === host;
       const bare = name.replace(/^\*?\./, "");
       return bare !== "" && (host === bare || host.endsWith(`.${bare}`));
     });
@@ -128,13 +130,16 @@ export function proxyAgentFor(target: URL, env: Env, maxSockets: number): Agent 
   ) => {
     const host = unbracket(options.host ?? target.hostname);
     const port = Number(options.port || target.port || 443);
-    const authority = `${isIPv6(host) ? `[${host}]` : host}:${port}`;
+    const authority = `${net().isIPv6(host) ? `[${host}]` : host}:${port}`;
     const headers: Record<string, string> = { Host: authority };
     if (proxy.username || proxy.password) {
       const auth = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
       headers["Proxy-Authorization"] = `Basic ${Buffer.from(auth).toString("base64")}`;
     }
-    const request = proxy.protocol === "https:" ? process.getBuiltinModule("node:https").request : httpRequest;
+    const request =
+      proxy.protocol === "https:"
+        ? process.getBuiltinModule("node:https").request
+        : process.getBuiltinModule("node:http").request;
     const req = request({
       host: unbracket(proxy.hostname),
       port: proxy.port || (proxy.protocol === "https:" ? 443 : 80),
@@ -142,7 +147,7 @@ export function proxyAgentFor(target: URL, env: Env, maxSockets: number): Agent 
       path: authority,
       headers,
       agent: false,
-      ...(proxy.protocol === "https:" && !isIP(unbracket(proxy.hostname))
+      ...(proxy.protocol === "https:" && !net().isIP(unbracket(proxy.hostname))
         ? { servername: unbracket(proxy.hostname) }
         : {}),
     });
@@ -171,7 +176,7 @@ export function proxyAgentFor(target: URL, env: Env, maxSockets: number): Agent 
       // what tls matches the certificate to; SNI is sent only for a name, not an IP.
       const tls = process
         .getBuiltinModule("node:tls")
-        .connect({ socket, host, ...(isIP(host) ? {} : { servername: host }) });
+        .connect({ socket, host, ...(net().isIP(host) ? {} : { servername: host }) });
       finish(null, tls);
     });
     // Node reports every answer to a CONNECT, whatever its status, as "connect".

@@ -158,7 +158,8 @@ export function shapeOf(schema: z.ZodMiniType): Shape | undefined {
 
 type Check = (value: unknown) => boolean;
 
-function checkOf(shape: Shape): Check {
+/** The plain check of a shape: true for exactly what schemaOf(shape) accepts. */
+export function checkOf(shape: Shape): Check {
   switch (shape) {
     case "string":
       return (v) => typeof v === "string";

@@ -1,7 +1,7 @@
 // Sends one request and reads its whole answer; nothing else. It uses node:http/https rather
 // than undici, for start-up cost (see BENCHMARKS.md); keep-alive agents carry batches.
 // Retries, waits and error wording are the client's.
-import { Agent, request, type IncomingHttpHeaders } from "node:http";
+import type { Agent, IncomingHttpHeaders, request } from "node:http";
 import { proxyAgentFor } from "./proxy.js";
 import type { FailureKind, Method } from "./retry.js";
 
@@ -49,6 +49,9 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 /** node:https brings tls and crypto (~12 ms at start-up), so it loads only for an https URL. */
 const httpsModule = () => process.getBuiltinModule("node:https");
+// node:http too, at the first request: a command that sends nothing (`policy check`) then
+// never loads it, nor node:net (BENCHMARKS.md, "Start-up, seventh round").
+const httpModule = () => process.getBuiltinModule("node:http");
 
 export class Transport {
   private agent: Agent | undefined;
@@ -76,7 +79,7 @@ export class Transport {
       proxyAgentFor(origin, this.options.env ?? {}, maxSockets) ??
       (origin.protocol === "https:"
         ? new (httpsModule().Agent)({ keepAlive: true, maxSockets })
-        : new Agent({ keepAlive: true, maxSockets })));
+        : new (httpModule().Agent)({ keepAlive: true, maxSockets })));
   }
 
   close(): void {
@@ -103,7 +106,7 @@ export class Transport {
         headers,
         agent: this.agentFor(),
       };
-      this.request ??= this.protocol === "https:" ? httpsModule().request : request;
+      this.request ??= this.protocol === "https:" ? httpsModule().request : httpModule().request;
       const req = this.request(options, (res) => {
         const chunks: Buffer[] = [];
         let size = 0;

@@ -5,6 +5,7 @@
 // (scripts/build.mjs), and building it and the schemas is most of what a quick command costs.
 import * as z from "zod/mini";
 import { ID_RULES, isValidId, utf8Length, type IdKind } from "../api-data/ids.js";
+import { checkOf, schemaOf } from "../api/schema.js";
 import { UsageError } from "../errors.js";
 import { escapeControl } from "../output/escape.js";
 
@@ -110,6 +111,15 @@ export function wholeNumberOr(
   return {
     schema: () => z._default(z.pipe(checkedText(rule), z.transform(rule.value)), fallback),
     plain: (v) => (v === undefined ? fallback : typeof v === "string" && rule.accepts(v) ? rule.value(v) : UNSURE),
+  };
+}
+
+/** A switch (`--show-secret`; absent reads as false): schema and plain check both derived from one shape. */
+export function switchValue(): Checked<z.ZodMiniBoolean> {
+  const holds = checkOf("boolean");
+  return {
+    schema: () => schemaOf("boolean") as z.ZodMiniBoolean,
+    plain: (v) => (holds(v) ? (v as boolean) : UNSURE),
   };
 }
 

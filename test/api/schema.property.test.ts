@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { BACKEND_SCHEMAS } from "../../src/api/backends.js";
 import { HttpsEdge } from "../../src/api/edges.js";
-import { Endpoint } from "../../src/api/endpoints.js";
+import { ENDPOINT, ENDPOINT_LIST } from "../../src/api/endpoints.js";
 import { FAILOVER_BACKEND, FAILOVER_BACKEND_LIST, type FailoverBackend } from "../../src/api/failover.js";
 import { schemaOf, schemaParser, shapeOf, shapeParser, type Parser, type Shape } from "../../src/api/schema.js";
 import { WebhookVerification } from "../../src/api/webhook-verification.js";
@@ -87,7 +87,18 @@ const CASES: [string, z.ZodMiniType, unknown, Parser<unknown>?][] = [
   ],
   ["a webhook verification module", WebhookVerification, { enabled: true, provider: "github", secret: null }],
   ["an HTTPS edge", HttpsEdge, EDGE],
-  ["an endpoint", Endpoint, { id: "ep_a", url: "https://a.example", traffic_policy: null }],
+  [
+    "an endpoint, by its declared shape",
+    schemaOf(ENDPOINT),
+    { id: "ep_a", url: "https://a.example", traffic_policy: null },
+    shapeParser(ENDPOINT),
+  ],
+  [
+    "a page of endpoints, by its declared shape",
+    schemaOf(ENDPOINT_LIST),
+    { endpoints: [{ id: "ep_a", url: "https://a.example", bindings: ["public"] }], next_page_uri: null },
+    shapeParser(ENDPOINT_LIST),
+  ],
   [
     "an http_response backend",
     BACKEND_SCHEMAS.http_response,
@@ -123,7 +134,7 @@ describe("schemaParser", () => {
 
 describe("a declared shape", () => {
   it("is what its derived schema's own shape is (the schema checks no more and no less)", () => {
-    for (const shape of [FAILOVER_BACKEND, FAILOVER_BACKEND_LIST] as Shape[])
+    for (const shape of [FAILOVER_BACKEND, FAILOVER_BACKEND_LIST, ENDPOINT, ENDPOINT_LIST] as Shape[])
       expect(shapeOf(schemaOf(shape))).toEqual(shape);
   });
 

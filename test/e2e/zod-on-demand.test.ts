@@ -1,6 +1,9 @@
-// `failover get <id>` with valid input and a valid answer evaluates no zod (scripts/build.mjs
+// `failover get <id>` and `endpoint get <id>` with valid input and a valid answer evaluate no zod (scripts/build.mjs
 // loads zod on first use; src/commands/input.ts and src/api/schema.ts check the happy path
 // without it); a refused value or answer loads it to word the error exactly as before.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { FB, useFaultServer } from "./support.js";
@@ -11,6 +14,8 @@ const suite = useFaultServer("key_zod");
 const run = (args: string[], input?: string) =>
   suite.run(args, { env: { NODE_OPTIONS: `--require ${PROBE}` }, ...(input === undefined ? {} : { input }) });
 const zodLine = (stderr: string) => stderr.split("\n").find((l) => l.startsWith("zod evaluated: "));
+const HTTP_PROBE = fileURLToPath(new URL("../helpers/http-probe.cjs", import.meta.url));
+const httpLine = (stderr: string) => stderr.split("\n").find((l) => l.startsWith("node:http loaded: "));
 
 describe("zod on demand", () => {
   it("is not evaluated by failover get with a valid id and answer, in a table or JSON", async () => {
@@ -31,6 +36,37 @@ describe("zod on demand", () => {
     const r = await run(["failover", "get", "-"], `${FB.id}\n${FB.id}\n`);
     expect(r.exitCode).toBe(0);
     expect(zodLine(r.stderr)).toBe("zod evaluated: no");
+  });
+
+  // A YAML policy with a secret: masked in the table, as JSON in -o json (issue 18 item 7).
+  const EP = {
+    id: "ep_zod1",
+    url: "https://shop.example.com",
+    type: "cloud",
+    bindings: ["public"],
+    traffic_policy:
+      "on_http_request:\n  - actions:\n      - type: verify-webhook\n        config: {provider: github, secret: s3cret}\n      - type: deny\n",
+  };
+
+  it("is not evaluated by endpoint get with a valid id and answer, in a table or JSON", async () => {
+    suite.server.fallback = () => json(200, EP);
+    for (const args of [
+      ["endpoint", "get", EP.id],
+      ["endpoint", "get", EP.id, "--show-secret", "-o", "json"],
+    ]) {
+      const r = await run(args);
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toContain(EP.id);
+      expect(zodLine(r.stderr)).toBe("zod evaluated: no");
+    }
+  });
+
+  it("is evaluated to name the field of an answer that is not an endpoint", async () => {
+    suite.server.fallback = () => json(200, { ...EP, url: 7 });
+    const r = await run(["endpoint", "get", EP.id]);
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stderr).toContain("url: ");
+    expect(zodLine(r.stderr)).toBe("zod evaluated: yes");
   });
 
   it("is evaluated to word a refused flag, as before", async () => {
@@ -54,5 +90,30 @@ describe("zod on demand", () => {
     expect(r.exitCode).not.toBe(0);
     expect(r.stderr).toContain("backends: ");
     expect(zodLine(r.stderr)).toBe("zod evaluated: yes");
+  });
+});
+
+// node:http and node:net are taken at the first request (src/api/transport.ts, proxy.ts,
+// client.ts): a command that sends nothing never loads them.
+describe("node:http on demand", () => {
+  it("is not loaded by policy check of a file, which sends nothing", async () => {
+    // A file, not stdin (a pipe on stdin, like one on stdout, is a node:net socket).
+    const dir = mkdtempSync(join(tmpdir(), "edgectl-builtins-"));
+    try {
+      const file = join(dir, "policy.yml");
+      writeFileSync(file, "on_http_request:\n  - actions:\n      - type: deny\n");
+      const r = await suite.run(["policy", "check", file], { env: { NODE_OPTIONS: `--require ${HTTP_PROBE}` } });
+      expect(r.stdout).toBe("ok");
+      expect(httpLine(r.stderr)).toBe("node:http loaded: no");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("is loaded by a command that sends a request", async () => {
+    suite.server.fallback = () => json(200, FB);
+    const r = await suite.run(["failover", "get", FB.id], { env: { NODE_OPTIONS: `--require ${HTTP_PROBE}` } });
+    expect(r.exitCode).toBe(0);
+    expect(httpLine(r.stderr)).toBe("node:http loaded: yes");
   });
 });

@@ -8,7 +8,7 @@ import { checkEndpointUrl, checkPolicy, type Problem } from "../../policy/index.
 import { parsePolicyText } from "../../policy/parse.js";
 import { collectIds } from "../batch.js";
 import type { Deps } from "../deps.js";
-import { idList, parseField, strings } from "../input.js";
+import { idList, parseField, strings, switchValue } from "../input.js";
 
 export { concurrencyFlag, descriptionFlag, dryRunFlag, metadataFlag } from "../failover/fields.js";
 
@@ -31,7 +31,7 @@ export async function resolveIds(
 export const showSecretFlag = {
   flag: "--show-secret",
   help: "print the secrets in Traffic Policies instead of ********",
-  schema: () => z.boolean(),
+  ...switchValue(),
 };
 
 export const urlFlag = (help: string) => ({ flag: "--url <url>", help, schema: () => z.optional(z.string()) });

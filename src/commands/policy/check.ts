@@ -1,6 +1,7 @@
 // `policy check`: the validator of src/policy on a file or stdin, sending nothing and needing
 // no API key. The problems are the command's result, so they go to stdout (as a linter's do);
 // exit 2 says the input was refused, and stderr says how many problems there were.
+import { readFileSync } from "node:fs";
 import * as z from "zod/mini";
 import { UsageError } from "../../errors.js";
 import { escapeControl } from "../../output/escape.js";
@@ -83,7 +84,8 @@ async function readPolicy(source: string, deps: Deps): Promise<string> {
     return deps.readStdin();
   }
   try {
-    return await (await import("node:fs/promises")).readFile(source, "utf8");
+    // node:fs, loaded by every start: node:fs/promises would load a dozen more modules.
+    return readFileSync(source, "utf8");
   } catch (err) {
     throw new UsageError(
       `<file>: cannot read ${source}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
