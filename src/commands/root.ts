@@ -14,7 +14,9 @@ export { COMMANDS };
 
 export function buildProgram(f: Deps): Program {
   const program = new Program(f)
-    .description("Manage ngrok Failover backends and HTTPS edge webhook verification")
+    .description(
+      "Manage ngrok Failover backends, webhook verification, and the Cloud Endpoints and Traffic Policies that replace Edges",
+    )
     .version(VERSION, "-v, --version", "print the version")
     .addOption(
       new Option("--api-key <key>", "API key (visible in process lists: prefer EDGECTL_API_KEY or `auth login`)"),
@@ -40,9 +42,12 @@ Examples:
   $ echo "$SECRET" | edgectl webhook-verification replace edghts_1 edghtsrt_1 --provider github --secret-stdin
   # leaving Edges: back up, review the plan, then create the Cloud Endpoints
   $ edgectl export > edges-backup.json
-  $ edgectl migrate edge edghts_1
-  $ edgectl migrate edge edghts_1 --apply
+  $ edgectl migrate edge --all
+  $ edgectl migrate edge --all --apply
+  # Cloud Endpoints: check a policy, create, rotate a webhook secret
+  $ edgectl policy check policy.yml
   $ edgectl endpoint create --url https://shop.example.com --traffic-policy-file policy.yml
+  $ echo "$SECRET" | edgectl endpoint webhook-verification replace ep_1 --provider github --secret-stdin
 
 Settings: flag > environment (EDGECTL_*) > profile in the config file > default.
 Exit codes: 0 ok, 1 API error, 2 usage, 3 no usable answer, 4 auth, 130 interrupted.`,
