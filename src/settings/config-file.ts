@@ -16,9 +16,16 @@ export type Env = Record<string, string | undefined>;
  * applies it once, so every reader sees the same.
  */
 export function withoutBlanks(env: Env): Env {
-  const out: Env = {};
-  for (const [name, value] of Object.entries(env)) if (value !== undefined && value.trim() !== "") out[name] = value;
-  return out;
+  // A view, not a copy: edgectl reads variables by name, and copying every variable of a large
+  // environment at each start cost failover get a garbage collection (BENCHMARKS.md).
+  const shown = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
+  return new Proxy(env, {
+    get: (target, name) => shown(Reflect.get(target, name)),
+    has: (target, name) => shown(Reflect.get(target, name)) !== undefined,
+    ownKeys: (target) => Reflect.ownKeys(target).filter((name) => shown(Reflect.get(target, name)) !== undefined),
+    getOwnPropertyDescriptor: (target, name) =>
+      shown(Reflect.get(target, name)) === undefined ? undefined : Reflect.getOwnPropertyDescriptor(target, name),
+  });
 }
 
 export const CONFIG_KEYS = ["api_key", "base_url", "output", "timeout", "retries"] as const;
