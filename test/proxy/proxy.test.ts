@@ -217,11 +217,10 @@ describe("an https API (self-signed certificate for localhost and 127.0.0.1)", (
 
   it("a proxy that never answers the CONNECT is bounded by --timeout", async () => {
     proxy.hang = true;
-    const started = Date.now();
+    // Unbounded, the run would hang past the test's own timeout: exit 3 naming --timeout is the proof.
     const r = await run([...GET, "--timeout", "1", "--retries", "0"], { HTTPS_PROXY: proxy.url });
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toContain("--timeout");
-    expect(Date.now() - started).toBeLessThan(8_000);
     expect(api.requests).toEqual([]);
   });
 
