@@ -5,6 +5,8 @@
 import { AuthError, BatchError, UsageError } from "../errors.js";
 import { formatError } from "../output/error.js";
 import { escapeControl } from "../output/escape.js";
+import type { ApiClient } from "../api/client.js";
+import type { BatchRequestOptions } from "../api/failover.js";
 import type { Deps, InterruptReport } from "./deps.js";
 
 export interface BatchOutcome<T> {
@@ -187,4 +189,31 @@ export function progressLine(
     deps.io.stderr.write(`\r\x1b[2K${label} ${done}/${all}`);
     if (done === all) deps.io.stderr.write("\r\x1b[2K");
   };
+}
+
+/**
+ * One request per id, as every `<noun> get|delete <id>…` sends them: a client of its own with
+ * at most `concurrency` in flight, rate-limit waits per id, a progress line on a terminal, and
+ * an interrupt that says which ids were `verb` ("read", "deleted"). Outcomes in input order.
+ */
+export async function requestEach<T>(
+  deps: Deps,
+  ids: string[],
+  concurrency: number,
+  doing: { label: string; verb: string },
+  request: (client: ApiClient, id: string, options: BatchRequestOptions) => Promise<T>,
+): Promise<BatchOutcome<T>[]> {
+  const client = deps.client({ maxSockets: concurrency });
+  try {
+    return await runBatch(
+      ids,
+      concurrency,
+      (id, onRateLimited) =>
+        request(client, id, { onRateLimited, rateLimitWaits: rateLimitWaits(ids.length, deps.settings.retries) }),
+      progressLine(deps, doing.label, ids.length),
+      { verb: doing.verb, report: (report) => deps.reportOnInterrupt?.(report) },
+    );
+  } finally {
+    client.close();
+  }
 }

@@ -5,7 +5,7 @@ import type { ApiClient } from "../api/client.js";
 import type { BatchRequestOptions } from "../api/failover.js";
 import { printResult } from "../output/print.js";
 import { renderRows } from "../output/table.js";
-import { progressLine, rateLimitWaits, reportFailures, runBatch, succeeded } from "./batch.js";
+import { reportFailures, requestEach, succeeded } from "./batch.js";
 import { confirmDeletion } from "./confirm.js";
 import type { Deps } from "./deps.js";
 import { printDryRun, printDryRuns } from "./dry-run.js";
@@ -45,33 +45,27 @@ export async function deleteBatch(options: DeleteBatchOptions, deps: Deps, targe
     options.yes,
     ids.length === 1 ? `Delete ${one} ${ids[0]}?` : `Delete ${ids.length} ${many}?`,
   );
-  const client = deps.client({ maxSockets: options.concurrency });
-  try {
-    const outcomes = await runBatch(
-      ids,
-      options.concurrency,
-      (id, onRateLimited) =>
-        target.remove(client, id, { onRateLimited, rateLimitWaits: rateLimitWaits(ids.length, deps.settings.retries) }),
-      progressLine(deps, "deleting", ids.length),
-      { verb: "deleted", report: (report) => deps.reportOnInterrupt?.(report) },
-    );
-    const deleted = succeeded(outcomes).map((o) => ({ id: o.id, deleted: true }));
-    if (!options.many) {
-      reportFailures(deps, outcomes, "deleted");
-      printResult(deps, deleted[0], (color) => renderRows(["ID", "DELETED"], [[deleted[0]!.id, "true"]], color));
-      return;
-    }
-    // On failure stdout is empty: with nothing deleted there is no list to print, not even `[]`.
-    if (deleted.length > 0)
-      printResult(deps, deleted, (color) =>
-        renderRows(
-          ["ID", "DELETED"],
-          deleted.map((d) => [d.id, "true"]),
-          color,
-        ),
-      );
+  const outcomes = await requestEach(
+    deps,
+    ids,
+    options.concurrency,
+    { label: "deleting", verb: "deleted" },
+    target.remove,
+  );
+  const deleted = succeeded(outcomes).map((o) => ({ id: o.id, deleted: true }));
+  if (!options.many) {
     reportFailures(deps, outcomes, "deleted");
-  } finally {
-    client.close();
+    printResult(deps, deleted[0], (color) => renderRows(["ID", "DELETED"], [[deleted[0]!.id, "true"]], color));
+    return;
   }
+  // On failure stdout is empty: with nothing deleted there is no list to print, not even `[]`.
+  if (deleted.length > 0)
+    printResult(deps, deleted, (color) =>
+      renderRows(
+        ["ID", "DELETED"],
+        deleted.map((d) => [d.id, "true"]),
+        color,
+      ),
+    );
+  reportFailures(deps, outcomes, "deleted");
 }

@@ -667,12 +667,7 @@ function planRoute(
       const max = seconds(m.maximum_duration);
       if (idle) config.idle_session_duration = idle;
       if (max) config.max_session_duration = max;
-      if (customCookiePrefix(m.cookie_prefix))
-        notes.warn(
-          id,
-          "oidc",
-          `cookie_prefix ${JSON.stringify(m.cookie_prefix)} has no equivalent; ngrok names the cookie itself`,
-        );
+      warnCookiePrefix(notes, id, "oidc", m.cookie_prefix);
       b.add({ type: "openid-connect", config });
     }
   }
@@ -850,12 +845,7 @@ function planOauth(m: Obj, b: RuleBuilder, notes: Notes, id: string): void {
   if (idle) config.idle_session_timeout = idle;
   if (max) config.max_session_duration = max;
   if (refresh) config.userinfo_refresh_interval = refresh;
-  if (customCookiePrefix(m.cookie_prefix))
-    notes.warn(
-      id,
-      "oauth",
-      `cookie_prefix ${JSON.stringify(m.cookie_prefix)} has no equivalent; ngrok names the cookie itself`,
-    );
+  warnCookiePrefix(notes, id, "oauth", m.cookie_prefix);
   b.add({ type: "oauth", config });
   if (emails.length > 0 || domains.length > 0) {
     const email = "actions.ngrok.oauth.identity.email";
@@ -1108,10 +1098,15 @@ export function policyTexts(edges: readonly AnyEdge[]): string[] {
 }
 
 /**
- * A cookie prefix the operator chose. The API fills in `ngrok.` when none was given (it is
- * what every OAuth/OIDC module reads back), and ngrok's own cookie naming is what a Traffic
- * Policy gets: warning about the default would flag every route for nothing lost.
+ * A cookie prefix the operator chose is a warning: ngrok names the cookie itself. The API fills
+ * in `ngrok.` when none was given (every OAuth/OIDC module reads it back): warning about the
+ * default would flag every route for nothing lost.
  */
-function customCookiePrefix(prefix: unknown): boolean {
-  return typeof prefix === "string" && prefix !== "" && prefix !== "ngrok.";
+function warnCookiePrefix(notes: Notes, routeId: string, module: "oauth" | "oidc", prefix: unknown): void {
+  if (typeof prefix === "string" && prefix !== "" && prefix !== "ngrok.")
+    notes.warn(
+      routeId,
+      module,
+      `cookie_prefix ${JSON.stringify(prefix)} has no equivalent; ngrok names the cookie itself`,
+    );
 }

@@ -1,7 +1,7 @@
 import { getEndpoint, type Endpoint } from "../../api/endpoints.js";
 import { shownData } from "../../output/mask.js";
 import { printResult } from "../../output/print.js";
-import { progressLine, rateLimitWaits, reportFailures, runBatch } from "../batch.js";
+import { reportFailures, requestEach } from "../batch.js";
 import { defineCommand } from "../define.js";
 import type { Deps } from "../deps.js";
 import { concurrencyFlag, idsArg, resolveIds, showSecretFlag } from "./fields.js";
@@ -30,30 +30,21 @@ endpoint as the API returned it. Secrets in the policy are ******** unless --sho
 });
 
 export async function run(options: GetOptions, deps: Deps): Promise<void> {
-  const client = deps.client({ maxSockets: options.concurrency });
-  try {
-    const outcomes = await runBatch(
-      options.ids,
-      options.concurrency,
-      (id, onRateLimited) =>
-        getEndpoint(client, id, {
-          onRateLimited,
-          rateLimitWaits: rateLimitWaits(options.ids.length, deps.settings.retries),
-        }),
-      progressLine(deps, "getting", options.ids.length),
-      { verb: "read", report: (report) => deps.reportOnInterrupt?.(report) },
-    );
-    const found = outcomes.filter((o) => o.value !== undefined).map((o) => o.value as Endpoint);
-    if (!options.many) {
-      reportFailures(deps, outcomes, "read");
-      return await printEndpoints(deps, found[0]!, [found[0]!], options.showSecret);
-    }
-    // On failure stdout is empty: with no id found there is no list to print, not even `[]`.
-    if (found.length > 0) await printEndpoints(deps, found, found, options.showSecret);
+  const outcomes = await requestEach(
+    deps,
+    options.ids,
+    options.concurrency,
+    { label: "getting", verb: "read" },
+    getEndpoint,
+  );
+  const found = outcomes.filter((o) => o.value !== undefined).map((o) => o.value as Endpoint);
+  if (!options.many) {
     reportFailures(deps, outcomes, "read");
-  } finally {
-    client.close();
+    return await printEndpoints(deps, found[0]!, [found[0]!], options.showSecret);
   }
+  // On failure stdout is empty: with no id found there is no list to print, not even `[]`.
+  if (found.length > 0) await printEndpoints(deps, found, found, options.showSecret);
+  reportFailures(deps, outcomes, "read");
 }
 
 /** JSON: `json` (one endpoint or a list) with secrets masked; table: each endpoint's record and policy. */

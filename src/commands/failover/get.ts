@@ -1,6 +1,6 @@
 import { getFailover, type FailoverBackend } from "../../api/failover.js";
 import { printResult } from "../../output/print.js";
-import { progressLine, rateLimitWaits, reportFailures, runBatch } from "../batch.js";
+import { reportFailures, requestEach } from "../batch.js";
 import { defineCommand } from "../define.js";
 import type { Deps } from "../deps.js";
 import { concurrencyFlag, idsArg, resolveIds, type IdsOptions } from "./fields.js";
@@ -22,29 +22,20 @@ export const get = defineCommand({
 });
 
 export async function run(options: GetOptions, deps: Deps): Promise<void> {
-  const client = deps.client({ maxSockets: options.concurrency });
-  try {
-    const outcomes = await runBatch(
-      options.ids,
-      options.concurrency,
-      (id, onRateLimited) =>
-        getFailover(client, id, {
-          onRateLimited,
-          rateLimitWaits: rateLimitWaits(options.ids.length, deps.settings.retries),
-        }),
-      progressLine(deps, "getting", options.ids.length),
-      { verb: "read", report: (report) => deps.reportOnInterrupt?.(report) },
-    );
-    const found = outcomes.filter((o) => o.value !== undefined).map((o) => o.value as FailoverBackend);
-    if (!options.many) {
-      reportFailures(deps, outcomes, "read");
-      printResult(deps, found[0], (color) => failoverRecord(found[0]!, color));
-      return;
-    }
-    // On failure stdout is empty: with no id found there is no list to print, not even `[]`.
-    if (found.length > 0) printResult(deps, found, (color) => failoverRows(found, color));
+  const outcomes = await requestEach(
+    deps,
+    options.ids,
+    options.concurrency,
+    { label: "getting", verb: "read" },
+    getFailover,
+  );
+  const found = outcomes.filter((o) => o.value !== undefined).map((o) => o.value as FailoverBackend);
+  if (!options.many) {
     reportFailures(deps, outcomes, "read");
-  } finally {
-    client.close();
+    printResult(deps, found[0], (color) => failoverRecord(found[0]!, color));
+    return;
   }
+  // On failure stdout is empty: with no id found there is no list to print, not even `[]`.
+  if (found.length > 0) printResult(deps, found, (color) => failoverRows(found, color));
+  reportFailures(deps, outcomes, "read");
 }
