@@ -116,7 +116,7 @@ export class ApiClient {
 
   /**
    * The request line's path and query for a command's path (appended to the base URL, whose
-   * path prefix is kept) or a URL (from followUrl, or checked by the caller): as node:http
+   * path prefix is kept) or a URL (from nextPage, or checked by the caller): as node:http
    * would take it from the parsed URL. A path with nothing the URL parser would rewrite (no
    * dot segment, no character it escapes) is appended as it is: a batch makes thousands.
    */
@@ -133,21 +133,6 @@ export class ApiClient {
       );
     }
     return target.pathname + target.search;
-  }
-
-  /**
-   * A URI the API handed back, absolute or relative, resolved against the base URL as a
-   * browser would. It must stay on the base URL's origin: the key goes nowhere else. A list's
-   * next page is not followed this way but by nextPage (its query, on the list's own path).
-   */
-  followUrl(uri: string): URL {
-    const url = new URL(uri, this.baseUrl);
-    if (url.origin !== this.origin) {
-      throw new NetworkError(
-        `the API pointed to ${url.origin}, which is not ${this.origin}; not following it with the key`,
-      );
-    }
-    return url;
   }
 
   /** When a listing that starts now must be done by: --timeout bounds all its pages together. */
@@ -213,7 +198,7 @@ export class ApiClient {
 
   /** Sends a request with retries; an error status becomes ApiError/AuthError, a failed exchange NetworkError. */
   async request(method: Method, target: string | URL, opts: RequestOptions = {}): Promise<RawResponse> {
-    // A string is a path below the base URL; a URL comes from followUrl.
+    // A string is a path below the base URL; a URL comes from nextPage or the caller.
     const path = this.requestPath(target);
     const hasBody = opts.body !== undefined && method !== "GET" && method !== "DELETE";
     const payload = hasBody ? JSON.stringify(opts.body) : undefined;

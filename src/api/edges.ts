@@ -9,18 +9,21 @@ import { OTHER_ROUTE_MODULES } from "../api-data/route-modules.js";
 /** A route module: null, or an object with `enabled` (absent means true). */
 const Module = z.nullable(z.optional(z.looseObject({ enabled: z.optional(z.nullable(z.boolean())) })));
 
+/** A `backend` module: a route's, or a TLS or TCP edge's. */
+const BackendModule = z.nullable(
+  z.optional(
+    z.looseObject({
+      enabled: z.optional(z.nullable(z.boolean())),
+      backend: z.nullable(z.optional(z.looseObject({ id: z.string() }))),
+    }),
+  ),
+);
+
 export const HttpsEdgeRoute = z.looseObject({
   id: z.string(),
   match_type: z.string(),
   match: z.string(),
-  backend: z.nullable(
-    z.optional(
-      z.looseObject({
-        enabled: z.optional(z.nullable(z.boolean())),
-        backend: z.nullable(z.optional(z.looseObject({ id: z.string() }))),
-      }),
-    ),
-  ),
+  backend: BackendModule,
   webhook_verification: z.nullable(
     z.optional(
       z.looseObject({
@@ -37,16 +40,6 @@ export const HttpsEdgeRoute = z.looseObject({
 });
 export type HttpsEdgeRoute = z.infer<typeof HttpsEdgeRoute>;
 
-/** A TLS or TCP edge's `backend` module (as a route's). */
-const BackendModule = z.nullable(
-  z.optional(
-    z.looseObject({
-      enabled: z.optional(z.nullable(z.boolean())),
-      backend: z.nullable(z.optional(z.looseObject({ id: z.string() }))),
-    }),
-  ),
-);
-
 const edgeBase = {
   id: z.string(),
   description: z.optional(z.string()),
@@ -61,29 +54,6 @@ export const HttpsEdge = z.looseObject({
   routes: z.nullable(z.optional(z.array(HttpsEdgeRoute))),
 });
 export type HttpsEdge = z.infer<typeof HttpsEdge>;
-
-const HttpsEdgeList = z.looseObject({
-  https_edges: z.array(HttpsEdge),
-  next_page_uri: z.optional(z.nullable(z.string())),
-});
-
-const parseEdge = schemaParser(HttpsEdge) as (data: unknown) => HttpsEdge;
-const parsePage = pageOf(
-  "https_edges",
-  schemaParser(HttpsEdgeList) as (data: unknown) => { https_edges: HttpsEdge[]; next_page_uri?: string | null },
-);
-
-export const httpsEdgePath = (id?: string) =>
-  id === undefined ? "/edges/https" : `/edges/https/${encodeURIComponent(id)}`;
-
-export function getHttpsEdge(client: ApiClient, id: string): Promise<HttpsEdge> {
-  return client.requestJson("GET", httpsEdgePath(id), parseEdge);
-}
-
-/** Every HTTPS edge, all pages. */
-export function listAllHttpsEdges(client: ApiClient): Promise<HttpsEdge[]> {
-  return listPages(client, `${httpsEdgePath()}?limit=100`, parsePage);
-}
 
 /** TLS edges (edgtls_): one backend, IP restriction, mutual TLS, TLS termination, a policy. */
 export const TlsEdge = z.looseObject({

@@ -61,8 +61,8 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** The keys whose string values are secrets wherever they stand in an API body. */
-const SECRET_KEYS = new Set(["secret", "client_secret"]);
+/** The keys whose string values are secrets wherever they stand in an API body (webhook, OAuth/OIDC client). */
+export const SECRET_KEYS: ReadonlySet<string> = new Set(["secret", "client_secret"]);
 
 /** Masks the secrets of a Traffic Policy text by its parsed structure (src/output/mask.ts's maskPolicyText). */
 export type PolicyMasker = (text: string) => Promise<string>;

@@ -5,6 +5,7 @@
 // traffic somewhere the edge did not. What cannot be carried over is listed and fails closed.
 import { backendKindOf, type Backend } from "../api/backends.js";
 import type { AnyEdge, EdgeKind, HttpsEdge, HttpsEdgeRoute, TcpEdge, TlsEdge } from "../api/edges.js";
+import { isProvider } from "../api-data/providers.js";
 import { OTHER_ROUTE_MODULES } from "../api-data/route-modules.js";
 import { InternalError } from "../errors.js";
 import { checkPolicy, type Protocol } from "../policy/index.js";
@@ -144,13 +145,6 @@ const OAUTH_PROVIDER_KEYS = new Set([
   "teams",
   "organizations",
 ]);
-
-/** Providers ngrok's verify-webhook takes (the contract's list, sns aside: it needs a secret the edge never held). */
-export const WEBHOOK_PROVIDERS = new Set(
-  "aftership airship alchemy autodesk bitbucket bolt box brex buildkite calendly castle chargify circleci clearbit clerk coinbase contentful docusign dropbox facebook_graph_api facebook_messenger frameio github gitlab go1 graphcms heroku hostedhooks hubspot instagram intercom jira launch_darkly linear mailchimp mailgun microsoft_teams modern_treasury mongodb mux orb orbit pagerduty pinwheel plivo pusher sendgrid sentry shopify signal_sciences slack sonatype square stripe svix terraform tiktok trendmicro_conformity twilio twitter typeform vmware webex whatsapp worldline xero zendesk zoom".split(
-    " ",
-  ),
-);
 
 /** What one edge's planning collects. */
 class Notes {
@@ -680,7 +674,7 @@ function planRoute(
         "webhook_verification",
         "ngrok's verify-webhook needs a secret for sns, which the edge never held; verify SNS signatures by hand",
       );
-    else if (!WEBHOOK_PROVIDERS.has(provider))
+    else if (!isProvider(provider))
       refuse("webhook_verification", `provider ${JSON.stringify(m.provider)} is not one verify-webhook takes`);
     else if (typeof m.secret !== "string" || m.secret === "")
       refuse(

@@ -1,6 +1,7 @@
 // A Traffic Policy as data: built by the planner, serialised only at the edge (YAML for
 // people, JSON text for POST /endpoints), so nothing in a path or a label can change its shape.
 import { MASK } from "../api/redact.js";
+import { SECRET_FIELDS } from "../output/policy-secrets.js";
 
 export interface Action {
   type: string;
@@ -29,13 +30,6 @@ export function celString(value: string): string {
 export const exactPathExpression = (path: string) => `req.url.path == ${celString(path)}`;
 export const pathPrefixExpression = (path: string) => `req.url.path.startsWith(${celString(path)})`;
 
-/** The fields that hold a secret, per action type (what --show-secret shows). */
-const SECRET_FIELDS: Record<string, string> = {
-  "verify-webhook": "secret",
-  oauth: "client_secret",
-  "openid-connect": "client_secret",
-};
-
 function mapActions(policy: TrafficPolicy, f: (a: Action) => Action): TrafficPolicy {
   const out: TrafficPolicy = {};
   for (const phase of PHASES) {
@@ -48,24 +42,12 @@ function mapActions(policy: TrafficPolicy, f: (a: Action) => Action): TrafficPol
 /** The policy with every secret (webhook secret, OAuth/OIDC client secret) as ******** (for output, never for POST). */
 export function maskPolicy(policy: TrafficPolicy): TrafficPolicy {
   return mapActions(policy, (a) => {
-    const field = SECRET_FIELDS[a.type];
-    const value = field === undefined ? undefined : a.config?.[field];
-    return field !== undefined && typeof value === "string" && value !== ""
-      ? { ...a, config: { ...a.config, [field]: MASK } }
-      : a;
+    const fields = Object.hasOwn(SECRET_FIELDS, a.type) ? SECRET_FIELDS[a.type]! : [];
+    const shown = fields.filter((f) => typeof a.config?.[f] === "string" && a.config[f] !== "");
+    return shown.length === 0
+      ? a
+      : { ...a, config: { ...a.config, ...Object.fromEntries(shown.map((f) => [f, MASK])) } };
   });
-}
-
-/** The secrets a policy holds, for redaction of what is printed around it. */
-export function policySecrets(policy: TrafficPolicy): string[] {
-  const secrets: string[] = [];
-  mapActions(policy, (a) => {
-    const field = SECRET_FIELDS[a.type];
-    const value = field === undefined ? undefined : a.config?.[field];
-    if (typeof value === "string" && value !== "") secrets.push(value);
-    return a;
-  });
-  return secrets;
 }
 
 /** The text sent as `traffic_policy`: JSON, which the API takes as well as YAML. */

@@ -3,7 +3,7 @@
 // structure (a field of a known object, a value of the parsed policy) and replaces only the
 // secret's own value, where it stands: it never searches the output for a secret's characters,
 // so no other value is altered and where a mask lands tells nothing of the secret.
-import { MASK } from "../api/redact.js";
+import { MASK, SECRET_KEYS } from "../api/redact.js";
 import { locateJson, jsonView } from "./json-ranges.js";
 import { plainView, secretNodes } from "./policy-secrets.js";
 
@@ -15,7 +15,6 @@ export function maskSecret<T extends { secret?: string | null }>(module: T, show
 }
 
 /** API object fields that hold a secret: a webhook module's `secret`, OAuth/OIDC `client_secret`. */
-const SECRET_KEYS = new Set(["secret", "client_secret"]);
 
 /**
  * Any JSON value from the API (or a request body) with its secrets masked: every non-empty

@@ -4,7 +4,7 @@
 // mask each secret where it stands): masking never searches the text for a secret's value.
 
 /** The config fields of an action type that hold a secret. */
-const SECRET_FIELDS: Readonly<Record<string, readonly string[]>> = {
+export const SECRET_FIELDS: Readonly<Record<string, readonly string[]>> = {
   "verify-webhook": ["secret"],
   oauth: ["client_secret"],
   "openid-connect": ["client_secret"],

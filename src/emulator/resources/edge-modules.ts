@@ -12,6 +12,8 @@ import {
   optionalString,
   type Context,
 } from "../http.js";
+import { PHASES } from "../../policy/actions.js";
+import { parsePolicyText } from "../../policy/parse.js";
 
 const BACKEND_KIND_BY_PREFIX: Record<string, string> = {
   bkdfo_: "failover",
@@ -179,29 +181,19 @@ export function unclaimedHostports(ctx: Context, edgeId: string, wanted: string[
   return wanted;
 }
 
-const PHASES = ["on_tcp_connect", "on_http_request", "on_http_response"];
-
 /**
  * A traffic_policy module's value must be a policy: JSON or YAML text of an object whose keys
  * are phases (an edge may hold phases its endpoint would not run; migrate reports those).
+ * Parsed as the validator parses (src/policy/parse.ts): one document, nesting bounded.
  */
-export async function checkPolicyText(module: Record<string, unknown> | undefined, field: string): Promise<void> {
+export async function checkModulePolicy(module: Record<string, unknown> | undefined, field: string): Promise<void> {
   if (module === undefined) return;
-  const text = module.value as string;
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    // The yaml package is loaded only when a policy is not JSON.
-    const { parse } = await import("yaml");
-    try {
-      data = parse(text);
-    } catch (err) {
-      throw invalid(`${field}.value could not be parsed as JSON or YAML: ${(err as Error).message.split("\n")[0]}`);
-    }
-  }
+  const parsed = await parsePolicyText(module.value as string);
+  if (!parsed.ok)
+    throw invalid(`${field}.value could not be parsed as JSON or YAML: ${parsed.problems[0]!.message.split("\n")[0]}`);
+  const data = parsed.document;
   if (!isObject(data)) throw invalid(`${field}.value must be a policy: an object whose keys are phases`);
-  const unknown = Object.keys(data).find((k) => !PHASES.includes(k));
+  const unknown = Object.keys(data).find((k) => !(PHASES as readonly string[]).includes(k));
   if (unknown !== undefined)
     throw invalid(`${field}.value: unknown phase ${JSON.stringify(unknown)}; the phases are ${PHASES.join(", ")}`);
 }

@@ -19,7 +19,7 @@ import {
 } from "../http.js";
 import { rfc3339, type Collection, type TcpTlsEdgeRecord } from "../store.js";
 import {
-  checkPolicyText,
+  checkModulePolicy,
   parseEdgeModule,
   parseHostports,
   renderEdgeModule,
@@ -73,7 +73,7 @@ async function modulesOf(
 ): Promise<Record<string, Record<string, unknown>>> {
   const out: Record<string, Record<string, unknown>> = {};
   for (const m of names) if (body[m] !== undefined && body[m] !== null) out[m] = parseEdgeModule(body[m], m);
-  await checkPolicyText(out.traffic_policy, "traffic_policy");
+  await checkModulePolicy(out.traffic_policy, "traffic_policy");
   return out;
 }
 
@@ -145,7 +145,7 @@ export async function tcpTlsEdges(ctx: Context, kind: "tls" | "tcp", r: Request)
     return { status: 204 };
   }
   const module = parseEdgeModule(body, name);
-  if (name === "traffic_policy") await checkPolicyText(module, name);
+  if (name === "traffic_policy") await checkModulePolicy(module, name);
   await ctx.store.save(collection, { ...edge, modules: { ...edge.modules, [name]: module } });
   return { status: 200, body: renderEdgeModule(ctx, module, name) };
 }
