@@ -11,5 +11,10 @@ export function parseYaml(text: string): { ok: true; value: unknown } | { ok: fa
   const error = doc.errors[0];
   // yaml's message names the line and column; its first line is enough.
   if (error) return { ok: false, message: error.message.split("\n")[0]! };
-  return { ok: true, value: doc.toJS({ maxAliasCount: 100 }) as unknown };
+  try {
+    return { ok: true, value: doc.toJS({ maxAliasCount: 100 }) as unknown };
+  } catch (err) {
+    // Aliases that expand past the bound ("billion laughs"): refused like any text not a policy.
+    return { ok: false, message: (err as Error).message.split("\n")[0]! };
+  }
 }

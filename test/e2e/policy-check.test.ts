@@ -142,4 +142,20 @@ describe("edgectl policy check", () => {
     expect(proto.stderr).toContain("must be https, http, tls or tcp");
     expect(proto.exitCode).toBe(2);
   });
+
+  it("refuses YAML whose aliases expand past the bound (exit 2, one problem), not an internal error", async () => {
+    const laughs = [
+      "a: &a [x, x, x, x, x, x, x, x, x, x]",
+      "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]",
+      "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]",
+      "d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]",
+      "on_http_request: [*d]",
+      "",
+    ].join("\n");
+    const r = await bare([file("laughs.yml", laughs)]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).not.toContain("internal error");
+    expect(r.stdout.split("\n").filter(Boolean)).toHaveLength(1);
+    expect(r.stdout).toMatch(/^\(policy\): not valid JSON or YAML: .*alias/i);
+  });
 });
