@@ -403,6 +403,18 @@ describe("endpoint update", () => {
     expect(bad.exitCode).toBe(2);
     expect(lines()).toEqual([`GET /endpoints/${a}`]);
   });
+
+  it("a new --url is checked with the policy the endpoint keeps: an HTTP policy on a tcp:// URL is exit 2, nothing sent", async () => {
+    const a = seed();
+    const r = await suite.run(["endpoint", "update", a, "--url", "tcp://1.tcp.ngrok.io:12345"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^error: .*--url \(the endpoint's policy\): on_http_request/);
+    expect(lines()).toEqual([`GET /endpoints/${a}`]);
+    // The same policy suits another https URL: read, then PATCHed.
+    const ok = await suite.run(["endpoint", "update", a, "--url", "https://shop2.example.com"]);
+    expect(ok.stderr).toBe("");
+    expect(ok.exitCode).toBe(0);
+  });
 });
 
 describe("endpoint webhook-verification replace", () => {

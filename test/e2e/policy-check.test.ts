@@ -155,7 +155,7 @@ describe("edgectl policy check", () => {
     const r = await bare([file("laughs.yml", laughs)]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).not.toContain("internal error");
-    expect(r.stdout.split("\n").filter(Boolean)).toHaveLength(1);
+    expect(String(r.stdout).split("\n").filter(Boolean)).toHaveLength(1);
     expect(r.stdout).toMatch(/^\(policy\): not valid JSON or YAML: .*alias/i);
   });
 });

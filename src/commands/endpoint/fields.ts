@@ -60,7 +60,8 @@ export async function readPolicyText(source: string, deps: Pick<Deps, "io" | "re
 
 /** A problem as the validator words it, with the flag it concerns. */
 interface FlagProblem {
-  flag: "--url" | "--traffic-policy-file";
+  /** What the problem is laid to: a flag, or the policy the endpoint keeps under a new --url. */
+  flag: "--url" | "--traffic-policy-file" | "--url (the endpoint's policy)";
   path: string;
   message: string;
 }
@@ -75,6 +76,8 @@ export async function checkEndpointInput(input: {
   urlGiven: boolean;
   binding: Binding;
   policy?: string;
+  /** The policy comes from the endpoint, not a file: a new --url must suit it too. */
+  policyKept?: boolean;
 }): Promise<void> {
   const problems: FlagProblem[] = [];
   const add = (flag: FlagProblem["flag"], list: Problem[]) =>
@@ -82,13 +85,14 @@ export async function checkEndpointInput(input: {
   const url = checkEndpointUrl(input.url, input.binding);
   if (input.urlGiven) add("--url", url.problems);
   if (input.policy !== undefined) {
+    const flag = input.policyKept ? "--url (the endpoint's policy)" : "--traffic-policy-file";
     const parsed = await parsePolicyText(input.policy);
-    if (!parsed.ok) add("--traffic-policy-file", parsed.problems);
-    else if (url.target) add("--traffic-policy-file", checkPolicy(parsed.document, url.target));
+    if (!parsed.ok) add(flag, parsed.problems);
+    else if (url.target) add(flag, checkPolicy(parsed.document, url.target));
     // No protocol to check it for: what is wrong whatever the protocol (not an object) still is.
     else
       add(
-        "--traffic-policy-file",
+        flag,
         checkPolicy(parsed.document, { protocol: "https", internal: input.binding === "internal" }).filter(
           (p) => p.path === "",
         ),

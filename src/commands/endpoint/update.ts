@@ -91,7 +91,9 @@ export async function run(options: UpdateInput, deps: Deps): Promise<void> {
         url: options.url ?? current.url,
         urlGiven: options.url !== undefined,
         binding,
-        policy: options.trafficPolicy,
+        // A new URL with the policy kept: the kept policy must suit the new URL's protocol too.
+        policy: options.trafficPolicy ?? (current.traffic_policy || undefined),
+        policyKept: options.trafficPolicy === undefined,
       });
     }
     if (options.dryRun) return await printDryRun(deps, "PATCH", endpointPath(options.id), body);
