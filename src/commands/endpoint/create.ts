@@ -1,7 +1,5 @@
 import * as z from "zod/mini";
 import { createEndpoint, endpointsPath, type Binding, type EndpointCreate } from "../../api/endpoints.js";
-import { policySecretValues } from "../../output/policy-secrets.js";
-import { parsePolicyText } from "../../policy/parse.js";
 import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
 import { printDryRun } from "../dry-run.js";
@@ -13,6 +11,7 @@ import {
   metadataFlag,
   policyFileFlag,
   readPolicyText,
+  secretsOf,
   showSecretFlag,
 } from "./fields.js";
 
@@ -81,10 +80,4 @@ export async function run(options: CreateInput, deps: Deps): Promise<void> {
   } finally {
     client.close();
   }
-}
-
-/** The policy's secrets, redacted from --debug logs and messages. */
-export async function secretsOf(text: string): Promise<string[]> {
-  const parsed = await parsePolicyText(text);
-  return parsed.ok ? policySecretValues(parsed.document) : [];
 }

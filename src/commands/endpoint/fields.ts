@@ -4,6 +4,7 @@ import * as z from "zod/mini";
 import type { Binding } from "../../api/endpoints.js";
 import { UsageError } from "../../errors.js";
 import { escapeControl } from "../../output/escape.js";
+import { policySecretValues } from "../../output/policy-secrets.js";
 import { checkEndpointUrl, checkPolicy, type Problem } from "../../policy/index.js";
 import { parsePolicyText } from "../../policy/parse.js";
 import { collectIds } from "../batch.js";
@@ -104,4 +105,10 @@ export async function checkEndpointInput(input: {
   throw new UsageError(problems.length === 1 ? lines[0]! : `${problems.length} problems: ${lines.join("; ")}`, {
     problems: problems.map((p) => ({ flag: p.flag, path: p.path, message: p.message })),
   });
+}
+
+/** The policy's secrets, redacted from --debug logs and messages. */
+export async function secretsOf(text: string): Promise<string[]> {
+  const parsed = await parsePolicyText(text);
+  return parsed.ok ? policySecretValues(parsed.document) : [];
 }

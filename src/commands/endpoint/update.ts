@@ -10,9 +10,9 @@ import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
 import { printDryRun } from "../dry-run.js";
 import { idSchema } from "../input.js";
-import { secretsOf } from "./create.js";
 import {
   checkEndpointInput,
+  secretsOf,
   descriptionFlag,
   dryRunFlag,
   metadataFlag,

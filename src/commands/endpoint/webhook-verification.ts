@@ -3,15 +3,13 @@
 import * as z from "zod/mini";
 import { bindingOf, endpointPath, getEndpoint, updateEndpoint, type Endpoint } from "../../api/endpoints.js";
 import type { Provider } from "../../api-data/providers.js";
-import { policySecretValues } from "../../output/policy-secrets.js";
-import { parsePolicyText } from "../../policy/parse.js";
 import { defineCommand, type AnyCommandDef } from "../define.js";
 import type { Deps } from "../deps.js";
 import { printDryRun } from "../dry-run.js";
 import { idSchema } from "../input.js";
 import { flags as edgeFlags, readSecret } from "../webhook-verification/replace.js";
 import { setVerifyWebhook } from "./edit-policy.js";
-import { checkEndpointInput, dryRunFlag, showSecretFlag } from "./fields.js";
+import { checkEndpointInput, dryRunFlag, secretsOf, showSecretFlag } from "./fields.js";
 import { printEndpoints } from "./get.js";
 
 const args = { id: { arg: "<ep-id>", help: "endpoint id (ep_…)", schema: () => idSchema("endpoint") } };
@@ -78,8 +76,7 @@ export async function run(options: ReplaceOptions, deps: Deps): Promise<void> {
   const body = { traffic_policy: text };
   if (options.dryRun) return printDryRun(deps, "PATCH", endpointPath(options.id), body);
   // The policy's other secrets too, should an answer or a log line echo them.
-  const parsed = await parsePolicyText(text);
-  const secrets = [options.secret, ...(parsed.ok ? policySecretValues(parsed.document) : [])];
+  const secrets = [options.secret, ...(await secretsOf(text))];
   const client = deps.client({ secrets });
   try {
     const updated = await updateEndpoint(client, options.id, body);

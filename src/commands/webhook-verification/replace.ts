@@ -166,7 +166,7 @@ export async function run(options: ReplaceOptions, deps: Deps): Promise<void> {
   if (options.secret !== undefined) body.secret = options.secret;
   const secrets = options.secret === undefined ? [] : [options.secret];
   if (options.dryRun) {
-    return printDryRun(deps, "PUT", webhookVerificationPath(options.edgeId, options.routeId), maskSecret(body, false));
+    return printDryRun(deps, "PUT", webhookVerificationPath(options.edgeId, options.routeId), body);
   }
   const module = await replaceWebhookVerification(deps.client({ secrets }), options.edgeId, options.routeId, body);
   const shown = maskSecret(module, options.showSecret);
