@@ -349,6 +349,16 @@ describe("endpoint get, list, delete", () => {
     expect(j.stdout).not.toContain("s-a");
   });
 
+  it("list --limit n asks for one page of n, newest first", async () => {
+    seed();
+    seed(JSON_POLICY, "https://b.example.com");
+    seed(YAML_POLICY, "https://c.example.com");
+    const r = await suite.run(["endpoint", "list", "--limit", "2", "-o", "json"]);
+    expect(r.exitCode).toBe(0);
+    expect(lines()).toEqual(["GET /endpoints?limit=2"]);
+    expect((JSON.parse(r.stdout) as { id: string }[]).map((e) => e.id)).toEqual(["ep_3", "ep_2"]);
+  });
+
   it("delete: ids from stdin with --yes, each once; without --yes and no terminal, refused and nothing sent", async () => {
     const a = seed();
     const b = seed();

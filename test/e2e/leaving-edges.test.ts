@@ -118,4 +118,18 @@ describe("an edge on a live account: export, plan, refusal", () => {
     expect(r.stderr).toMatch(/2 item\(s\).*nothing was created.*--allow-partial/s);
     expect(await emu.endpoints()).toEqual([]);
   });
+
+  it("--map forwards a backend to the URL given: the weighted route migrated, then created with --apply --allow-partial", async () => {
+    const map = `${b.backends.weighted}=https://lb.internal`;
+    const plan = await emu.run(["migrate", "edge", b.edgeId, "--map", map, "-o", "json", "--show-secret"]);
+    expect(plan.stderr).toBe("");
+    expect(plan.exitCode).toBe(0);
+    const parsed = JSON.parse(plan.stdout);
+    expect(parsed.endpoints[0].traffic_policy).toEqual(expectedPolicy(b, GITHUB_SECRET, "https://lb.internal"));
+    expect(parsed.not_migrated.map((n: { route_id: string }) => n.route_id)).toEqual([b.routes.sns]);
+    const applied = await emu.run(["migrate", "edge", b.edgeId, "--map", map, "--apply", "--allow-partial"]);
+    expect(applied.exitCode).toBe(0);
+    const created = await emu.endpoints();
+    expect(created.map((e) => e.url).sort()).toEqual([...URLS].sort());
+  });
 });

@@ -187,6 +187,17 @@ describe("--apply when a POST fails (fault server)", () => {
     expect(`${r.stdout}\n${r.stderr}`).toContain("https://shop.example.com");
   });
 
+  it.each([
+    ["a 503", apiError(503, "Service unavailable", "ERR_NGROK_503")],
+    ["a reset connection", { reset: true } as const],
+  ])("a POST met by %s is not repeated (it may have been created)", async (_what, failWith) => {
+    scriptApi(undefined, { failAt: 1, failWith });
+    const r = await suite.run(["migrate", "edge", "edghts_1", "--apply"]);
+    expect(r.exitCode).not.toBe(0);
+    expect(requestLines().filter((l) => l.startsWith("POST"))).toEqual(["POST /endpoints"]);
+    expect(r.stdout).toBe("");
+  });
+
   it("a read-only account's refusal (ERR_NGROK_7196) is explained in plain words, exit 1", async () => {
     scriptApi(undefined, {
       failAt: 1,
