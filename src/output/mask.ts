@@ -5,6 +5,7 @@
 // so no other value is altered and where a mask lands tells nothing of the secret.
 import { MASK, SECRET_KEYS } from "../api/redact.js";
 import { locateJson, jsonView } from "./json-ranges.js";
+import { plainValue, readPlainYaml } from "../policy/plain-yaml.js";
 import { plainView, secretNodes } from "./policy-secrets.js";
 
 export { MASK };
@@ -54,24 +55,13 @@ export async function shownData<T>(value: T, show: boolean): Promise<T> {
  */
 export async function maskPolicyText(text: string): Promise<string> {
   if (text.trim() === "") return text;
-  let json = true;
-  let ranges: [number, number][];
-  try {
-    const root = locateJson(text);
-    if (root.kind !== "object") return MASK;
-    ranges = [...secretNodes(jsonView, root)].map((n) => [n.start, n.end]);
-  } catch {
-    json = false;
-    const { yamlSecretRanges } = await import("./yaml-text.js");
-    const found = yamlSecretRanges(text);
-    if (found.kind === "empty") return text;
-    if (found.kind === "not-policy") return MASK;
-    ranges = found.ranges;
-  }
-  const masked = replaceRanges(text, ranges, `"${MASK}"`);
+  const located = await locateSecrets(text);
+  if (located === "empty") return text;
+  if (located === "not-policy") return MASK;
+  const masked = replaceRanges(text, located.ranges, `"${MASK}"`);
   // Read back, the masked text must show no secret; if it somehow did, show none of it.
   try {
-    const back: unknown = json ? JSON.parse(masked) : (await import("./yaml-text.js")).parseYaml(masked);
+    const back = await located.read(masked);
     for (const v of secretNodes(plainView, back)) if (v !== MASK) return MASK;
     // Not laid out as a policy (no phase at all, or a phase that is no list of rules):
     // where its secrets stand cannot be told, so none of it is shown.
@@ -80,6 +70,40 @@ export async function maskPolicyText(text: string): Promise<string> {
     return MASK;
   }
   return masked;
+}
+
+type Located = { ranges: [number, number][]; read: (text: string) => unknown } | "empty" | "not-policy";
+
+/**
+ * Where the secrets of a policy text stand, and how to read the text as data: JSON; the plain
+ * YAML most policies are written in, read without the yaml library; any other YAML, with it.
+ */
+async function locateSecrets(text: string): Promise<Located> {
+  try {
+    const root = locateJson(text);
+    if (root.kind !== "object") return "not-policy";
+    return { ranges: [...secretNodes(jsonView, root)].map((n) => [n.start, n.end]), read: JSON.parse };
+  } catch {
+    // Not JSON: YAML.
+  }
+  const library = async (t: string) => (await import("./yaml-text.js")).parseYaml(t);
+  const plain = readPlainYaml(text);
+  if (plain !== undefined) {
+    if (plain.kind !== "object") return "not-policy";
+    const nodes = [...secretNodes(jsonView, plain)];
+    // A secret written as a block scalar is masked by the library, which knows its layout.
+    if (nodes.every((n) => n.kind === "scalar" && n.block === undefined))
+      return {
+        ranges: nodes.map((n) => [n.start, n.end]),
+        read: (t) => {
+          const back = readPlainYaml(t);
+          return back === undefined ? library(t) : plainValue(back);
+        },
+      };
+  }
+  const { yamlSecretRanges } = await import("./yaml-text.js");
+  const found = yamlSecretRanges(text);
+  return found.kind === "policy" ? { ranges: found.ranges, read: library } : found.kind;
 }
 
 /** The policy text as shown: masked unless `show`. */

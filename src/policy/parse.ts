@@ -1,6 +1,8 @@
 // A Traffic Policy text (JSON or YAML) parsed into a document for the validator. JSON first
-// (what the API stores and edgectl sends); YAML, loaded only then, for the rest.
+// (what the API stores and edgectl sends), then plain YAML (plain-yaml.ts); the yaml library,
+// loaded only then, for the rest.
 import { checkPolicy, type Problem, type Target } from "./index.js";
+import { plainValue, readPlainYaml } from "./plain-yaml.js";
 
 export type Parsed = { ok: true; document: unknown } | { ok: false; problems: Problem[] };
 
@@ -17,6 +19,9 @@ export async function parsePolicyText(text: string): Promise<Parsed> {
   } catch {
     // Text that starts like JSON but is not is most likely broken JSON; YAML (a superset) says where.
   }
+  // The plain YAML most policies are written in needs no library; the rest is the library's.
+  const plain = readPlainYaml(body);
+  if (plain !== undefined) return { ok: true, document: plainValue(plain) };
   const deep = tooDeep(body);
   if (deep) return notParsed(`not valid JSON or YAML: ${deep}`);
   const { parseYaml } = await import("./yaml-parse.js");
