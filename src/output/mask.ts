@@ -5,7 +5,7 @@
 // so no other value is altered and where a mask lands tells nothing of the secret.
 import { MASK, SECRET_KEYS } from "../api/redact.js";
 import { locateJson, jsonView } from "./json-ranges.js";
-import { plainValue, readPlainYaml } from "../policy/plain-yaml.js";
+import { mayBeJson, plainValue, readPlainYaml } from "../policy/plain-yaml.js";
 import { plainView, secretNodes } from "./policy-secrets.js";
 
 export { MASK };
@@ -79,13 +79,14 @@ type Located = { ranges: [number, number][]; read: (text: string) => unknown } |
  * YAML most policies are written in, read without the yaml library; any other YAML, with it.
  */
 async function locateSecrets(text: string): Promise<Located> {
-  try {
-    const root = locateJson(text);
-    if (root.kind !== "object") return "not-policy";
-    return { ranges: [...secretNodes(jsonView, root)].map((n) => [n.start, n.end]), read: JSON.parse };
-  } catch {
-    // Not JSON: YAML.
-  }
+  if (mayBeJson(text))
+    try {
+      const root = locateJson(text);
+      if (root.kind !== "object") return "not-policy";
+      return { ranges: [...secretNodes(jsonView, root)].map((n) => [n.start, n.end]), read: JSON.parse };
+    } catch {
+      // Not JSON: YAML.
+    }
   const library = async (t: string) => (await import("./yaml-text.js")).parseYaml(t);
   const plain = readPlainYaml(text);
   if (plain !== undefined) {

@@ -2,7 +2,7 @@
 // (what the API stores and edgectl sends), then plain YAML (plain-yaml.ts); the yaml library,
 // loaded only then, for the rest.
 import { checkPolicy, type Problem, type Target } from "./index.js";
-import { plainValue, readPlainYaml } from "./plain-yaml.js";
+import { mayBeJson, plainValue, readPlainYaml } from "./plain-yaml.js";
 
 export type Parsed = { ok: true; document: unknown } | { ok: false; problems: Problem[] };
 
@@ -14,11 +14,12 @@ const notParsed = (message: string): Parsed => ({
 export async function parsePolicyText(text: string): Promise<Parsed> {
   const body = text.replace(/^\ufeff/, ""); // a byte-order mark some editors write
   if (body.trim() === "") return notParsed("the policy is empty");
-  try {
-    return { ok: true, document: JSON.parse(body) as unknown };
-  } catch {
-    // Text that starts like JSON but is not is most likely broken JSON; YAML (a superset) says where.
-  }
+  if (mayBeJson(body))
+    try {
+      return { ok: true, document: JSON.parse(body) as unknown };
+    } catch {
+      // Text that starts like JSON but is not is most likely broken JSON; YAML (a superset) says where.
+    }
   // The plain YAML most policies are written in needs no library; the rest is the library's.
   const plain = readPlainYaml(body);
   if (plain !== undefined) return { ok: true, document: plainValue(plain) };

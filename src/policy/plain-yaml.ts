@@ -25,6 +25,13 @@ export function readPlainYaml(text: string): LocatedNode | undefined {
   }
 }
 
+/**
+ * Whether a policy text may be JSON (a collection): any other JSON text (a number, a string,
+ * true, null) reads in YAML as the same value, so only these are worth a JSON.parse, which
+ * costs a thrown error on every YAML text.
+ */
+export const mayBeJson = (text: string): boolean => /^\s*[[{]/.test(text);
+
 /** The node as plain data (what the library's parse gives). */
 export function plainValue(node: LocatedNode): unknown {
   if (node.kind === "scalar") return node.value;
@@ -50,9 +57,8 @@ const decline = (): never => {
   throw new NotPlain();
 };
 
-// YAML 1.2 core schema, as the yaml library resolves a plain scalar (its tags' tests, in order).
-const NULL = /^(?:~|[Nn]ull|NULL)?$/;
-const BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+// YAML 1.2 core schema, as the yaml library resolves a plain scalar (its tags' tests, in order:
+// null /^(?:~|[Nn]ull|NULL)?$/ and bool /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/ as WORDS below).
 const INT_OCT = /^0o[0-7]+$/;
 const INT = /^[-+]?[0-9]+$/;
 const INT_HEX = /^0x[0-9a-fA-F]+$/;
@@ -60,9 +66,19 @@ const FLOAT_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 const FLOAT_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
 const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
 
+/** Words the core schema reads as null or a boolean. */
+const WORDS = new Map<string, unknown>([
+  ...["", "~", "null", "Null", "NULL"].map((w): [string, unknown] => [w, null]),
+  ...["true", "True", "TRUE"].map((w): [string, unknown] => [w, true]),
+  ...["false", "False", "FALSE"].map((w): [string, unknown] => [w, false]),
+]);
+
 function resolvePlain(s: string): unknown {
-  if (NULL.test(s)) return null;
-  if (BOOL.test(s)) return s[0] === "t" || s[0] === "T";
+  if (WORDS.has(s)) return WORDS.get(s);
+  // Only what starts with a digit, a sign or a dot can be a number: the rest is a string at
+  // once, without running (and first compiling) the number patterns.
+  const c = s.charCodeAt(0);
+  if (!((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e)) return s;
   if (INT_OCT.test(s)) return parseInt(s.slice(2), 8);
   if (INT.test(s)) return parseInt(s, 10);
   if (INT_HEX.test(s)) return parseInt(s.slice(2), 16);
@@ -182,37 +198,36 @@ class Reader {
   /** Whether a mapping key (`key:` or `"key":`, then a blank or the line's end) starts here. */
   private keyAhead(): boolean {
     const start = this.i;
-    try {
-      this.key();
-      return true;
-    } catch (err) {
-      if (!(err instanceof NotPlain)) throw err;
-      return false;
-    } finally {
-      this.i = start;
-    }
+    const found = this.key() !== undefined;
+    this.i = start;
+    return found;
   }
 
-  /** A key and its `:` (with a blank or the line's end after it); declines when there is none. */
-  private key(): string {
+  /**
+   * The key that starts here, its `:` (a blank or the line's end after it) passed; undefined,
+   * the reader where it was, when no key starts here.
+   */
+  private key(): string | undefined {
+    const start = this.i;
     const ch = this.at();
     let key: unknown;
     if (ch === '"' || ch === "'") {
       key = this.quoted().value;
       this.skipSpaces();
     } else {
-      if (ch === undefined || INDICATORS.has(ch) || ch === " ") decline();
-      const start = this.i;
+      if (ch === undefined || INDICATORS.has(ch) || ch === " ") return undefined;
       const { text } = this;
       while (this.i < text.length && text[this.i] !== "\n") {
         if (text[this.i] === ":" && this.isBreakOrSpace(text[this.i + 1])) break;
-        if (text[this.i] === "#" && text[this.i - 1] === " ") decline();
+        if (text[this.i] === "#" && text[this.i - 1] === " ") break;
         this.i++;
       }
-      if (this.at() !== ":") decline();
       key = resolvePlain(trimSpaces(text.slice(start, this.i)));
     }
-    if (this.at() !== ":" || !this.isBreakOrSpace(this.at(1))) decline();
+    if (this.at() !== ":" || !this.isBreakOrSpace(this.at(1))) {
+      this.i = start;
+      return undefined;
+    }
     this.i++;
     return this.checkKey(key);
   }
@@ -229,7 +244,7 @@ class Reader {
     const entries: [string, LocatedNode][] = [];
     const keys = new Set<string>();
     for (;;) {
-      const key = this.key();
+      const key = this.key() ?? decline();
       if (keys.has(key)) decline();
       keys.add(key);
       const afterColon = this.i;
