@@ -39,9 +39,10 @@ export function yamlQuoted(value: string): string {
 // - null, booleans (YAML 1.1's yes/no/on/off/y/n too, any case), `=` (1.1's value key, which
 //   PyYAML refuses to load) and `<<` (a merge key);
 const SPECIAL_WORD = /^(?:~|=|<<|null|true|false|yes|no|on|off|y|n|[-+]?\.(?:inf|nan))$/i;
-// - anything that starts like a number and holds only what a number in some YAML form may hold
-//   (1_000, 0x1f, 0o17, 017, 0b1, .5, 1e3, sexagesimal 1:20, a date 2001-12-14, 1.2.3);
-const NUMBER_LIKE = /^[-+]?\.?[0-9][0-9a-fA-FxXoO_.:+-]*$/;
+// - anything that starts like a number (a digit or a dot) and holds only what a number in some
+//   YAML form may hold (1_000, 0x1f, 0o17, 017, 0b1, .5, 1e3, sexagesimal 1:20, a date
+//   2001-12-14; `.`, which YAML 1.1 reads as a float; 1.2.3, which its spec's pattern would);
+const NUMBER_LIKE = /^[-+]?[0-9.][0-9a-fA-FxXoO_.:+-]*$/;
 // - a YAML 1.1 timestamp (2001-12-14t21:59:43.10-05:00, 2001-12-14 21:59:43.10 -5);
 const TIMESTAMP = /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}/;
 // - an indicator first (`- `, `? `, `: `, flow, comment, anchor, alias, tag, block, quote,
@@ -50,7 +51,13 @@ const TIMESTAMP = /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}/;
 const NOT_PLAIN = /^[-?:,[\]{}#&*!|>'"%@`]|^\s|\s$|: | #|:$|^(?:---|\.\.\.)/;
 
 function plain(value: string): boolean {
-  return value !== "" && !NOT_PLAIN.test(value) && !SPECIAL_WORD.test(value) && !NUMBER_LIKE.test(value) && !TIMESTAMP.test(value);
+  return (
+    value !== "" &&
+    !NOT_PLAIN.test(value) &&
+    !SPECIAL_WORD.test(value) &&
+    !NUMBER_LIKE.test(value) &&
+    !TIMESTAMP.test(value)
+  );
 }
 
 function stringText(value: string): string {
@@ -63,7 +70,8 @@ function stringText(value: string): string {
 function numberText(value: number): string {
   if (Number.isNaN(value)) return ".nan";
   if (!Number.isFinite(value)) return value > 0 ? ".inf" : "-.inf";
-  if (Object.is(value, -0)) return "-0";
+  // -0 as -0.0: js-yaml (and any parser with integers apart) reads `-0` as the integer 0.
+  if (Object.is(value, -0)) return "-0.0";
   // 1e+21 as 1.0e+21: PyYAML (YAML 1.1) reads a float only with a dot in it.
   return String(value).replace(/^(-?[0-9]+)e/, "$1.0e");
 }
