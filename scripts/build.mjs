@@ -5,8 +5,9 @@
 //   modules esbuild evaluates only when first imported (src/commands/root.ts imports the one
 //   argv names); dist/main-<word>.cjs, the same with only the commands under one first word
 //   (`failover`, one for each word src/commands/tree.ts lists), which src/start.ts runs when the command line starts with it; and dist/config-write.cjs (proper-lockfile, write-file-atomic), required only
-//   by commands that write the config; dist/yaml-text.cjs (yaml), required only to print or
-//   mask a Traffic Policy in YAML; dist/emulator.cjs, required only by `edgectl emulator`.
+//   by commands that write the config; dist/yaml-text.cjs (yaml), required only to mask or
+//   edit a Traffic Policy in YAML (src/output/yaml-write.ts prints one without it);
+//   dist/emulator.cjs, required only by `edgectl emulator`.
 // Then it saves commander's root help (dist/help.txt). No V8 code cache is made here: V8
 // takes one only from the Node version that made it, so src/start.ts makes it on first run
 // in the user's cache folder, keyed by Node version and by the hash of the main bundles defined below.
@@ -39,7 +40,7 @@ const writeApart = {
   name: "config-write-apart",
   setup(b) {
     b.onResolve({ filter: /\/config-write\.js$/ }, () => ({ path: "./config-write.cjs", external: true }));
-    // The yaml library likewise, required only by `migrate edge` to print a policy.
+    // The yaml library likewise, required only to mask or edit a YAML policy.
     b.onResolve({ filter: /\/yaml-text\.js$/ }, () => ({ path: "./yaml-text.cjs", external: true }));
     // And to read a policy that is not JSON (src/policy/parse.ts): `policy check` of JSON never loads it.
     b.onResolve({ filter: /\/policy\/yaml-parse\.js$|^\.\/yaml-parse\.js$/ }, () => ({

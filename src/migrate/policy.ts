@@ -2,6 +2,7 @@
 // people, JSON text for POST /endpoints), so nothing in a path or a label can change its shape.
 import { MASK } from "../api/redact.js";
 import { SECRET_FIELDS } from "../output/policy-secrets.js";
+import { yamlText } from "../output/yaml-write.js";
 
 export interface Action {
   type: string;
@@ -55,8 +56,7 @@ export function policyJsonText(policy: TrafficPolicy): string {
   return JSON.stringify(policy, null, 2);
 }
 
-/** YAML as ngrok's docs write policies; the library is loaded only when a policy is printed. */
-export async function policyYaml(policy: TrafficPolicy): Promise<string> {
-  const { yamlText } = await import("../output/yaml-text.js");
+/** YAML as ngrok's docs write policies (edgectl's own writer: no YAML library is loaded). */
+export function policyYaml(policy: TrafficPolicy): string {
   return yamlText(policy);
 }

@@ -1,37 +1,7 @@
-// The yaml library, bundled apart (dist/yaml-text.cjs) and required only when a policy is
-// printed as YAML or a YAML policy is masked or edited, so no other command parses it at start-up.
-import { Document, isAlias, isMap, isScalar, isSeq, parse, parseDocument, visit, type Node } from "yaml";
+// The yaml library, bundled apart (dist/yaml-text.cjs) and required only when a YAML policy is
+// masked or edited, so no other command parses it at start-up (printing is yaml-write.ts's).
+import { isAlias, isMap, isScalar, isSeq, parse, parseDocument, type Document, type Node } from "yaml";
 import { secretNodes, type NodeView } from "./policy-secrets.js";
-
-/**
- * Characters some YAML parser reads as a line break or drops (C0 and C1 controls, DEL, U+2028,
- * U+2029, a BOM): a string holding one is double-quoted and every one of them escaped.
- */
-const UNSAFE = /[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff]/;
-const RAW_AFTER_JSON = /[\x7f-\x9f\u2028\u2029\ufeff]/g;
-
-function escapeRaw(ch: string): string {
-  if (ch === "\u0085") return "\\N";
-  if (ch === "\u2028") return "\\L";
-  if (ch === "\u2029") return "\\P";
-  const code = ch.charCodeAt(0);
-  return code <= 0xff ? `\\x${code.toString(16)}` : `\\u${code.toString(16).toUpperCase()}`;
-}
-
-export function yamlText(value: unknown): string {
-  // No aliases: the same action object may appear twice and must read as written out.
-  const doc = new Document(value, { aliasDuplicateObjects: false });
-  visit(doc, {
-    Scalar(_, node) {
-      if (typeof node.value === "string" && UNSAFE.test(node.value)) node.type = "QUOTE_DOUBLE";
-    },
-  });
-  // The library escapes what JSON.stringify escapes (C0 controls) and writes the rest raw; those
-  // stand only inside the double-quoted strings forced above, where an escape means the same.
-  return doc
-    .toString({ lineWidth: 0, doubleQuotedMinMultiLineLength: Number.MAX_SAFE_INTEGER })
-    .replace(RAW_AFTER_JSON, escapeRaw);
-}
 
 // Merge keys (`<<: *base`) as Go's yaml.v3 reads them: a secret may come in through one.
 const OPTIONS = { merge: true } as const;
@@ -103,14 +73,6 @@ export function yamlSecretRanges(text: string): YamlSecrets {
     return { kind: "not-policy" };
   }
   return { kind: "policy", ranges };
-}
-
-/** A YAML double-quoted scalar holding exactly `value` (what YAML may not hold raw, escaped). */
-export function yamlQuoted(value: string): string {
-  return JSON.stringify(value).replace(
-    /[\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff]/g,
-    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
 }
 
 /**

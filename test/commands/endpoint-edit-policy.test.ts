@@ -12,7 +12,7 @@ describe("setVerifyWebhook", () => {
   it("replaces a block scalar secret where it stands, keeping what follows", async () => {
     const text = hook("          provider: github\n          secret: |\n            old\n          # keep me\n");
     const { text: out } = await setVerifyWebhook(text, "stripe", "n\u0085w\u007f", undefined);
-    expect(out).toBe(hook('          provider: stripe\n          secret: "n\\u0085w\\u007f"\n          # keep me\n'));
+    expect(out).toBe(hook('          provider: stripe\n          secret: "n\\Nw\\x7f"\n          # keep me\n'));
     expect(parse(out).on_http_request[0].actions[0].config).toEqual({ provider: "stripe", secret: "n\u0085w\u007f" });
   });
 

@@ -6,6 +6,7 @@ import { isDeepStrictEqual } from "node:util";
 import { InternalError, UsageError } from "../../errors.js";
 import { escapeControl } from "../../output/escape.js";
 import { locateJson, type JsonNode } from "../../output/json-ranges.js";
+import { yamlQuoted } from "../../output/yaml-write.js";
 
 type Path = (string | number)[];
 
@@ -129,7 +130,7 @@ export async function setVerifyWebhook(
             )
           : setJsonMember(text, target.path, "config", JSON.stringify({ provider, secret }));
     } else {
-      const { setYamlValues, yamlQuoted } = await import("../../output/yaml-text.js");
+      const { setYamlValues } = await import("../../output/yaml-text.js");
       edited = setYamlValues(
         text,
         configPath,

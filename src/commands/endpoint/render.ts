@@ -4,6 +4,7 @@ import type { Endpoint } from "../../api/endpoints.js";
 import { escapeControl } from "../../output/escape.js";
 import { MASK, shownPolicyText } from "../../output/mask.js";
 import { renderRecord, renderRows } from "../../output/table.js";
+import { yamlText } from "../../output/yaml-write.js";
 
 export function endpointRows(list: Endpoint[], color: boolean): string {
   return renderRows(
@@ -45,7 +46,7 @@ async function policyYaml(text: string, show: boolean): Promise<string> {
   if (shown !== MASK) {
     try {
       const document = JSON.parse(shown) as unknown;
-      yaml = (await import("../../output/yaml-text.js")).yamlText(document);
+      yaml = yamlText(document);
     } catch {
       // Not JSON: YAML, shown as written.
     }

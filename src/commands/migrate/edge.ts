@@ -332,8 +332,6 @@ async function printPlans(plans: Plan[], many: boolean, showSecret: boolean, dep
   for (const plan of shown)
     for (const e of plan.endpoints)
       // The comment line is text from the API: escaped, so no line break in it starts YAML.
-      docs.push(
-        `# ${escapeControl(e.url)} (edge ${escapeControl(plan.edge_id)})\n${await policyYaml(e.traffic_policy)}`,
-      );
+      docs.push(`# ${escapeControl(e.url)} (edge ${escapeControl(plan.edge_id)})\n${policyYaml(e.traffic_policy)}`);
   if (docs.length > 0) deps.io.stdout.write(docs.join("---\n"));
 }
