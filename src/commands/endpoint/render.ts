@@ -4,6 +4,7 @@ import type { Endpoint } from "../../api/endpoints.js";
 import { escapeControl } from "../../output/escape.js";
 import { MASK, shownPolicyText } from "../../output/mask.js";
 import { renderRecord, renderRows } from "../../output/table.js";
+import { mayBeJson } from "../../policy/plain-yaml.js";
 import { yamlText } from "../../output/yaml-write.js";
 
 export function endpointRows(list: Endpoint[], color: boolean): string {
@@ -43,12 +44,11 @@ export async function endpointRecord(e: Endpoint, show: boolean, color: boolean)
 async function policyYaml(text: string, show: boolean): Promise<string> {
   const shown = await shownPolicyText(text, show);
   let yaml = shown;
-  if (shown !== MASK) {
+  if (shown !== MASK && mayBeJson(shown)) {
     try {
-      const document = JSON.parse(shown) as unknown;
-      yaml = yamlText(document);
+      yaml = yamlText(JSON.parse(shown) as unknown);
     } catch {
-      // Not JSON: YAML, shown as written.
+      // YAML that starts like JSON (a flow mapping): shown as written.
     }
   }
   const lines = yaml.replace(/\r?\n$/, "").split(/\r?\n/);
