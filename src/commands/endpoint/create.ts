@@ -4,16 +4,8 @@ import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
 import { printDryRun } from "../dry-run.js";
 import { printEndpoints } from "./get.js";
-import {
-  checkEndpointInput,
-  descriptionFlag,
-  dryRunFlag,
-  metadataFlag,
-  policyFileFlag,
-  readPolicyText,
-  secretsOf,
-  showSecretFlag,
-} from "./fields.js";
+import { descriptionFlag, dryRunFlag, metadataFlag, showSecretFlag } from "./fields.js";
+import { checkEndpointInput, policyFileFlag, readPolicyText, secretsOf } from "./policy-input.js";
 
 const required = (what: string) => () => z.string({ error: `required: ${what}` });
 

@@ -10,17 +10,8 @@ import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
 import { printDryRun } from "../dry-run.js";
 import { idSchema } from "../input.js";
-import {
-  checkEndpointInput,
-  secretsOf,
-  descriptionFlag,
-  dryRunFlag,
-  metadataFlag,
-  policyFileFlag,
-  readPolicyText,
-  showSecretFlag,
-  urlFlag,
-} from "./fields.js";
+import { descriptionFlag, dryRunFlag, metadataFlag, showSecretFlag } from "./fields.js";
+import { checkEndpointInput, policyFileFlag, readPolicyText, secretsOf, urlFlag } from "./policy-input.js";
 import { printEndpoints } from "./get.js";
 
 const args = { id: { arg: "<ep-id>", help: "endpoint id (ep_…)", schema: () => idSchema("endpoint") } };
