@@ -45,7 +45,8 @@ export function plainValue(node: LocatedNode): unknown {
 const DECLINED_CHARS = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff]/;
 /** Characters that start something other than a plain scalar (or that YAML reserves). */
 const INDICATORS = new Set([..."-?:,[]{}#&*!|>'\"%@`"]);
-const FLOW_ENDS = new Set([..."[]{},"]);
+/** What ends a plain scalar in a flow collection: an indicator, a line end, `: `, a comment. */
+const FLOW_PLAIN_END = /[,[\]{}\n]|:[ \n,[\]{}]|:$| #/g;
 const MAX_DEPTH = 64;
 const MAX_KEY = 1024;
 
@@ -134,6 +135,11 @@ class Reader {
     return ch === undefined || ch === " " || ch === "\n";
   }
 
+  /** At a block sequence's `- ` (or a `-` that ends its line). */
+  private atEntry(): boolean {
+    return this.at() === "-" && this.isBreakOrSpace(this.at(1));
+  }
+
   private skipSpaces(): void {
     while (this.at() === " ") this.i++;
   }
@@ -156,10 +162,7 @@ class Reader {
    */
   private nextContent(fromStart = false): number {
     const { text } = this;
-    if (!fromStart) {
-      while (this.i < text.length && text[this.i] !== "\n") this.i++;
-      this.i++;
-    }
+    if (!fromStart) this.i = this.lineEnd() + 1;
     for (;;) {
       if (this.i >= text.length) return -1;
       const lineStart = this.i;
@@ -167,14 +170,45 @@ class Reader {
       const ch = this.at();
       if (ch === undefined) return -1;
       if (ch === "\n" || ch === "#") {
-        while (this.i < text.length && text[this.i] !== "\n") this.i++;
-        this.i++;
+        this.i = this.lineEnd() + 1;
         continue;
       }
       const column = this.i - lineStart;
-      if (column === 0 && /^(?:---|\.\.\.)(?:[ \n]|$)/.test(text.slice(this.i, this.i + 4))) decline();
+      if (column === 0 && this.atDocumentMarker()) decline();
       return column;
     }
+  }
+
+  /** Where the current line ends (its "\n", or the text's length). */
+  private lineEnd(): number {
+    const end = this.text.indexOf("\n", this.i);
+    return end < 0 ? this.text.length : end;
+  }
+
+  /** `---` or `...` (then a blank or the line's end) at the start of a line. */
+  private atDocumentMarker(): boolean {
+    const { text, i } = this;
+    return (
+      (text.startsWith("---", i) || text.startsWith("...", i)) &&
+      (i + 3 === text.length || text[i + 3] === " " || text[i + 3] === "\n")
+    );
+  }
+
+  /**
+   * The first `:` in [from, to) that a blank, the line's end or the text's end follows (what
+   * ends a key), or -1.
+   */
+  private colonIndicator(from: number, to: number): number {
+    const { text } = this;
+    for (let c = text.indexOf(":", from); c >= 0 && c < to; c = text.indexOf(":", c + 1))
+      if (c + 1 === text.length || text[c + 1] === " " || text[c + 1] === "\n") return c;
+    return -1;
+  }
+
+  /** Where a comment starts in [from, to) (a `#` after a blank), or `to`. */
+  private commentStart(from: number, to: number): number {
+    const c = this.text.indexOf(" #", from);
+    return c < 0 || c >= to ? to : c;
   }
 
   private enter(): void {
@@ -185,7 +219,7 @@ class Reader {
   private blockNode(column: number, parent: number): Block {
     this.enter();
     let block: Block;
-    if (this.at() === "-" && this.isBreakOrSpace(this.at(1))) block = this.blockSequence(column);
+    if (this.atEntry()) block = this.blockSequence(column);
     else if (this.keyAhead()) block = this.blockMapping(column);
     else {
       const node = this.inlineValue(parent);
@@ -216,13 +250,11 @@ class Reader {
       this.skipSpaces();
     } else {
       if (ch === undefined || INDICATORS.has(ch) || ch === " ") return undefined;
-      const { text } = this;
-      while (this.i < text.length && text[this.i] !== "\n") {
-        if (text[this.i] === ":" && this.isBreakOrSpace(text[this.i + 1])) break;
-        if (text[this.i] === "#" && text[this.i - 1] === " ") break;
-        this.i++;
-      }
-      key = resolvePlain(trimSpaces(text.slice(start, this.i)));
+      const end = this.commentStart(start, this.lineEnd());
+      const colon = this.colonIndicator(start, end);
+      if (colon < 0) return undefined;
+      this.i = colon;
+      key = resolvePlain(trimSpaces(this.text.slice(start, colon)));
     }
     if (this.at() !== ":" || !this.isBreakOrSpace(this.at(1))) {
       this.i = start;
@@ -254,8 +286,7 @@ class Reader {
       if (this.atLineEnd()) {
         next = this.nextContent();
         if (next > column) [value, next] = this.blockNode(next, column);
-        else if (next === column && this.at() === "-" && this.isBreakOrSpace(this.at(1)))
-          [value, next] = this.blockSequence(column);
+        else if (next === column && this.atEntry()) [value, next] = this.blockSequence(column);
         else value = { kind: "scalar", start: afterColon, end: afterColon, value: null };
       } else {
         value = this.inlineValue(column);
@@ -284,8 +315,7 @@ class Reader {
         else item = { kind: "scalar", start: dash, end: dash, value: null };
       } else {
         const inner = this.i - this.lineStart();
-        if ((this.at() === "-" && this.isBreakOrSpace(this.at(1))) || this.keyAhead())
-          [item, next] = this.blockNode(inner, column);
+        if (this.atEntry() || this.keyAhead()) [item, next] = this.blockNode(inner, column);
         else {
           item = this.inlineValue(column);
           next = this.nextContent();
@@ -293,8 +323,7 @@ class Reader {
       }
       items.push(item);
       if (next > column) decline();
-      if (next < column || this.at() !== "-" || !this.isBreakOrSpace(this.at(1)))
-        return [{ kind: "array", start, end: item.end, items }, next];
+      if (next < column || !this.atEntry()) return [{ kind: "array", start, end: item.end, items }, next];
     }
   }
 
@@ -317,13 +346,10 @@ class Reader {
     if (ch === undefined || INDICATORS.has(ch)) return decline();
     // A plain scalar: to the line's end or a comment; `: ` in it would make it a mapping.
     const start = this.i;
-    const { text } = this;
-    while (this.i < text.length && text[this.i] !== "\n") {
-      if (text[this.i] === "#" && text[this.i - 1] === " ") break;
-      if (text[this.i] === ":" && this.isBreakOrSpace(text[this.i + 1])) decline();
-      this.i++;
-    }
-    const raw = trimSpaces(text.slice(start, this.i));
+    const end = this.commentStart(start, this.lineEnd());
+    if (this.colonIndicator(start, end) >= 0) decline();
+    this.i = end;
+    const raw = trimSpaces(this.text.slice(start, end));
     return { kind: "scalar", start, end: start + raw.length, value: resolvePlain(raw) };
   }
 
@@ -331,36 +357,36 @@ class Reader {
   private quoted(): Scalar {
     const { text } = this;
     const start = this.i;
-    const quote = text[this.i++];
+    const quote = text[start]!;
+    const lineEnd = this.lineEnd();
     let value = "";
-    for (;;) {
-      const ch = text[this.i];
-      if (ch === undefined || ch === "\n") return decline();
-      if (ch === quote) {
-        if (quote === "'" && text[this.i + 1] === "'") {
-          value += "'";
-          this.i += 2;
-          continue;
-        }
-        this.i++;
-        return { kind: "scalar", start, end: this.i, value };
-      }
-      if (quote === '"' && ch === "\\") {
-        const next = text[this.i + 1] ?? "";
+    for (let from = start + 1; ;) {
+      const close = text.indexOf(quote, from);
+      const escape = quote === '"' ? text.indexOf("\\", from) : -1;
+      if (escape >= 0 && (close < 0 || escape < close)) {
+        if (escape >= lineEnd) return decline();
+        value += text.slice(from, escape);
+        const next = text[escape + 1] ?? "";
         const length = HEX_LENGTH[next];
         if (Object.hasOwn(ESCAPES, next)) value += ESCAPES[next];
         else if (length !== undefined) {
-          const hex = text.slice(this.i + 2, this.i + 2 + length);
+          const hex = text.slice(escape + 2, escape + 2 + length);
           const code = /^[0-9a-fA-F]+$/.test(hex) && hex.length === length ? parseInt(hex, 16) : NaN;
           if (!(code <= 0x10ffff)) decline();
           value += String.fromCodePoint(code);
-          this.i += length;
         } else decline();
-        this.i += 2;
+        from = escape + 2 + (length ?? 0);
         continue;
       }
-      value += ch;
-      this.i++;
+      if (close < 0 || close >= lineEnd) return decline(); // no closing quote on this line
+      value += text.slice(from, close);
+      if (quote === "'" && text[close + 1] === "'") {
+        value += "'";
+        from = close + 2;
+        continue;
+      }
+      this.i = close + 1;
+      return { kind: "scalar", start, end: this.i, value };
     }
   }
 
@@ -454,13 +480,8 @@ class Reader {
     const ch = this.at();
     if (ch === undefined || INDICATORS.has(ch) || ch === " " || ch === "\n") decline();
     const start = this.i;
-    while (this.i < text.length) {
-      const c = text[this.i]!;
-      if (c === "\n" || FLOW_ENDS.has(c)) break;
-      if (c === "#" && text[this.i - 1] === " ") break;
-      if (c === ":" && (this.isBreakOrSpace(text[this.i + 1]) || FLOW_ENDS.has(text[this.i + 1]!))) break;
-      this.i++;
-    }
+    FLOW_PLAIN_END.lastIndex = start;
+    this.i = FLOW_PLAIN_END.exec(text)?.index ?? text.length;
     const raw = trimSpaces(text.slice(start, this.i));
     return { kind: "scalar", start, end: start + raw.length, raw };
   }
