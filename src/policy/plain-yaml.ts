@@ -110,19 +110,19 @@ const ESCAPES: Record<string, string> = {
 const HEX_LENGTH: Record<string, number> = { x: 2, u: 4, U: 8 };
 
 type Scalar = Extract<LocatedNode, { kind: "scalar" }>;
-/** A block-level node and the column of the next line with content (-1: the text ended). */
-type Block = [LocatedNode, number];
 
 class Reader {
   private i = 0;
   private depth = 0;
+  /** After a block-level node: the column of the next line with content (-1: the text ended). */
+  private next = -1;
   constructor(private readonly text: string) {}
 
   document(): LocatedNode {
     const column = this.nextContent(true);
     if (column < 0) decline(); // no value at all: the library says what that is
-    const [root, next] = this.blockNode(column, -1);
-    if (next >= 0) decline();
+    const root = this.blockNode(column, -1);
+    if (this.next >= 0) decline();
     return root;
   }
 
@@ -216,25 +216,20 @@ class Reader {
   }
 
   /** The node whose first line has content at `column` (more than `parent`, the indent it is under). */
-  private blockNode(column: number, parent: number): Block {
+  private blockNode(column: number, parent: number): LocatedNode {
     this.enter();
-    let block: Block;
-    if (this.atEntry()) block = this.blockSequence(column);
-    else if (this.keyAhead()) block = this.blockMapping(column);
+    let node: LocatedNode;
+    if (this.atEntry()) node = this.blockSequence(column);
     else {
-      const node = this.inlineValue(parent);
-      block = [node, this.nextContent()];
+      const key = this.key();
+      if (key !== undefined) node = this.blockMapping(column, key);
+      else {
+        node = this.inlineValue(parent);
+        this.next = this.nextContent();
+      }
     }
     this.depth--;
-    return block;
-  }
-
-  /** Whether a mapping key (`key:` or `"key":`, then a blank or the line's end) starts here. */
-  private keyAhead(): boolean {
-    const start = this.i;
-    const found = this.key() !== undefined;
-    this.i = start;
-    return found;
+    return node;
   }
 
   /**
@@ -271,59 +266,50 @@ class Reader {
     return key;
   }
 
-  private blockMapping(column: number): Block {
-    const start = this.i;
+  /** A block mapping whose first key (`first`, its `:` passed) stands at `column`. */
+  private blockMapping(column: number, first: string): LocatedNode {
+    const start = this.text.lastIndexOf("\n", this.i - 1) + 1 + column;
     const entries: [string, LocatedNode][] = [];
     const keys = new Set<string>();
-    for (;;) {
-      const key = this.key() ?? decline();
+    for (let key = first; ; key = this.key() ?? decline()) {
       if (keys.has(key)) decline();
       keys.add(key);
       const afterColon = this.i;
       this.skipSpaces();
       let value: LocatedNode;
-      let next: number;
       if (this.atLineEnd()) {
-        next = this.nextContent();
-        if (next > column) [value, next] = this.blockNode(next, column);
-        else if (next === column && this.atEntry()) [value, next] = this.blockSequence(column);
+        this.next = this.nextContent();
+        if (this.next > column) value = this.blockNode(this.next, column);
+        else if (this.next === column && this.atEntry()) value = this.blockSequence(column);
         else value = { kind: "scalar", start: afterColon, end: afterColon, value: null };
       } else {
         value = this.inlineValue(column);
-        next = this.nextContent();
+        this.next = this.nextContent();
       }
       entries.push([key, value]);
-      if (next !== column) {
-        if (next > column) decline(); // a plain scalar going on, or a node nothing holds
-        return [{ kind: "object", start, end: value.end, entries }, next];
+      if (this.next !== column) {
+        if (this.next > column) decline(); // a plain scalar going on, or a node nothing holds
+        return { kind: "object", start, end: value.end, entries };
       }
     }
   }
 
-  private blockSequence(column: number): Block {
+  private blockSequence(column: number): LocatedNode {
     const start = this.i;
     const items: LocatedNode[] = [];
     for (;;) {
       this.i++; // the "-"
       this.skipSpaces();
       let item: LocatedNode;
-      let next: number;
       if (this.atLineEnd()) {
         const dash = this.i;
-        next = this.nextContent();
-        if (next > column) [item, next] = this.blockNode(next, column);
+        this.next = this.nextContent();
+        if (this.next > column) item = this.blockNode(this.next, column);
         else item = { kind: "scalar", start: dash, end: dash, value: null };
-      } else {
-        const inner = this.i - this.lineStart();
-        if (this.atEntry() || this.keyAhead()) [item, next] = this.blockNode(inner, column);
-        else {
-          item = this.inlineValue(column);
-          next = this.nextContent();
-        }
-      }
+      } else item = this.blockNode(this.i - this.lineStart(), column); // `- a`, `- k: v`, `- - a`
       items.push(item);
-      if (next > column) decline();
-      if (next < column || !this.atEntry()) return [{ kind: "array", start, end: item.end, items }, next];
+      if (this.next > column) decline();
+      if (this.next < column || !this.atEntry()) return { kind: "array", start, end: item.end, items };
     }
   }
 
