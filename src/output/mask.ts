@@ -83,7 +83,7 @@ async function locateSecrets(text: string): Promise<Located> {
     try {
       const root = locateJson(text);
       if (root.kind !== "object") return "not-policy";
-      return { ranges: [...secretNodes(jsonView, root)].map((n) => [n.start, n.end]), read: JSON.parse };
+      return { ranges: secretNodes(jsonView, root).map((n) => [n.start, n.end]), read: JSON.parse };
     } catch {
       // Not JSON: YAML.
     }
@@ -91,7 +91,7 @@ async function locateSecrets(text: string): Promise<Located> {
   const plain = readPlainYaml(text);
   if (plain !== undefined) {
     if (plain.kind !== "object") return "not-policy";
-    const nodes = [...secretNodes(jsonView, plain)];
+    const nodes = secretNodes(jsonView, plain);
     // A secret written as a block scalar is masked by the library, which knows its layout.
     if (nodes.every((n) => n.kind === "scalar" && n.block === undefined))
       return {

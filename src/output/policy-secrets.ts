@@ -26,16 +26,22 @@ function isSet<N>(view: NodeView<N>, node: N): boolean {
   return s === undefined || (s.value !== null && s.value !== "");
 }
 
-function* valuesOf<N>(view: NodeView<N>, node: N, key: string): Generator<N> {
-  for (const [k, v] of view.entries(node) ?? []) if (k === key) yield v;
+/** The values of `key` in a mapping (every occurrence: merge keys may repeat one). */
+function valuesOf<N>(view: NodeView<N>, node: N, key: string): N[] {
+  const out: N[] = [];
+  for (const [k, v] of view.entries(node) ?? []) if (k === key) out.push(v);
+  return out;
 }
 
 /**
  * The secret value nodes of a policy document (a mapping whose phases are lists of rules):
  * every rule of every phase, every action whose `type` names a secret field, each such field
- * of its `config` (every occurrence). Empty and null values are left out.
+ * of its `config` (every occurrence). Empty and null values are left out. (Loops, not a
+ * generator: this runs once per policy shown, in code that runs once, where a generator's
+ * machinery costs more than the walk.)
  */
-export function* secretNodes<N>(view: NodeView<N>, root: N): Generator<N> {
+export function secretNodes<N>(view: NodeView<N>, root: N): N[] {
+  const found: N[] = [];
   for (const [, phase] of view.entries(root) ?? []) {
     for (const rule of view.items(phase) ?? []) {
       for (const actions of valuesOf(view, rule, "actions")) {
@@ -45,12 +51,14 @@ export function* secretNodes<N>(view: NodeView<N>, root: N): Generator<N> {
             const fields = typeof type === "string" && Object.hasOwn(SECRET_FIELDS, type) ? SECRET_FIELDS[type]! : [];
             if (fields.length === 0) continue;
             for (const config of valuesOf(view, action, "config"))
-              for (const field of fields) for (const v of valuesOf(view, config, field)) if (isSet(view, v)) yield v;
+              for (const field of fields)
+                for (const v of valuesOf(view, config, field)) if (isSet(view, v)) found.push(v);
           }
         }
       }
     }
   }
+  return found;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -64,5 +72,5 @@ export const plainView: NodeView<unknown> = {
 
 /** The secrets a parsed policy holds (as text), e.g. to redact them from a --debug log. */
 export function policySecretValues(document: unknown): string[] {
-  return [...secretNodes(plainView, document)].map((v) => (typeof v === "string" ? v : JSON.stringify(v)));
+  return secretNodes(plainView, document).map((v) => (typeof v === "string" ? v : JSON.stringify(v)));
 }
