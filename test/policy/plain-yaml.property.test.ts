@@ -81,6 +81,11 @@ describe("the plain YAML reader", () => {
     ["k: [\n  a,\n  # c\n  b,\n  ]\n", { k: ["a", "b"] }],
     ['{"a": 1, "b": {"c": []}}', { a: 1, b: { c: [] } }],
     ["a:\n\nb:\n  # only a comment\nc: x\n", { a: null, b: null, c: "x" }],
+    [
+      "- |\n  x\n   y\n- |-\n  z\n\n- k: |\n    w\n  # less indented: a comment\n  j: 1\n",
+      ["x\n y\n", "z", { k: "w\n", j: 1 }],
+    ],
+    ["k: |\n\n  after a blank line\n  #not a comment\n", { k: "\nafter a blank line\n#not a comment\n" }],
   ])("reads %j", (text, value) => {
     expect(expectAgrees(text)).toBe(true);
     if (value !== null) expect(plainValue(readPlainYaml(text)!)).toEqual(value);

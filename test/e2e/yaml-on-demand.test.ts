@@ -1,0 +1,104 @@
+// The YAML policies are written in is read and printed without the yaml library (issue 18
+// item 7: `endpoint get` and `policy check` start as fast as `failover get`):
+// src/policy/plain-yaml.ts reads it, src/output/yaml-write.ts prints JSON data as YAML. What
+// the plain reader declines (an anchor, a tag, a folded block) still goes to the library, and
+// is masked and checked exactly as before.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { useFaultServer } from "./support.js";
+import { json } from "../helpers/fault-server.js";
+
+const PROBE = fileURLToPath(new URL("../helpers/yaml-probe.cjs", import.meta.url));
+const suite = useFaultServer("key_yaml");
+const run = (args: string[]) => suite.run(args, { env: { NODE_OPTIONS: `--require ${PROBE}` } });
+const loaded = (stderr: string) => stderr.split("\n").find((l) => l.startsWith("yaml library loaded: "));
+
+const PLAIN = `# hooks, then 404
+on_http_request:
+  - name: hooks
+    expressions: ['req.url.path.startsWith("/hooks")']
+    actions:
+      - type: verify-webhook
+        config: {provider: github, secret: "s3cret"}
+      - type: forward-internal
+        config:
+          url: https://hooks.internal
+  - actions:
+      - type: custom-response
+        config: {status_code: 404, body: not found}
+`;
+// The same policy with its config behind an anchor: the plain reader declines it.
+const ANCHORED = PLAIN.replace(
+  'config: {provider: github, secret: "s3cret"}',
+  'config: &hook {provider: github, secret: "s3cret"}',
+);
+const endpoint = (traffic_policy: string) => ({
+  id: "ep_yaml1",
+  url: "https://shop.example.com",
+  type: "cloud",
+  bindings: ["public"],
+  traffic_policy,
+});
+
+const dir = mkdtempSync(join(tmpdir(), "edgectl-yaml-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const file = (name: string, text: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+
+describe("the yaml library on demand", () => {
+  it("is not loaded by endpoint get of a plain YAML policy, which is masked where the secret stands", async () => {
+    suite.server.fallback = () => json(200, endpoint(PLAIN));
+    const r = await run(["endpoint", "get", "ep_yaml1"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('        config: {provider: github, secret: "********"}\n');
+    expect(r.stdout).toContain("# hooks, then 404\n");
+    expect(r.stdout).not.toContain("s3cret");
+    expect(loaded(r.stderr)).toBe("yaml library loaded: no");
+  });
+
+  it("is not loaded by endpoint get of a JSON policy, printed as YAML", async () => {
+    const policy = {
+      on_http_request: [{ actions: [{ type: "verify-webhook", config: { provider: "github", secret: "s3cret" } }] }],
+    };
+    suite.server.fallback = () => json(200, endpoint(JSON.stringify(policy)));
+    const r = await run(["endpoint", "get", "ep_yaml1"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.endsWith('\n          provider: github\n          secret: "********"')).toBe(true);
+    expect(r.stdout).not.toContain("s3cret");
+    expect(loaded(r.stderr)).toBe("yaml library loaded: no");
+  });
+
+  it("is loaded to mask what the plain reader declines, and masks it alike", async () => {
+    suite.server.fallback = () => json(200, endpoint(ANCHORED));
+    const r = await run(["endpoint", "get", "ep_yaml1"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('config: &hook {provider: github, secret: "********"}\n');
+    expect(r.stdout).not.toContain("s3cret");
+    expect(loaded(r.stderr)).toBe("yaml library loaded: yaml-text.cjs");
+  });
+
+  it("is not loaded by policy check of a plain YAML file", async () => {
+    const r = await run(["policy", "check", file("plain.yml", PLAIN)]);
+    expect(r.stdout).toBe("ok");
+    expect(loaded(r.stderr)).toBe("yaml library loaded: no");
+  });
+
+  it("is loaded by policy check of YAML the plain reader declines, with the same verdict", async () => {
+    const r = await run(["policy", "check", file("anchored.yml", ANCHORED)]);
+    expect(r.stdout).toBe("ok");
+    expect(loaded(r.stderr)).toBe("yaml library loaded: policy-yaml.cjs");
+    // A deny after the custom-response of the same rule.
+    const bad = await run(["policy", "check", file("bad.yml", `${ANCHORED}      - type: deny\n`)]);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stdout).toBe(
+      "on_http_request[1].actions[1]: unreachable: the custom-response (actions[0]) action before it ends the phase",
+    );
+    expect(loaded(bad.stderr)).toBe("yaml library loaded: policy-yaml.cjs");
+  });
+});
