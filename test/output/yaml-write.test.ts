@@ -144,6 +144,12 @@ describe("yamlText, where it deliberately differs from the yaml package", () => 
     readsBack(yamlText(value), value);
   });
 
+  it("escapes a lone surrogate, high or low, and leaves a pair (an emoji) as it is", () => {
+    expect(yamlText({ a: "x\ud800y", b: "\udc00", c: "\ud83d\ude00" })).toBe(
+      'a: "x\\ud800y"\nb: "\\udc00"\nc: \ud83d\ude00\n',
+    );
+  });
+
   it("a key over 1024 characters is explicit (`? key`), its value on the lines after `:`", () => {
     const long = "k".repeat(1100);
     const value = { [long]: { a: 1 }, b: [{ [long]: [1] }], [`${long}x`]: "v" };
