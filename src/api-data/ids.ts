@@ -10,6 +10,11 @@ export const ID_RULES = {
     rule: "must be bkd + two lowercase letters + _ + 1–64 letters or digits (e.g. bkdhr_…, bkdtg_…)",
   },
   edge: { re: new RegExp(`^edghts_${TAIL}$`), rule: "must be edghts_ followed by 1–64 letters or digits" },
+  /** An edge of any of the three kinds (what `migrate edge` takes). */
+  anyEdge: {
+    re: new RegExp(`^edg(?:hts|tls|tcp)_${TAIL}$`),
+    rule: "must be edghts_, edgtls_ or edgtcp_ followed by 1–64 letters or digits",
+  },
   route: { re: new RegExp(`^edghtsrt_${TAIL}$`), rule: "must be edghtsrt_ followed by 1–64 letters or digits" },
   endpoint: { re: new RegExp(`^ep_${TAIL}$`), rule: "must be ep_ followed by 1–64 letters or digits" },
 } as const;

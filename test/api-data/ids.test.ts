@@ -9,6 +9,7 @@ const PREFIX: Record<IdKind, string> = {
   failover: "bkdfo_",
   backend: "bkdhr_",
   edge: "edghts_",
+  anyEdge: "edgtcp_",
   route: "edghtsrt_",
   endpoint: "ep_",
 };
@@ -23,6 +24,11 @@ describe("isValidId accepts well-formed ids", () => {
 
   it.each(["bkdhr_", "bkdsc_", "bkdtg_", "bkdwd_", "bkdfo_"])("accepts child backend prefix %s", (prefix) => {
     expect(isValidId("backend", `${prefix}abc123`)).toBe(true);
+  });
+
+  it.each(["edghts_", "edgtls_", "edgtcp_"])("accepts %s as an edge of any kind, and no other prefix", (prefix) => {
+    expect(isValidId("anyEdge", `${prefix}abc123`)).toBe(true);
+    expect(isValidId("anyEdge", `${prefix.replace("_", "x_")}abc123`)).toBe(false);
   });
 });
 

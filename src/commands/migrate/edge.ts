@@ -8,6 +8,7 @@ import {
   type EndpointCreate,
 } from "../../api/endpoints.js";
 import { edgeKindOf, type EdgeKind } from "../../api/edges.js";
+import { ID_RULES } from "../../api-data/ids.js";
 import { UsageError } from "../../errors.js";
 import { escapeControl } from "../../output/escape.js";
 import { renderJson } from "../../output/json.js";
@@ -32,8 +33,6 @@ import { maskPolicy, policyJsonText, policyYaml, type TrafficPolicy } from "../.
 import { readEdges } from "../../migrate/read.js";
 import { parsePolicyText } from "../../policy/parse.js";
 
-const EDGE_ID = /^edg(?:hts|tls|tcp)_[A-Za-z0-9]{1,64}$/;
-
 const args = {
   edgeIds: {
     arg: "[edge-id...]",
@@ -41,16 +40,7 @@ const args = {
     schema: () =>
       z.pipe(
         z.transform((v: unknown) => v ?? []),
-        z.array(
-          z
-            .string()
-            .check(
-              z.refine(
-                (v) => EDGE_ID.test(v),
-                "must be edghts_, edgtls_ or edgtcp_ followed by 1–64 letters or digits",
-              ),
-            ),
-        ),
+        z.array(z.string().check(z.refine((v) => ID_RULES.anyEdge.re.test(v), ID_RULES.anyEdge.rule))),
       ),
   },
 };
