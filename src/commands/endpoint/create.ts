@@ -3,7 +3,7 @@ import { createEndpoint, endpointsPath, type Binding, type EndpointCreate } from
 import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
 import { printDryRun } from "../dry-run.js";
-import { printEndpoints } from "./get.js";
+import { printEndpoints } from "./render.js";
 import { descriptionFlag, dryRunFlag, metadataFlag, showSecretFlag } from "./fields.js";
 import { checkEndpointInput, policyFileFlag, readPolicyText, secretsOf } from "./policy-input.js";
 

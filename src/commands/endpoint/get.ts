@@ -1,11 +1,9 @@
 import { getEndpoint, type Endpoint } from "../../api/endpoints.js";
-import { shownData } from "../../output/mask.js";
-import { printResult } from "../../output/print.js";
 import { reportFailures, requestEach } from "../batch.js";
 import { defineCommand } from "../define.js";
 import type { Deps } from "../deps.js";
 import { concurrencyFlag, idsArg, resolveIds, showSecretFlag } from "./fields.js";
-import { endpointRecord } from "./render.js";
+import { printEndpoints } from "./render.js";
 
 export interface GetOptions {
   ids: string[];
@@ -45,12 +43,4 @@ export async function run(options: GetOptions, deps: Deps): Promise<void> {
   // On failure stdout is empty: with no id found there is no list to print, not even `[]`.
   if (found.length > 0) await printEndpoints(deps, found, found, options.showSecret);
   reportFailures(deps, outcomes, "read");
-}
-
-/** JSON: `json` (one endpoint or a list) with secrets masked; table: each endpoint's record and policy. */
-export async function printEndpoints(deps: Deps, json: unknown, list: Endpoint[], show: boolean): Promise<void> {
-  if (deps.settings.output === "json") return printResult(deps, await shownData(json, show), () => "");
-  const color = deps.io.colorOn(deps.io.stdout);
-  const blocks = await Promise.all(list.map((e) => endpointRecord(e, show, color)));
-  printResult(deps, undefined, () => blocks.join("\n"));
 }

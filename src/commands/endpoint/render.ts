@@ -1,8 +1,11 @@
-// How a Cloud Endpoint looks in a table: its fields, then its Traffic Policy as YAML (secrets
-// masked unless shown). A list shows one row per endpoint.
+// How Cloud Endpoints are printed, by get, create, update and webhook-verification replace: in
+// a table its fields, then its Traffic Policy as YAML (secrets masked unless shown); a list
+// one row per endpoint; JSON as the API returned it, secrets masked.
 import type { Endpoint } from "../../api/endpoints.js";
 import { escapeControl } from "../../output/escape.js";
-import { MASK, shownPolicyText } from "../../output/mask.js";
+import { MASK, shownData, shownPolicyText } from "../../output/mask.js";
+import { printResult } from "../../output/print.js";
+import type { Deps } from "../deps.js";
 import { renderRecord, renderRows } from "../../output/table.js";
 import { mayBeJson } from "../../policy/plain-yaml.js";
 import { yamlText } from "../../output/yaml-write.js";
@@ -53,4 +56,12 @@ async function policyYaml(text: string, show: boolean): Promise<string> {
   }
   const lines = yaml.replace(/\r?\n$/, "").split(/\r?\n/);
   return `${lines.map(escapeControl).join("\n")}\n`;
+}
+
+/** JSON: `json` (one endpoint or a list) with secrets masked; table: each endpoint's record and policy. */
+export async function printEndpoints(deps: Deps, json: unknown, list: Endpoint[], show: boolean): Promise<void> {
+  if (deps.settings.output === "json") return printResult(deps, await shownData(json, show), () => "");
+  const color = deps.io.colorOn(deps.io.stdout);
+  const blocks = await Promise.all(list.map((e) => endpointRecord(e, show, color)));
+  printResult(deps, undefined, () => blocks.join("\n"));
 }

@@ -12,7 +12,7 @@ import { printDryRun } from "../dry-run.js";
 import { idSchema } from "../input.js";
 import { descriptionFlag, dryRunFlag, metadataFlag, showSecretFlag } from "./fields.js";
 import { checkEndpointInput, policyFileFlag, readPolicyText, secretsOf, urlFlag } from "./policy-input.js";
-import { printEndpoints } from "./get.js";
+import { printEndpoints } from "./render.js";
 
 const args = { id: { arg: "<ep-id>", help: "endpoint id (ep_…)", schema: () => idSchema("endpoint") } };
 const flags = {

@@ -11,7 +11,7 @@ import { flags as edgeFlags, readSecret } from "../webhook-verification/replace.
 import { setVerifyWebhook } from "./edit-policy.js";
 import { dryRunFlag, showSecretFlag } from "./fields.js";
 import { checkEndpointInput, secretsOf } from "./policy-input.js";
-import { printEndpoints } from "./get.js";
+import { printEndpoints } from "./render.js";
 
 const args = { id: { arg: "<ep-id>", help: "endpoint id (ep_…)", schema: () => idSchema("endpoint") } };
 
