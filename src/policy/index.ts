@@ -171,13 +171,19 @@ function checkAction(action: unknown, at: string, phase: Phase, target: Target, 
   return spec.terminating?.(config) ?? false;
 }
 
+/** The actions that can end `phase`, as words: "forward-internal, deny or close-connection". */
+function endingActions(phase: Phase): string {
+  const types = Object.keys(ACTIONS).filter((t) => ACTIONS[t]!.terminating && ACTIONS[t]!.phases.includes(phase));
+  return `${types.slice(0, -1).join(", ")} or ${types[types.length - 1]}`;
+}
+
 /** A public endpoint must handle every request: its handling phase's last rule matches all and ends it. */
 function checkHandled(document: Record<string, unknown>, target: Target, add: Add): void {
   const phase = handlingPhase(target.protocol);
   const rules = document[phase];
   const code = "ERR_NGROK_2235";
   const lead = "not guaranteed to handle traffic:";
-  const ends = "forward-internal, custom-response, deny or close-connection";
+  const ends = endingActions(phase);
   if (!Array.isArray(rules) || rules.length === 0)
     return add(
       phase,

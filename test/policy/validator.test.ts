@@ -401,6 +401,14 @@ const INVALID: Row[] = [
     ["2235 on_http_request[0].actions[0]: not guaranteed to handle traffic: redirect does not end the phase"],
   ],
   [
+    "a tcp endpoint's last action that does not end on_tcp_connect: the actions that can end it named",
+    { on_tcp_connect: [act("restrict-ips", { allow: ["10.0.0.0/8"] })] },
+    on("tcp"),
+    [
+      "2235 on_tcp_connect[0].actions[0]: not guaranteed to handle traffic: restrict-ips does not end the phase; a public endpoint's on_tcp_connect must end in forward-internal, deny or close-connection",
+    ],
+  ],
+  [
     "forward-internal with on_error: continue last",
     { on_http_request: [act("forward-internal", { url: "https://a.internal", on_error: "continue" })] },
     PUBLIC,
