@@ -5,6 +5,9 @@ import { readFileSync, readdirSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { isMap, isScalar, isSeq, parseAllDocuments, type Node } from "yaml";
+import { jsonView } from "../../src/output/json-ranges.js";
+import { secretNodes } from "../../src/output/policy-secrets.js";
+import { yamlSecretRanges } from "../../src/output/yaml-text.js";
 import { plainValue, readPlainYaml, type LocatedNode } from "../../src/policy/plain-yaml.js";
 
 const DIR = new URL("../fixtures/policy/", import.meta.url);
@@ -147,6 +150,39 @@ describe("random edits of the examples", () => {
     // Most edits leave plain YAML (a comment, a blank, a quote in a value): were the reader to
     // decline them all, this test would hold nothing.
     expect(read).toBeGreaterThan(900);
+  });
+});
+
+// The secrets masking replaces: where the plain reader reads a policy, the places of its
+// secrets are those the library finds (yaml-text.ts, the masking path before the plain reader).
+describe("random edits of the examples that hold secrets", () => {
+  const withSecrets = fixtures.filter(({ text }) => /secret/.test(text));
+  test("locate each secret where the library does", () => {
+    let compared = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...withSecrets),
+        fc.array(fc.tuple(fc.nat(), fc.nat(3), fc.constantFrom(...EDIT_CHARS)), { maxLength: 3 }),
+        ({ text }, edits) => {
+          let t = text;
+          for (const [at, cut, insert] of edits) {
+            const i = at % (t.length + 1);
+            t = t.slice(0, i) + insert + t.slice(i + cut);
+          }
+          const plain = readPlainYaml(t);
+          if (plain?.kind !== "object") return;
+          const mine = secretNodes(jsonView, plain);
+          if (!mine.every((n) => n.kind === "scalar" && n.block === undefined)) return; // left to the library
+          const lib = yamlSecretRanges(t);
+          expect(lib.kind).toBe("policy");
+          if (lib.kind !== "policy") return;
+          expect(mine.map((n) => [n.start, n.end])).toEqual(lib.ranges);
+          if (mine.length > 0) compared++;
+        },
+      ),
+      { numRuns: 2000, seed: Number(process.env.EDGECTL_PROPERTY_SEED ?? 1) },
+    );
+    expect(compared).toBeGreaterThan(500);
   });
 });
 
