@@ -217,3 +217,31 @@ export async function requestEach<T>(
     client.close();
   }
 }
+
+/**
+ * `<noun> get <id>… | -`: each id read; `print` gets what was found, one (as typed) or a list
+ * (several ids or `-`, in input order). One id: its failure is the command's error, nothing
+ * printed. A list: what was found is printed, then the failures reported; with none found
+ * stdout stays empty (not even `[]`).
+ */
+export async function getEach<T>(
+  deps: Deps,
+  options: { ids: string[]; many: boolean; concurrency: number },
+  request: (client: ApiClient, id: string, options: BatchRequestOptions) => Promise<T>,
+  print: (found: T[]) => void | Promise<void>,
+): Promise<void> {
+  const outcomes = await requestEach(
+    deps,
+    options.ids,
+    options.concurrency,
+    { label: "getting", verb: "read" },
+    request,
+  );
+  const found = outcomes.filter((o) => o.value !== undefined).map((o) => o.value as T);
+  if (!options.many) {
+    reportFailures(deps, outcomes, "read");
+    return await print(found);
+  }
+  if (found.length > 0) await print(found);
+  reportFailures(deps, outcomes, "read");
+}

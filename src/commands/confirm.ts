@@ -1,5 +1,13 @@
+import * as z from "zod/mini";
 import { UsageError } from "../errors.js";
 import type { Deps } from "./deps.js";
+
+/** `-y, --yes`: what every delete takes to skip confirmDeletion's question. */
+export const yesFlag = {
+  flag: "-y, --yes",
+  help: "do not ask for confirmation (required without a terminal)",
+  schema: () => z.boolean(),
+};
 
 /**
  * Deleting asks first when a person is at a terminal (stdin and stderr); without one it

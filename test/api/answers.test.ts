@@ -11,15 +11,8 @@ import { EXIT_CODES, type EdgectlError } from "../../src/errors.js";
 import { formatError } from "../../src/output/error.js";
 import { startFaultServer, type FaultServer, type Reply } from "../helpers/fault-server.js";
 import { skippedTime } from "../helpers/skipped-time.js";
+import { FB } from "../helpers/answers.js";
 
-const FB = {
-  id: "bkdfo_abc",
-  uri: "https://api.ngrok.com/backends/failover/bkdfo_abc",
-  created_at: "2026-01-01T00:00:00Z",
-  description: "eu pair",
-  metadata: "",
-  backends: ["bkdhr_a", "bkdtg_b"],
-};
 const MODULE = { enabled: true, provider: "github", secret: null };
 const HTML = `<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>\n<body><center><h1>502 Bad Gateway</h1></center>\n<hr><center>nginx</center>\n${"<!-- padding -->\n".repeat(40)}</body></html>\n`;
 

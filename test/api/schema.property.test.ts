@@ -9,15 +9,8 @@ import { ENDPOINT, ENDPOINT_LIST } from "../../src/api/endpoints.js";
 import { FAILOVER_BACKEND, FAILOVER_BACKEND_LIST, type FailoverBackend } from "../../src/api/failover.js";
 import { schemaOf, schemaParser, shapeOf, shapeParser, type Parser, type Shape } from "../../src/api/schema.js";
 import { WebhookVerification } from "../../src/api/webhook-verification.js";
+import { FB } from "../helpers/answers.js";
 
-const FB = {
-  id: "bkdfo_abc",
-  uri: "https://api.ngrok.com/backends/failover/bkdfo_abc",
-  created_at: "2026-01-01T00:00:00Z",
-  description: "eu pair",
-  metadata: "",
-  backends: ["bkdhr_a", "bkdtg_b"],
-};
 const EDGE = {
   id: "edghts_a",
   hostports: ["a.example:443"],

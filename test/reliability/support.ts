@@ -8,14 +8,7 @@ import { startFaultServer, type FaultServer } from "../helpers/fault-server.js";
 
 export const KEY = "key_reliability_Zq81xw7Pm2";
 
-export const FB = {
-  id: "bkdfo_abc",
-  uri: "https://api.ngrok.com/backends/failover/bkdfo_abc",
-  created_at: "2026-01-01T00:00:00Z",
-  description: "eu pair",
-  metadata: "",
-  backends: ["bkdhr_a", "bkdtg_b"],
-};
+export { FB } from "../helpers/answers.js";
 
 export const MODULE = { enabled: true, provider: "github", secret: null };
 

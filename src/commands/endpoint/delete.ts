@@ -1,5 +1,5 @@
-import * as z from "zod/mini";
 import { deleteEndpoint, endpointPath } from "../../api/endpoints.js";
+import { yesFlag } from "../confirm.js";
 import { defineCommand } from "../define.js";
 import { deleteBatch, type DeleteBatchOptions } from "../delete-batch.js";
 import type { Deps } from "../deps.js";
@@ -12,11 +12,7 @@ export const del = defineCommand({
   description: "Delete one or more endpoints",
   args: { ids: idsArg },
   flags: {
-    yes: {
-      flag: "-y, --yes",
-      help: "do not ask for confirmation (required without a terminal)",
-      schema: () => z.boolean(),
-    },
+    yes: yesFlag,
     concurrency: concurrencyFlag,
     dryRun: { ...dryRunFlag, help: "print the request(s) instead of sending them" },
   },

@@ -1,5 +1,5 @@
-import { getEndpoint, type Endpoint } from "../../api/endpoints.js";
-import { reportFailures, requestEach } from "../batch.js";
+import { getEndpoint } from "../../api/endpoints.js";
+import { getEach } from "../batch.js";
 import { defineCommand } from "../define.js";
 import type { Deps } from "../deps.js";
 import { concurrencyFlag, idsArg, resolveIds, showSecretFlag } from "./fields.js";
@@ -28,19 +28,7 @@ endpoint as the API returned it. Secrets in the policy are ******** unless --sho
 });
 
 export async function run(options: GetOptions, deps: Deps): Promise<void> {
-  const outcomes = await requestEach(
-    deps,
-    options.ids,
-    options.concurrency,
-    { label: "getting", verb: "read" },
-    getEndpoint,
+  await getEach(deps, options, getEndpoint, (found) =>
+    printEndpoints(deps, options.many ? found : found[0], found, options.showSecret),
   );
-  const found = outcomes.filter((o) => o.value !== undefined).map((o) => o.value as Endpoint);
-  if (!options.many) {
-    reportFailures(deps, outcomes, "read");
-    return await printEndpoints(deps, found[0]!, [found[0]!], options.showSecret);
-  }
-  // On failure stdout is empty: with no id found there is no list to print, not even `[]`.
-  if (found.length > 0) await printEndpoints(deps, found, found, options.showSecret);
-  reportFailures(deps, outcomes, "read");
 }

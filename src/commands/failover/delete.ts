@@ -1,25 +1,18 @@
-import * as z from "zod/mini";
 import { deleteFailover, failoverPath } from "../../api/failover.js";
+import { yesFlag } from "../confirm.js";
 import { defineCommand } from "../define.js";
-import { deleteBatch } from "../delete-batch.js";
+import { deleteBatch, type DeleteBatchOptions } from "../delete-batch.js";
 import type { Deps } from "../deps.js";
-import { concurrencyFlag, dryRunFlag, idsArg, resolveIds, type IdsOptions } from "./fields.js";
+import { concurrencyFlag, dryRunFlag, idsArg, resolveIds } from "./fields.js";
 
-export interface DeleteOptions extends IdsOptions {
-  yes: boolean;
-  dryRun: boolean;
-}
+export type DeleteOptions = DeleteBatchOptions;
 
 export const del = defineCommand({
   name: "delete",
   description: "Delete one or more Failover backends",
   args: { ids: idsArg },
   flags: {
-    yes: {
-      flag: "-y, --yes",
-      help: "do not ask for confirmation (required without a terminal)",
-      schema: () => z.boolean(),
-    },
+    yes: yesFlag,
     concurrency: concurrencyFlag,
     dryRun: { ...dryRunFlag, help: "print the request(s) instead of sending them" },
   },

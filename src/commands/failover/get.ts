@@ -1,6 +1,6 @@
-import { getFailover, type FailoverBackend } from "../../api/failover.js";
+import { getFailover } from "../../api/failover.js";
 import { printResult } from "../../output/print.js";
-import { reportFailures, requestEach } from "../batch.js";
+import { getEach } from "../batch.js";
 import { defineCommand } from "../define.js";
 import type { Deps } from "../deps.js";
 import { concurrencyFlag, idsArg, resolveIds, type IdsOptions } from "./fields.js";
@@ -22,20 +22,9 @@ export const get = defineCommand({
 });
 
 export async function run(options: GetOptions, deps: Deps): Promise<void> {
-  const outcomes = await requestEach(
-    deps,
-    options.ids,
-    options.concurrency,
-    { label: "getting", verb: "read" },
-    getFailover,
+  await getEach(deps, options, getFailover, (found) =>
+    options.many
+      ? printResult(deps, found, (color) => failoverRows(found, color))
+      : printResult(deps, found[0], (color) => failoverRecord(found[0]!, color)),
   );
-  const found = outcomes.filter((o) => o.value !== undefined).map((o) => o.value as FailoverBackend);
-  if (!options.many) {
-    reportFailures(deps, outcomes, "read");
-    printResult(deps, found[0], (color) => failoverRecord(found[0]!, color));
-    return;
-  }
-  // On failure stdout is empty: with no id found there is no list to print, not even `[]`.
-  if (found.length > 0) printResult(deps, found, (color) => failoverRows(found, color));
-  reportFailures(deps, outcomes, "read");
 }

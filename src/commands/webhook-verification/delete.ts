@@ -1,20 +1,16 @@
-import * as z from "zod/mini";
 import { deleteWebhookVerification, webhookVerificationPath } from "../../api/webhook-verification.js";
 import { printResult } from "../../output/print.js";
 import { renderRows } from "../../output/table.js";
-import { confirmDeletion } from "../confirm.js";
+import { confirmDeletion, yesFlag } from "../confirm.js";
+import { dryRunFlag } from "../failover/fields.js";
 import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
 import { printDryRun } from "../dry-run.js";
 import { routeArgs } from "./route.js";
 
 const flags = {
-  yes: {
-    flag: "-y, --yes",
-    help: "do not ask for confirmation (required without a terminal)",
-    schema: () => z.boolean(),
-  },
-  dryRun: { flag: "--dry-run", help: "print the request instead of sending it", schema: () => z.boolean() },
+  yes: yesFlag,
+  dryRun: dryRunFlag,
 };
 export type DeleteOptions = OptionsOf<typeof routeArgs, typeof flags>;
 
