@@ -1,12 +1,12 @@
-import * as z from "zod/mini";
 import { UsageError } from "../errors.js";
 import type { Deps } from "./deps.js";
+import { switchValue } from "./input.js";
 
 /** `-y, --yes`: what every delete takes to skip confirmDeletion's question. */
 export const yesFlag = {
   flag: "-y, --yes",
   help: "do not ask for confirmation (required without a terminal)",
-  schema: () => z.boolean(),
+  ...switchValue(),
 };
 
 /**

@@ -3,7 +3,8 @@ import * as z from "zod/mini";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/errors.js";
 import { idSchema, maxBytes, parseInput } from "../../src/commands/input.js";
-import { backendsSchema, descriptionSchema, metadataSchema } from "../../src/commands/failover/fields.js";
+import { backendsSchema } from "../../src/commands/failover/fields.js";
+import { descriptionSchema, metadataSchema } from "../../src/commands/flags.js";
 
 const FIELD_LABELS = { backends: "--backends", description: "--description", metadata: "--metadata", id: "<id>" };
 

@@ -69,6 +69,18 @@ describe("zod on demand", () => {
     expect(zodLine(r.stderr)).toBe("zod evaluated: yes");
   });
 
+  it("is not evaluated by a delete with --yes and valid ids (its switches are checked plainly)", async () => {
+    suite.server.fallback = () => ({ status: 204 });
+    for (const args of [
+      ["failover", "delete", FB.id, "--yes"],
+      ["endpoint", "delete", EP.id, "--yes", "--concurrency", "2"],
+    ]) {
+      const r = await run(args);
+      expect(r.exitCode).toBe(0);
+      expect(zodLine(r.stderr)).toBe("zod evaluated: no");
+    }
+  });
+
   it("is evaluated to word a refused flag, as before", async () => {
     const r = await run(["failover", "get", FB.id, "--concurrency", "0"]);
     expect(r.exitCode).toBe(2);

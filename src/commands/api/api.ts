@@ -8,7 +8,7 @@ import { renderJson } from "../../output/json.js";
 import { defineCommand } from "../define.js";
 import type { Deps } from "../deps.js";
 import { printDryRun } from "../dry-run.js";
-import { unquoted } from "../input.js";
+import { switchValue, unquoted } from "../input.js";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
@@ -83,11 +83,11 @@ export const api = defineCommand({
       help: "JSON request body from a file, or - for stdin",
       schema: () => z.optional(z.string()),
     },
-    dryRun: { flag: "--dry-run", help: "print the request instead of sending it", schema: () => z.boolean() },
+    dryRun: { flag: "--dry-run", help: "print the request instead of sending it", ...switchValue() },
     showSecret: {
       flag: "--show-secret",
       help: "print secrets in the answer (webhook, OAuth/OIDC client, policy) instead of ********",
-      schema: () => z.boolean(),
+      ...switchValue(),
     },
   },
   rules: [

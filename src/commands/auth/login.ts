@@ -1,15 +1,15 @@
-import * as z from "zod/mini";
 import { UsageError } from "../../errors.js";
 import { configPath, writeProfileKey } from "../../settings/config-file.js";
 import { parseApiKey } from "../../settings/resolve.js";
 import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
+import { switchValue } from "../input.js";
 
 const flags = {
   withToken: {
     flag: "--with-token",
     help: "read the key from stdin (the default when stdin is not a terminal)",
-    schema: () => z.boolean(),
+    ...switchValue(),
   },
 };
 export type LoginOptions = OptionsOf<object, typeof flags>;

@@ -4,8 +4,10 @@ import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
 import { printDryRun } from "../dry-run.js";
 import { printEndpoints } from "./render.js";
-import { descriptionFlag, dryRunFlag, metadataFlag, showSecretFlag } from "./fields.js";
+import { descriptionFlag, dryRunFlag, metadataFlag } from "../flags.js";
+import { showSecretFlag } from "./fields.js";
 import { checkEndpointInput, policyFileFlag, readPolicyText, secretsOf } from "./policy-input.js";
+import { switchValue } from "../input.js";
 
 const required = (what: string) => () => z.string({ error: `required: ${what}` });
 
@@ -29,7 +31,7 @@ const flags = {
   pooling: {
     flag: "--pooling",
     help: "let several endpoints share the URL (pooling_enabled)",
-    schema: () => z.boolean(),
+    ...switchValue(),
   },
   showSecret: showSecretFlag,
   dryRun: { ...dryRunFlag, help: "check and print the request (secrets masked) instead of sending it" },

@@ -5,8 +5,6 @@ import { collectIds } from "../batch.js";
 import type { Deps } from "../deps.js";
 import { idList, parseField, strings, switchValue } from "../input.js";
 
-export { concurrencyFlag, descriptionFlag, dryRunFlag, metadataFlag } from "../failover/fields.js";
-
 /** `<id...>` as typed: ids, or `-` alone to read them from stdin (checked once they are read). */
 export const idsArg = {
   arg: "<ep-id...>",

@@ -2,7 +2,8 @@ import { getEndpoint } from "../../api/endpoints.js";
 import { getEach } from "../batch.js";
 import { defineCommand } from "../define.js";
 import type { Deps } from "../deps.js";
-import { concurrencyFlag, idsArg, resolveIds, showSecretFlag } from "./fields.js";
+import { concurrencyFlag } from "../flags.js";
+import { idsArg, resolveIds, showSecretFlag } from "./fields.js";
 import { printEndpoints } from "./render.js";
 
 export interface GetOptions {

@@ -3,7 +3,7 @@ import { shownData } from "../../output/mask.js";
 import { printResult } from "../../output/print.js";
 import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
-import { allFlag, limitFlag } from "../failover/fields.js";
+import { allFlag, limitFlag } from "../flags.js";
 import { showSecretFlag } from "./fields.js";
 import { endpointRows } from "./render.js";
 

@@ -10,7 +10,8 @@ import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
 import { printDryRun } from "../dry-run.js";
 import { idSchema } from "../input.js";
-import { descriptionFlag, dryRunFlag, metadataFlag, showSecretFlag } from "./fields.js";
+import { descriptionFlag, dryRunFlag, metadataFlag } from "../flags.js";
+import { showSecretFlag } from "./fields.js";
 import { checkEndpointInput, policyFileFlag, readPolicyText, secretsOf, urlFlag } from "./policy-input.js";
 import { printEndpoints } from "./render.js";
 

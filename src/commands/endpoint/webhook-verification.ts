@@ -9,7 +9,8 @@ import { printDryRun } from "../dry-run.js";
 import { idSchema } from "../input.js";
 import { flags as edgeFlags, readSecret } from "../webhook-verification/replace.js";
 import { setVerifyWebhook } from "./edit-policy.js";
-import { dryRunFlag, showSecretFlag } from "./fields.js";
+import { dryRunFlag } from "../flags.js";
+import { showSecretFlag } from "./fields.js";
 import { checkEndpointInput, secretsOf } from "./policy-input.js";
 import { printEndpoints } from "./render.js";
 

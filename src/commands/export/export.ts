@@ -1,16 +1,16 @@
-import * as z from "zod/mini";
 import { BACKEND_KINDS, listAllBackends, type BackendKind } from "../../api/backends.js";
 import { EDGE_KINDS, listAllEdges, type AnyEdge, type EdgeKind } from "../../api/edges.js";
 import { shownData } from "../../output/mask.js";
 import { renderJson } from "../../output/json.js";
 import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
+import { switchValue } from "../input.js";
 
 const flags = {
   showSecret: {
     flag: "--show-secret",
     help: "print webhook secrets, OAuth/OIDC client secrets and policy secrets instead of ********",
-    schema: () => z.boolean(),
+    ...switchValue(),
   },
 };
 export type ExportOptions = OptionsOf<object, typeof flags>;

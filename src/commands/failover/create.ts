@@ -4,7 +4,8 @@ import { printResult } from "../../output/print.js";
 import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
 import { printDryRun } from "../dry-run.js";
-import { backendsFlag, backendsSchema, descriptionFlag, dryRunFlag, metadataFlag } from "./fields.js";
+import { descriptionFlag, dryRunFlag, metadataFlag } from "../flags.js";
+import { backendsFlag, backendsSchema } from "./fields.js";
 import { failoverRecord } from "./render.js";
 
 const flags = {

@@ -3,7 +3,8 @@ import { yesFlag } from "../confirm.js";
 import { defineCommand } from "../define.js";
 import { deleteBatch, type DeleteBatchOptions } from "../delete-batch.js";
 import type { Deps } from "../deps.js";
-import { concurrencyFlag, dryRunFlag, idsArg, resolveIds } from "./fields.js";
+import { batchDryRunFlag, concurrencyFlag } from "../flags.js";
+import { idsArg, resolveIds } from "./fields.js";
 
 export type DeleteOptions = DeleteBatchOptions;
 
@@ -14,7 +15,7 @@ export const del = defineCommand({
   flags: {
     yes: yesFlag,
     concurrency: concurrencyFlag,
-    dryRun: { ...dryRunFlag, help: "print the request(s) instead of sending them" },
+    dryRun: batchDryRunFlag,
   },
   examples: [
     "# asks first on a terminal",

@@ -3,7 +3,8 @@ import { printResult } from "../../output/print.js";
 import { getEach } from "../batch.js";
 import { defineCommand } from "../define.js";
 import type { Deps } from "../deps.js";
-import { concurrencyFlag, idsArg, resolveIds, type IdsOptions } from "./fields.js";
+import { concurrencyFlag } from "../flags.js";
+import { idsArg, resolveIds, type IdsOptions } from "./fields.js";
 import { failoverRecord, failoverRows } from "./render.js";
 
 export type GetOptions = IdsOptions;

@@ -2,7 +2,7 @@ import { listFailover, type FailoverBackend } from "../../api/failover.js";
 import { printResult } from "../../output/print.js";
 import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
-import { allFlag, limitFlag } from "./fields.js";
+import { allFlag, limitFlag } from "../flags.js";
 import { failoverRows } from "./render.js";
 
 const flags = { limit: limitFlag, all: allFlag };

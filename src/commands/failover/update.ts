@@ -4,7 +4,8 @@ import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
 import { printDryRun } from "../dry-run.js";
 import { idSchema } from "../input.js";
-import { backendsFlag, descriptionFlag, dryRunFlag, metadataFlag } from "./fields.js";
+import { descriptionFlag, dryRunFlag, metadataFlag } from "../flags.js";
+import { backendsFlag } from "./fields.js";
 import { failoverRecord } from "./render.js";
 
 const args = { id: { arg: "<id>", help: "Failover backend id (bkdfo_…)", schema: () => idSchema("failover") } };

@@ -32,6 +32,7 @@ import {
 import { maskPolicy, policyJsonText, policyYaml, type TrafficPolicy } from "../../migrate/policy.js";
 import { readEdges } from "../../migrate/read.js";
 import { parsePolicyText } from "../../policy/parse.js";
+import { switchValue } from "../input.js";
 
 const args = {
   edgeIds: {
@@ -45,7 +46,7 @@ const args = {
   },
 };
 const flags = {
-  all: { flag: "--all", help: "every edge of the three kinds (read by listing)", schema: () => z.boolean() },
+  all: { flag: "--all", help: "every edge of the three kinds (read by listing)", ...switchValue() },
   maps: {
     flag: "--map <backend-id>=<url>",
     help: "forward this backend to an internal URL (https://….internal, tls://….internal, tcp://….internal:<port>); repeatable",
@@ -59,18 +60,18 @@ const flags = {
   showSecret: {
     flag: "--show-secret",
     help: "print webhook and OAuth/OIDC client secrets instead of ********",
-    schema: () => z.boolean(),
+    ...switchValue(),
   },
-  apply: { flag: "--apply", help: "create the endpoints (POST /endpoints) and print them", schema: () => z.boolean() },
+  apply: { flag: "--apply", help: "create the endpoints (POST /endpoints) and print them", ...switchValue() },
   allowPartial: {
     flag: "--allow-partial",
     help: "with --apply: create them even though some items cannot be migrated (those fail closed)",
-    schema: () => z.boolean(),
+    ...switchValue(),
   },
   dryRun: {
     flag: "--dry-run",
     help: "print the POST requests --apply would send, and send only the reads",
-    schema: () => z.boolean(),
+    ...switchValue(),
   },
 };
 export type EdgeOptions = OptionsOf<typeof args, typeof flags>;

@@ -9,7 +9,7 @@ import { renderJson } from "../../output/json.js";
 import type { Problem, Protocol } from "../../policy/index.js";
 import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
-import { UNSURE } from "../input.js";
+import { switchValue, UNSURE } from "../input.js";
 
 const PROTOCOLS = ["https", "http", "tls", "tcp"] as const;
 
@@ -32,7 +32,7 @@ const flags = {
   internal: {
     flag: "--internal",
     help: "check for an internal endpoint (*.internal) instead of a public one",
-    schema: () => z.boolean(),
+    ...switchValue(),
     plain: (v: unknown) => (typeof v === "boolean" ? v : UNSURE),
   },
 };

@@ -2,7 +2,7 @@ import { deleteWebhookVerification, webhookVerificationPath } from "../../api/we
 import { printResult } from "../../output/print.js";
 import { renderRows } from "../../output/table.js";
 import { confirmDeletion, yesFlag } from "../confirm.js";
-import { dryRunFlag } from "../failover/fields.js";
+import { dryRunFlag } from "../flags.js";
 import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
 import { printDryRun } from "../dry-run.js";

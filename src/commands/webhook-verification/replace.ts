@@ -14,6 +14,7 @@ import type { Deps } from "../deps.js";
 import { printDryRun } from "../dry-run.js";
 import { moduleRecord } from "./render.js";
 import { routeArgs, showSecretFlag } from "./route.js";
+import { switchValue } from "../input.js";
 
 const required = "required (e.g. github, stripe, slack, sns)";
 
@@ -43,7 +44,7 @@ export const flags = {
   secretStdin: {
     flag: "--secret-stdin",
     help: "read the secret from stdin (one trailing newline dropped)",
-    schema: () => z.boolean(),
+    ...switchValue(),
   },
   secretFile: {
     flag: "--secret-file <path>",
@@ -55,12 +56,12 @@ export const flags = {
     help: "the secret itself (visible in process lists: prefer the others)",
     schema: () => z.optional(z.string()),
   },
-  disabled: { flag: "--disabled", help: "store the module but leave verification off", schema: () => z.boolean() },
+  disabled: { flag: "--disabled", help: "store the module but leave verification off", ...switchValue() },
   showSecret: showSecretFlag,
   dryRun: {
     flag: "--dry-run",
     help: "print the request (secret redacted) instead of sending it",
-    schema: () => z.boolean(),
+    ...switchValue(),
   },
 };
 

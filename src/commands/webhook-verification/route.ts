@@ -1,6 +1,5 @@
 // What the webhook-verification verbs share: the route they act on, and --show-secret.
-import * as z from "zod/mini";
-import { idSchema } from "../input.js";
+import { idSchema, switchValue } from "../input.js";
 
 export const routeArgs = {
   edgeId: { arg: "<edge-id>", help: "HTTPS edge id (edghts_…)", schema: () => idSchema("edge") },
@@ -10,5 +9,5 @@ export const routeArgs = {
 export const showSecretFlag = {
   flag: "--show-secret",
   help: "print the secret instead of ********",
-  schema: () => z.boolean(),
+  ...switchValue(),
 };
