@@ -76,6 +76,18 @@ export const PROVIDERS = [
 
 export type Provider = (typeof PROVIDERS)[number];
 
+/** The identity providers of the OAuth module and the `oauth` action (in the API's order). */
+export const OAUTH_PROVIDERS = [
+  "amazon",
+  "facebook",
+  "github",
+  "gitlab",
+  "google",
+  "linkedin",
+  "microsoft",
+  "twitch",
+] as const;
+
 const SET = new Set<string>(PROVIDERS);
 
 export function isProvider(value: string): value is Provider {

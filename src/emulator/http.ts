@@ -205,6 +205,14 @@ export function optionalObject(value: unknown, field: string): Record<string, un
   return value;
 }
 
+/** description and metadata as the API shows them: left out when empty. */
+export function described(r: { description: string; metadata: string }) {
+  return {
+    ...(r.description !== "" ? { description: r.description } : {}),
+    ...(r.metadata !== "" ? { metadata: r.metadata } : {}),
+  };
+}
+
 export function description(value: unknown): string | undefined {
   const text = optionalString(value, "description");
   if (text !== undefined && utf8Length(text) > DESCRIPTION_MAX_BYTES) {

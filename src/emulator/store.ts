@@ -228,10 +228,6 @@ export class Store {
     return this.failover.get(id);
   }
 
-  listFailover(limit: number, beforeId?: string): { items: FailoverRecord[]; more: boolean } {
-    return this.failover.list(limit, beforeId);
-  }
-
   async createFailover(input: { backends: string[]; description: string; metadata: string }): Promise<FailoverRecord> {
     return this.save(this.failover, {
       id: this.newId("bkdfo_"),

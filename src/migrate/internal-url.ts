@@ -1,6 +1,7 @@
 // Internal URLs: what a backend is forwarded to once its edge is gone. A URL is checked as the
 // text it is and written as that same text: no URL parser between the check and the policy
 // (WHATWG's drops tabs and newlines, and percent-encodes spaces, after which anything passes).
+import { ID_RULES } from "../api-data/ids.js";
 import { UsageError } from "../errors.js";
 import { escapeControl } from "../output/escape.js";
 import type { EdgeKind } from "../api/edges.js";
@@ -70,7 +71,7 @@ export function parseMaps(
     const eq = value.indexOf("=");
     const id = eq < 0 ? "" : value.slice(0, eq);
     const url = eq < 0 ? "" : value.slice(eq + 1);
-    if (!/^bkd[a-z]{2}_[A-Za-z0-9]{1,64}$/.test(id) || !url) {
+    if (!ID_RULES.backend.re.test(id) || !url) {
       throw new UsageError(
         `--map: "${escapeControl(value)}" must be <backend-id>=<url>, e.g. bkdwd_123=https://api.internal`,
       );

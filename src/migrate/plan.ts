@@ -5,7 +5,7 @@
 // traffic somewhere the edge did not. What cannot be carried over is listed and fails closed.
 import { backendKindOf, type Backend } from "../api/backends.js";
 import type { AnyEdge, EdgeKind, HttpsEdge, HttpsEdgeRoute, TcpEdge, TlsEdge } from "../api/edges.js";
-import { isProvider } from "../api-data/providers.js";
+import { OAUTH_PROVIDERS, isProvider } from "../api-data/providers.js";
 import { OTHER_ROUTE_MODULES } from "../api-data/route-modules.js";
 import { InternalError } from "../errors.js";
 import { checkPolicy, type Protocol } from "../policy/index.js";
@@ -135,7 +135,6 @@ const MODULE_KEYS: Record<string, readonly string[]> = {
   tls_termination: ["terminate_at", "min_version"],
 };
 
-const OAUTH_PROVIDERS = ["github", "facebook", "microsoft", "google", "linkedin", "gitlab", "twitch", "amazon"];
 const OAUTH_PROVIDER_KEYS = new Set([
   "client_id",
   "client_secret",
@@ -801,7 +800,7 @@ function planOauth(m: Obj, b: RuleBuilder, notes: Notes, id: string): void {
     return;
   }
   const [name, p] = providers[0]!;
-  if (!OAUTH_PROVIDERS.includes(name) || !isObj(p)) {
+  if (!(OAUTH_PROVIDERS as readonly string[]).includes(name) || !isObj(p)) {
     notes.refuse(id, "oauth", `oauth provider ${JSON.stringify(name)} is not one ngrok's oauth action takes`);
     return;
   }

@@ -2,6 +2,7 @@
 // people, JSON text for POST /endpoints), so nothing in a path or a label can change its shape.
 import { MASK } from "../api/redact.js";
 import { SECRET_FIELDS } from "../output/policy-secrets.js";
+import { PHASES, type Phase } from "../policy/actions.js";
 import { yamlText } from "../output/yaml-write.js";
 
 export interface Action {
@@ -15,8 +16,7 @@ export interface Rule {
   actions: Action[];
 }
 
-export const PHASES = ["on_tcp_connect", "on_http_request", "on_http_response"] as const;
-export type Phase = (typeof PHASES)[number];
+export { PHASES, type Phase };
 
 export type TrafficPolicy = { [P in Phase]?: Rule[] };
 

@@ -2,7 +2,7 @@
 // phases it may stand in, whether it ends the phase, and its config's zod schema. The schemas
 // are made on first use (zod loads then): a start-up that checks no policy never makes them.
 import * as z from "zod/mini";
-import { isProvider } from "../api-data/providers.js";
+import { OAUTH_PROVIDERS, isProvider } from "../api-data/providers.js";
 import { parseDuration } from "./duration.js";
 import type { Protocol } from "./index.js";
 import { internalUrlProblem } from "./urls.js";
@@ -88,16 +88,6 @@ function isIpv6(ip: string): boolean {
 }
 const cidrs = () => z.array(z.string().check(z.refine(isCidr, "must be a CIDR such as 10.0.0.0/8 or 2001:db8::/32")));
 
-const OAUTH_PROVIDERS = [
-  "amazon",
-  "facebook",
-  "github",
-  "gitlab",
-  "google",
-  "linkedin",
-  "microsoft",
-  "twitch",
-] as const;
 const SECOND = 1000;
 
 export const ACTIONS: Record<string, ActionSpec> = {

@@ -20,6 +20,7 @@ import {
   type Context,
   type IdFormat,
   type Request,
+  described,
 } from "../http.js";
 import { OTHER_BACKEND_KINDS, rfc3339, type BackendRecord, type OtherBackendKind } from "../store.js";
 
@@ -105,9 +106,7 @@ export function renderBackend(ctx: Context, kind: OtherBackendKind, r: BackendRe
     id: r.id,
     uri: `${ctx.base}/backends/${kind}/${r.id}`,
     created_at: r.created_at,
-    // Left out when empty, as the API does.
-    ...(r.description !== "" ? { description: r.description } : {}),
-    ...(r.metadata !== "" ? { metadata: r.metadata } : {}),
+    ...described(r),
     ...KINDS[kind].render(r.fields),
   };
 }

@@ -25,6 +25,7 @@ import {
   type Answer,
   type Context,
   type Request,
+  described,
 } from "../http.js";
 import { OTHER_ROUTE_MODULES } from "../../api-data/route-modules.js";
 import { parseEdgeModule, renderEdgeModule, unclaimedHostports } from "./edge-modules.js";
@@ -65,14 +66,6 @@ function renderRoute(ctx: Context, edgeId: string, r: RouteRecord) {
     ...modules,
     // The legacy policy module: the real API still shows the key, always null.
     policy: null,
-  };
-}
-
-/** description and metadata as the API shows them: left out when empty. */
-function described(r: { description: string; metadata: string }) {
-  return {
-    ...(r.description !== "" ? { description: r.description } : {}),
-    ...(r.metadata !== "" ? { metadata: r.metadata } : {}),
   };
 }
 
@@ -117,7 +110,7 @@ export async function edges(ctx: Context, r: Request): Promise<Answer | undefine
       created_at: rfc3339(new Date()),
       description: description(body.description) ?? "",
       metadata: metadata(body.metadata) ?? "",
-      hostports: unclaimed(ctx, "", hostports(body.hostports) ?? []),
+      hostports: unclaimedHostports(ctx, "", hostports(body.hostports) ?? []),
       mutual_tls: edgeModule(body.mutual_tls, "mutual_tls"),
       tls_termination: edgeModule(body.tls_termination, "tls_termination"),
       routes: [],
@@ -138,7 +131,7 @@ export async function edges(ctx: Context, r: Request): Promise<Answer | undefine
       ...edge,
       description: description(body.description) ?? edge.description,
       metadata: metadata(body.metadata) ?? edge.metadata,
-      hostports: unclaimed(ctx, edgeId, hostports(body.hostports) ?? edge.hostports),
+      hostports: unclaimedHostports(ctx, edgeId, hostports(body.hostports) ?? edge.hostports),
       mutual_tls: body.mutual_tls === undefined ? edge.mutual_tls : edgeModule(body.mutual_tls, "mutual_tls"),
       tls_termination:
         body.tls_termination === undefined ? edge.tls_termination : edgeModule(body.tls_termination, "tls_termination"),
@@ -284,9 +277,6 @@ function hostports(value: unknown): string[] | undefined {
     return hp;
   });
 }
-
-/** A hostport belongs to one edge at most, of whatever kind. */
-const unclaimed = unclaimedHostports;
 
 /** An HTTPS edge's mutual_tls or tls_termination, checked as the API checks it; null when absent. */
 function edgeModule(value: unknown, field: "mutual_tls" | "tls_termination"): Record<string, unknown> | null {

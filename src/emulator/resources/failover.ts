@@ -15,6 +15,7 @@ import {
   type Answer,
   type Context,
   type Request,
+  described,
 } from "../http.js";
 import type { FailoverPatch, FailoverRecord } from "../store.js";
 
@@ -23,9 +24,7 @@ export function renderFailover(ctx: Context, r: FailoverRecord) {
     id: r.id,
     uri: `${ctx.base}/backends/failover/${r.id}`,
     created_at: r.created_at,
-    // Left out when empty, as the API does.
-    ...(r.description !== "" ? { description: r.description } : {}),
-    ...(r.metadata !== "" ? { metadata: r.metadata } : {}),
+    ...described(r),
     backends: r.backends,
   };
 }

@@ -3,10 +3,9 @@
 // in here what the API adds — defaults of the fields not sent, every OAuth provider key (null
 // for those not used), header names lower-cased, references as {id, uri}, the SAML
 // service provider's own URLs.
+import { OAUTH_PROVIDERS } from "../../api-data/providers.js";
 import type { Context } from "../http.js";
 import { EDGE_MODULES } from "./edge-modules.js";
-
-const OAUTH_PROVIDERS = ["amazon", "facebook", "github", "gitlab", "google", "linkedin", "microsoft", "twitch"];
 
 const SESSION_DEFAULTS = { options_passthrough: false, inactivity_timeout: 0, maximum_duration: 0 };
 

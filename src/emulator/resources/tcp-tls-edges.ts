@@ -16,6 +16,7 @@ import {
   type Answer,
   type Context,
   type Request,
+  described,
 } from "../http.js";
 import { rfc3339, type Collection, type TcpTlsEdgeRecord } from "../store.js";
 import {
@@ -56,8 +57,7 @@ export function isTcpTlsKind(name: string | undefined): name is "tls" | "tcp" {
 function render(ctx: Context, kind: "tls" | "tcp", e: TcpTlsEdgeRecord) {
   return {
     id: e.id,
-    ...(e.description !== "" ? { description: e.description } : {}),
-    ...(e.metadata !== "" ? { metadata: e.metadata } : {}),
+    ...described(e),
     created_at: e.created_at,
     uri: `${ctx.base}/edges/${kind}/${e.id}`,
     hostports: e.hostports,
