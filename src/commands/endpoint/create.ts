@@ -7,6 +7,7 @@ import { printEndpoints } from "./render.js";
 import { descriptionFlag, dryRunFlag, metadataFlag } from "../flags.js";
 import { showSecretFlag } from "./fields.js";
 import { checkEndpointInput, policyFileFlag, readPolicyText, secretsOf } from "./policy-input.js";
+import { parsePolicyText } from "../../policy/parse.js";
 import { switchValue } from "../input.js";
 
 const required = (what: string) => () => z.string({ error: `required: ${what}` });
@@ -60,14 +61,15 @@ export interface CreateInput extends Omit<CreateOptions, "trafficPolicyFile"> {
 
 export async function run(options: CreateInput, deps: Deps): Promise<void> {
   const binding: Binding = options.binding ?? "public";
-  await checkEndpointInput({ url: options.url, urlGiven: true, binding, policy: options.trafficPolicy });
+  const policy = await parsePolicyText(options.trafficPolicy);
+  checkEndpointInput({ url: options.url, urlGiven: true, binding, policy });
   const body: EndpointCreate = { type: "cloud", url: options.url, traffic_policy: options.trafficPolicy };
   if (options.description !== undefined) body.description = options.description;
   if (options.metadata !== undefined) body.metadata = options.metadata;
   if (options.binding !== undefined) body.bindings = [options.binding];
   if (options.pooling) body.pooling_enabled = true;
   if (options.dryRun) return printDryRun(deps, "POST", endpointsPath, body);
-  const client = deps.client({ secrets: await secretsOf(options.trafficPolicy) });
+  const client = deps.client({ secrets: secretsOf(policy) });
   try {
     const created = await createEndpoint(client, body);
     await printEndpoints(deps, created, [created], options.showSecret);

@@ -6,7 +6,7 @@ import { UsageError } from "../../errors.js";
 import { escapeControl } from "../../output/escape.js";
 import { policySecretValues } from "../../output/policy-secrets.js";
 import { checkEndpointUrl, checkPolicy, type Problem } from "../../policy/index.js";
-import { parsePolicyText } from "../../policy/parse.js";
+import type { Parsed } from "../../policy/parse.js";
 import type { Deps } from "../deps.js";
 
 export const urlFlag = (help: string) => ({ flag: "--url <url>", help, schema: () => z.optional(z.string()) });
@@ -46,14 +46,15 @@ interface FlagProblem {
  * endpoint at `url` with that binding: every problem, or a UsageError listing them all (exit 2,
  * nothing sent). `url` is checked only when `urlGiven` (an update keeps the endpoint's own).
  */
-export async function checkEndpointInput(input: {
+export function checkEndpointInput(input: {
   url: string;
   urlGiven: boolean;
   binding: Binding;
-  policy?: string;
+  /** The policy, parsed once by the caller (parsePolicyText), which also takes its secrets. */
+  policy?: Parsed;
   /** The policy comes from the endpoint, not a file: a new --url must suit it too. */
   policyKept?: boolean;
-}): Promise<void> {
+}): void {
   const problems: FlagProblem[] = [];
   const add = (flag: FlagProblem["flag"], list: Problem[]) =>
     problems.push(...list.map((p) => ({ flag, path: p.path, message: p.message })));
@@ -61,7 +62,7 @@ export async function checkEndpointInput(input: {
   if (input.urlGiven) add("--url", url.problems);
   if (input.policy !== undefined) {
     const flag = input.policyKept ? "--url (the endpoint's policy)" : "--traffic-policy-file";
-    const parsed = await parsePolicyText(input.policy);
+    const parsed = input.policy;
     if (!parsed.ok) add(flag, parsed.problems);
     else if (url.target) add(flag, checkPolicy(parsed.document, url.target));
     // No protocol to check it for: what is wrong whatever the protocol (not an object) still is.
@@ -81,8 +82,7 @@ export async function checkEndpointInput(input: {
   });
 }
 
-/** The policy's secrets, redacted from --debug logs and messages. */
-export async function secretsOf(text: string): Promise<string[]> {
-  const parsed = await parsePolicyText(text);
+/** A parsed policy's secrets, redacted from --debug logs and messages. */
+export function secretsOf(parsed: Parsed): string[] {
   return parsed.ok ? policySecretValues(parsed.document) : [];
 }

@@ -13,6 +13,7 @@ import { idSchema } from "../input.js";
 import { descriptionFlag, dryRunFlag, metadataFlag } from "../flags.js";
 import { showSecretFlag } from "./fields.js";
 import { checkEndpointInput, policyFileFlag, readPolicyText, secretsOf, urlFlag } from "./policy-input.js";
+import { parsePolicyText } from "../../policy/parse.js";
 import { printEndpoints } from "./render.js";
 
 const args = { id: { arg: "<ep-id>", help: "endpoint id (ep_…)", schema: () => idSchema("endpoint") } };
@@ -71,21 +72,21 @@ export async function run(options: UpdateInput, deps: Deps): Promise<void> {
   if (options.metadata !== undefined) body.metadata = options.metadata;
   const reads = options.url !== undefined || options.trafficPolicy !== undefined;
   if (options.dryRun && !reads) return printDryRun(deps, "PATCH", endpointPath(options.id), body);
-  const client = deps.client({
-    secrets: options.trafficPolicy === undefined ? [] : await secretsOf(options.trafficPolicy),
-  });
+  const policy = options.trafficPolicy === undefined ? undefined : await parsePolicyText(options.trafficPolicy);
+  const client = deps.client({ secrets: policy === undefined ? [] : secretsOf(policy) });
   try {
     if (reads) {
       // The protocol and binding the URL and policy are checked for are the endpoint's.
       const current = await getEndpoint(client, options.id);
       const binding: Binding = bindingOf(current);
-      await checkEndpointInput({
+      // A new URL with the policy kept: the kept policy must suit the new URL's protocol too.
+      const kept = policy === undefined && current.traffic_policy ? current.traffic_policy : undefined;
+      checkEndpointInput({
         url: options.url ?? current.url,
         urlGiven: options.url !== undefined,
         binding,
-        // A new URL with the policy kept: the kept policy must suit the new URL's protocol too.
-        policy: options.trafficPolicy ?? (current.traffic_policy || undefined),
-        policyKept: options.trafficPolicy === undefined,
+        policy: policy ?? (kept === undefined ? undefined : await parsePolicyText(kept)),
+        policyKept: policy === undefined,
       });
     }
     if (options.dryRun) return await printDryRun(deps, "PATCH", endpointPath(options.id), body);

@@ -12,6 +12,7 @@ import { setVerifyWebhook } from "./edit-policy.js";
 import { dryRunFlag } from "../flags.js";
 import { showSecretFlag } from "./fields.js";
 import { checkEndpointInput, secretsOf } from "./policy-input.js";
+import { parsePolicyText } from "../../policy/parse.js";
 import { printEndpoints } from "./render.js";
 
 const args = { id: { arg: "<ep-id>", help: "endpoint id (ep_…)", schema: () => idSchema("endpoint") } };
@@ -74,11 +75,12 @@ export async function run(options: ReplaceOptions, deps: Deps): Promise<void> {
   }
   const current = endpoint.traffic_policy ?? "";
   const { text } = await setVerifyWebhook(current, options.provider, options.secret, options.rule);
-  await checkEndpointInput({ url: endpoint.url, urlGiven: false, binding: bindingOf(endpoint), policy: text });
+  const policy = await parsePolicyText(text);
+  checkEndpointInput({ url: endpoint.url, urlGiven: false, binding: bindingOf(endpoint), policy });
   const body = { traffic_policy: text };
   if (options.dryRun) return printDryRun(deps, "PATCH", endpointPath(options.id), body);
   // The policy's other secrets too, should an answer or a log line echo them.
-  const secrets = [options.secret, ...(await secretsOf(text))];
+  const secrets = [options.secret, ...secretsOf(policy)];
   const client = deps.client({ secrets });
   try {
     const updated = await updateEndpoint(client, options.id, body);
