@@ -140,9 +140,8 @@ export async function run(options: EdgeOptions, deps: Deps): Promise<void> {
     return printDryRuns(deps, requests);
   }
   const created = await createAll(todo, deps);
-  const shown = options.showSecret
-    ? created.map((c) => c.endpoint)
-    : await Promise.all(created.map((c) => maskedEndpoint(c.endpoint, c.planned)));
+  const endpoints = created.map((c) => c.endpoint);
+  const shown = options.showSecret ? endpoints : ((await maskSecretsIn(endpoints)) as Endpoint[]);
   // Nothing created (all existed): a table shows nothing, JSON an empty array.
   if (shown.length === 0 && deps.settings.output !== "json") return;
   printResult(deps, shown, (color) =>
@@ -272,31 +271,17 @@ function createBody(endpoint: PlannedEndpoint, withSecrets: boolean): EndpointCr
   };
 }
 
-/**
- * An endpoint as the API returned it, its secrets masked. When its policy is the text edgectl
- * sent, the planner's own masking (webhook and OAuth/OIDC client secrets, by structure) gives
- * that same text with each secret replaced where it stands; any other text is masked by
- * maskSecretsIn.
- */
-async function maskedEndpoint(endpoint: Endpoint, planned: PlannedEndpoint): Promise<Endpoint> {
-  const masked = (await maskSecretsIn(endpoint)) as Endpoint;
-  // Assigned in place: the key keeps its position in the object the API sent.
-  if (endpoint.traffic_policy === policyJsonText(planned.traffic_policy))
-    masked.traffic_policy = policyJsonText(maskPolicy(planned.traffic_policy));
-  return masked;
-}
-
 /** One POST at a time, in plan order; after a failure nothing more is sent, and what was created is told. */
 async function createAll(
   todo: { edgeId: string; endpoint: PlannedEndpoint }[],
   deps: Deps,
-): Promise<{ edgeId: string; endpoint: Endpoint; planned: PlannedEndpoint }[]> {
+): Promise<{ edgeId: string; endpoint: Endpoint }[]> {
   const client = deps.client();
-  const created: { edgeId: string; endpoint: Endpoint; planned: PlannedEndpoint }[] = [];
+  const created: { edgeId: string; endpoint: Endpoint }[] = [];
   try {
     for (const { edgeId, endpoint } of todo) {
       try {
-        created.push({ edgeId, planned: endpoint, endpoint: await createEndpoint(client, createBody(endpoint, true)) });
+        created.push({ edgeId, endpoint: await createEndpoint(client, createBody(endpoint, true)) });
       } catch (err) {
         for (const c of created) deps.warn(`created before the failure: ${c.endpoint.id} ${c.endpoint.url}`);
         deps.warn(
