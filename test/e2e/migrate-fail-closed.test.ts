@@ -208,6 +208,7 @@ describe("--apply reads every page of GET /endpoints (fault server)", () => {
   const suite = useFaultServer("key_fail_closed_pages_1");
   const SHOP = edge([route("edghtsrt_1", "path_prefix", "/", "bkdtg_app")]);
   const NEXT = "before_id=ep_other_99&limit=100";
+  const objects = { "/edges/https/edghts_1": SHOP, "/backends/tunnel_group/bkdtg_app": APP };
 
   /** Page 1: 100 endpoints on other URLs and a next page; page 2: `last` alone. */
   function pages(last: object): Record<string, object> {
@@ -228,7 +229,7 @@ describe("--apply reads every page of GET /endpoints (fault server)", () => {
   }
 
   async function plannedPolicy(): Promise<object> {
-    answerAccount(suite, { "/edges/https/edghts_1": SHOP, "/backends/tunnel_group/bkdtg_app": APP });
+    answerAccount(suite, objects);
     const r = await suite.run(["migrate", "edge", "edghts_1", "-o", "json"]);
     expect(r.exitCode, r.stderr).toBe(0);
     const plan = JSON.parse(r.stdout) as PlanJson;
@@ -236,8 +237,6 @@ describe("--apply reads every page of GET /endpoints (fault server)", () => {
     expect(plan.endpoints.map((e) => e.url)).toEqual(["https://shop.example.com"]);
     return plan.endpoints[0]!.traffic_policy;
   }
-
-  const objects = { "/edges/https/edghts_1": SHOP, "/backends/tunnel_group/bkdtg_app": APP };
 
   it("the planned URL with the planned policy on page 2: exists, exit 0, no POST", async () => {
     const policy = await plannedPolicy();
