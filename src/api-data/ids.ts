@@ -21,6 +21,24 @@ export const ID_RULES = {
 
 export type IdKind = keyof typeof ID_RULES;
 
+/** The five backend kinds under /backends/<kind> (retired with Edges), and each one's id prefix. */
+export const OTHER_BACKEND_KINDS = ["tunnel_group", "http_response", "weighted", "static"] as const;
+export const BACKEND_KINDS = ["failover", ...OTHER_BACKEND_KINDS] as const;
+export type BackendKind = (typeof BACKEND_KINDS)[number];
+export type OtherBackendKind = (typeof OTHER_BACKEND_KINDS)[number];
+export const BACKEND_PREFIX: Record<BackendKind, string> = {
+  failover: "bkdfo_",
+  tunnel_group: "bkdtg_",
+  http_response: "bkdhr_",
+  weighted: "bkdwd_",
+  static: "bkdsc_",
+};
+
+/** The kind a backend id names by its prefix, or undefined for an id of no known kind. */
+export function backendKindOf(id: string): BackendKind | undefined {
+  return BACKEND_KINDS.find((kind) => id.startsWith(BACKEND_PREFIX[kind]));
+}
+
 export function isValidId(kind: IdKind, value: string): boolean {
   return ID_RULES[kind].re.test(value);
 }

@@ -1,25 +1,12 @@
 // The five backend kinds under /backends/<kind> (retired with Edges; still readable on
 // read-only accounts). Objects are kept as the API returned them.
 import * as z from "zod/mini";
+import type { BackendKind } from "../api-data/ids.js";
 import type { ApiClient } from "./client.js";
 import { listPages, pageOf } from "./pages.js";
 import { schemaParser } from "./schema.js";
 
-export const BACKEND_KINDS = ["failover", "tunnel_group", "http_response", "weighted", "static"] as const;
-export type BackendKind = (typeof BACKEND_KINDS)[number];
-
-const PREFIXES: Record<string, BackendKind> = {
-  bkdfo_: "failover",
-  bkdtg_: "tunnel_group",
-  bkdhr_: "http_response",
-  bkdwd_: "weighted",
-  bkdsc_: "static",
-};
-
-/** The kind an id names by its prefix, or undefined for an id of no known kind. */
-export function backendKindOf(id: string): BackendKind | undefined {
-  return PREFIXES[id.slice(0, 6)];
-}
+export { BACKEND_KINDS, backendKindOf, type BackendKind } from "../api-data/ids.js";
 
 const base = { id: z.string() };
 export const BACKEND_SCHEMAS = {

@@ -4,7 +4,14 @@
 // modules keyed by edge and route id) still load: each module becomes a route of that id,
 // matching every path, on an edge of that id.
 import { z } from "zod";
-import { DESCRIPTION_MAX_BYTES, ID_RULES, METADATA_MAX_BYTES, utf8Length } from "../api-data/ids.js";
+import {
+  BACKEND_PREFIX,
+  OTHER_BACKEND_KINDS,
+  DESCRIPTION_MAX_BYTES,
+  ID_RULES,
+  METADATA_MAX_BYTES,
+  utf8Length,
+} from "../api-data/ids.js";
 import { isProvider } from "../api-data/providers.js";
 import { StartError } from "./start-error.js";
 import type {
@@ -29,18 +36,10 @@ export interface StateFile {
   tcp_edges?: TcpTlsEdgeRecord[];
 }
 
-const KINDS: OtherBackendKind[] = ["tunnel_group", "http_response", "weighted", "static"];
-const KIND_PREFIX: Record<OtherBackendKind, string> = {
-  tunnel_group: "bkdtg_",
-  http_response: "bkdhr_",
-  weighted: "bkdwd_",
-  static: "bkdsc_",
-};
-
 export function serializeState(state: StateFile): string {
   const list = (records: unknown[]) =>
     records.length ? `[\n${records.map((r) => JSON.stringify(r)).join(",\n")}\n]` : "[]";
-  const backends = KINDS.map((k) => `${JSON.stringify(k)}:${list(state.backends[k])}`).join(",\n");
+  const backends = OTHER_BACKEND_KINDS.map((k) => `${JSON.stringify(k)}:${list(state.backends[k])}`).join(",\n");
   return (
     `{"version":${STATE_VERSION},\n"failover_backends":${list(state.failover_backends)},\n` +
     `"backends":{\n${backends}},\n"https_edges":${list(state.https_edges)},\n"endpoints":${list(state.endpoints)}` +
@@ -123,10 +122,9 @@ const stateSchema = z.object({
   failover_backends: z.array(failoverSchema).default([]),
   backends: z
     .object(
-      Object.fromEntries(KINDS.map((k) => [k, z.array(backendSchema(KIND_PREFIX[k])).default([])])) as Record<
-        OtherBackendKind,
-        z.ZodDefault<z.ZodArray<ReturnType<typeof backendSchema>>>
-      >,
+      Object.fromEntries(
+        OTHER_BACKEND_KINDS.map((k) => [k, z.array(backendSchema(BACKEND_PREFIX[k])).default([])]),
+      ) as Record<OtherBackendKind, z.ZodDefault<z.ZodArray<ReturnType<typeof backendSchema>>>>,
     )
     .default({ tunnel_group: [], http_response: [], weighted: [], static: [] }),
   https_edges: z.array(edgeSchema).default([]),
@@ -174,7 +172,7 @@ export function parseState(path: string, text: string): StateFile {
     seen.add(recordId);
   };
   state.failover_backends.forEach((r, i) => unique(r.id, `failover_backends[${i}]`));
-  for (const k of KINDS) state.backends[k].forEach((r, i) => unique(r.id, `backends.${k}[${i}]`));
+  for (const k of OTHER_BACKEND_KINDS) state.backends[k].forEach((r, i) => unique(r.id, `backends.${k}[${i}]`));
   state.https_edges.forEach((e, i) => {
     unique(e.id, `https_edges[${i}]`);
     e.routes.forEach((r, j) => unique(r.id, `https_edges[${i}].routes[${j}]`));

@@ -8,6 +8,7 @@ import { randomFillSync } from "node:crypto";
 import { constants as fsConstants } from "node:fs";
 import { access, link, open, readFile, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { OTHER_BACKEND_KINDS, type OtherBackendKind } from "../api-data/ids.js";
 import { StartError } from "./start-error.js";
 import { parseState, serializeState, type StateFile } from "./state-file.js";
 
@@ -32,8 +33,7 @@ export interface FailoverPatch {
 }
 
 /** The backend kinds other than failover, by the name in their path. */
-export const OTHER_BACKEND_KINDS = ["tunnel_group", "http_response", "weighted", "static"] as const;
-export type OtherBackendKind = (typeof OTHER_BACKEND_KINDS)[number];
+export { OTHER_BACKEND_KINDS, type OtherBackendKind };
 
 /** A tunnel group, HTTP response, weighted or static backend: the common fields and its own. */
 export interface BackendRecord {

@@ -12,20 +12,13 @@ import {
   optionalString,
   type Context,
 } from "../http.js";
+import { backendKindOf } from "../../api-data/ids.js";
 import { PHASES } from "../../policy/actions.js";
 import { parsePolicyText } from "../../policy/parse.js";
 
-const BACKEND_KIND_BY_PREFIX: Record<string, string> = {
-  bkdfo_: "failover",
-  bkdtg_: "tunnel_group",
-  bkdhr_: "http_response",
-  bkdwd_: "weighted",
-  bkdsc_: "static",
-};
-
 /** The API's link to a backend of any kind, named by its id's prefix. */
 export function backendUri(ctx: Context, id: string): string {
-  return `${ctx.base}/backends/${BACKEND_KIND_BY_PREFIX[id.slice(0, 6)] ?? "unknown"}/${id}`;
+  return `${ctx.base}/backends/${backendKindOf(id) ?? "unknown"}/${id}`;
 }
 
 type Parse = (value: Record<string, unknown>, field: string) => Record<string, unknown>;

@@ -32,19 +32,9 @@ import { parseEdgeModule, renderEdgeModule, unclaimedHostports } from "./edge-mo
 import { renderRouteModule } from "./route-modules.js";
 import { rfc3339, type EdgeRecord, type RouteRecord, type WebhookModule } from "../store.js";
 
-const KIND_BY_PREFIX: Record<string, string> = {
-  bkdfo_: "failover",
-  bkdtg_: "tunnel_group",
-  bkdhr_: "http_response",
-  bkdwd_: "weighted",
-  bkdsc_: "static",
-};
-
 const MODULE_ORDER = [...OTHER_ROUTE_MODULES.slice(0, 5), "webhook_verification", ...OTHER_ROUTE_MODULES.slice(5)];
 
 function renderRoute(ctx: Context, edgeId: string, r: RouteRecord) {
-  const kind = r.backend ? KIND_BY_PREFIX[r.backend.backend_id.slice(0, 6)] : undefined;
-  const backendUri = (id: string) => `${ctx.base}/backends/${kind ?? "unknown"}/${id}`;
   // In the API's field order: webhook_verification sits between response_headers and oauth.
   const modules = Object.fromEntries(
     MODULE_ORDER.map((m) => [
@@ -60,9 +50,7 @@ function renderRoute(ctx: Context, edgeId: string, r: RouteRecord) {
     match: r.match,
     uri: `${ctx.base}/edges/https/${edgeId}/routes/${r.id}`,
     ...described(r),
-    backend: r.backend
-      ? { enabled: r.backend.enabled, backend: { id: r.backend.backend_id, uri: backendUri(r.backend.backend_id) } }
-      : null,
+    backend: renderEdgeModule(ctx, r.backend, "backend"),
     ...modules,
     // The legacy policy module: the real API still shows the key, always null.
     policy: null,
