@@ -219,11 +219,27 @@ export async function requestEach<T>(
 }
 
 /**
- * `<noun> get <id>… | -`: each id read; `print` gets what was found, one (as typed) or a list
- * (several ids or `-`, in input order). One id: its failure is the command's error, nothing
- * printed. A list: what was found is printed, then the failures reported; with none found
- * stdout stays empty (not even `[]`).
+ * What a batch prints, in one order for get and delete: one id → its failure is the command's
+ * error, else `print(done)`; several ids or `-` → `print(done)` (in input order; nothing when
+ * none went through, not even `[]`), then the failures reported.
  */
+export async function printOutcomes<T, D>(
+  deps: Deps,
+  outcomes: BatchOutcome<T>[],
+  many: boolean,
+  verb: string,
+  done: D[],
+  print: (done: D[]) => void | Promise<void>,
+): Promise<void> {
+  if (!many) {
+    reportFailures(deps, outcomes, verb);
+    return await print(done);
+  }
+  if (done.length > 0) await print(done);
+  reportFailures(deps, outcomes, verb);
+}
+
+/** `<noun> get <id>… | -`: each id read; `print` gets what was found, one (as typed) or a list. */
 export async function getEach<T>(
   deps: Deps,
   options: { ids: string[]; many: boolean; concurrency: number },
@@ -238,10 +254,5 @@ export async function getEach<T>(
     request,
   );
   const found = outcomes.filter((o) => o.value !== undefined).map((o) => o.value as T);
-  if (!options.many) {
-    reportFailures(deps, outcomes, "read");
-    return await print(found);
-  }
-  if (found.length > 0) await print(found);
-  reportFailures(deps, outcomes, "read");
+  await printOutcomes(deps, outcomes, options.many, "read", found, print);
 }

@@ -5,7 +5,7 @@ import type { ApiClient } from "../api/client.js";
 import type { BatchRequestOptions } from "../api/failover.js";
 import { printResult } from "../output/print.js";
 import { renderRows } from "../output/table.js";
-import { reportFailures, requestEach, succeeded } from "./batch.js";
+import { printOutcomes, requestEach, succeeded } from "./batch.js";
 import { confirmDeletion } from "./confirm.js";
 import type { Deps } from "./deps.js";
 import { printDryRun, printDryRuns } from "./dry-run.js";
@@ -53,19 +53,13 @@ export async function deleteBatch(options: DeleteBatchOptions, deps: Deps, targe
     target.remove,
   );
   const deleted = succeeded(outcomes).map((o) => ({ id: o.id, deleted: true }));
-  if (!options.many) {
-    reportFailures(deps, outcomes, "deleted");
-    printResult(deps, deleted[0], (color) => renderRows(["ID", "DELETED"], [[deleted[0]!.id, "true"]], color));
-    return;
-  }
-  // On failure stdout is empty: with nothing deleted there is no list to print, not even `[]`.
-  if (deleted.length > 0)
-    printResult(deps, deleted, (color) =>
+  await printOutcomes(deps, outcomes, options.many, "deleted", deleted, (done) =>
+    printResult(deps, options.many ? done : done[0], (color) =>
       renderRows(
         ["ID", "DELETED"],
-        deleted.map((d) => [d.id, "true"]),
+        done.map((d) => [d.id, "true"]),
         color,
       ),
-    );
-  reportFailures(deps, outcomes, "deleted");
+    ),
+  );
 }
