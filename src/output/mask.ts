@@ -15,8 +15,6 @@ export function maskSecret<T extends { secret?: string | null }>(module: T, show
   return { ...module, secret: MASK };
 }
 
-/** API object fields that hold a secret: a webhook module's `secret`, OAuth/OIDC `client_secret`. */
-
 /**
  * Any JSON value from the API (or a request body) with its secrets masked: every non-empty
  * `secret` or `client_secret` field, and the secrets inside a Traffic Policy text: an

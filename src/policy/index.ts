@@ -7,7 +7,6 @@ import { ACTIONS, PHASES, configSchema, type Phase } from "./actions.js";
 import { unbalanced } from "./expressions.js";
 import { internalUrlProblem, publicUrlProblem } from "./urls.js";
 
-export { internalUrlProblem, publicUrlProblem } from "./urls.js";
 export { parseDuration } from "./duration.js";
 
 export type Protocol = "https" | "http" | "tls" | "tcp";
@@ -44,7 +43,7 @@ function join(path: string, key: string | number | symbol): string {
 }
 
 /** The phases an endpoint of that kind takes. */
-export function phasesFor(target: Target): readonly Phase[] {
+function phasesFor(target: Target): readonly Phase[] {
   if (target.protocol === "tls" || target.protocol === "tcp") return ["on_tcp_connect"];
   // An internal HTTP endpoint is reached by forward-internal, which opens no TCP connection.
   return target.internal ? ["on_http_request", "on_http_response"] : PHASES;

@@ -78,7 +78,7 @@ export function checkEndpointInput(input: {
   // A URL problem's path is the URL itself: the flag says it.
   const lines = problems.map((p) => `${p.flag}: ${p.path && p.flag !== "--url" ? `${p.path}: ` : ""}${p.message}`);
   throw new UsageError(problems.length === 1 ? lines[0]! : `${problems.length} problems: ${lines.join("; ")}`, {
-    problems: problems.map((p) => ({ flag: p.flag, path: p.path, message: p.message })),
+    problems,
   });
 }
 

@@ -19,7 +19,7 @@ export function endpointRows(list: Endpoint[], color: boolean): string {
 }
 
 /** The record, then `TRAFFIC POLICY` and the policy as YAML (a JSON policy turned into YAML). */
-export async function endpointRecord(e: Endpoint, show: boolean, color: boolean): Promise<string> {
+async function endpointRecord(e: Endpoint, show: boolean, color: boolean): Promise<string> {
   const record = renderRecord(
     [
       ["ID", e.id],
