@@ -184,7 +184,7 @@ function backendIdOf(module: unknown): string | undefined {
 }
 
 /** Every backend id an edge names directly (its routes', or its own). */
-function rootBackendIds(any: AnyEdge): string[] {
+export function rootBackendIds(any: AnyEdge): string[] {
   if (any.kind === "https") return (any.edge.routes ?? []).flatMap((r) => backendIdOf(r.backend) ?? []);
   return [backendIdOf(any.edge.backend)].filter((id): id is string => id !== undefined);
 }

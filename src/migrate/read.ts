@@ -12,25 +12,9 @@ import type { ApiClient } from "../api/client.js";
 import { BACKEND_KINDS, backendKindOf, getBackend, listAllBackends, type Backend } from "../api/backends.js";
 import { EDGE_KINDS, edgeKindOf, getEdge, listAllEdges, type AnyEdge } from "../api/edges.js";
 import { ApiError, UsageError } from "../errors.js";
+import { rootBackendIds } from "./plan.js";
 
 export type EdgesRequest = { ids: string[] } | { all: true };
-
-type ModuleWithBackend = { enabled?: boolean | null; backend?: { id: string } | null } | null | undefined;
-
-/** The backend an enabled backend module names, if any. */
-function enabledBackendId(module: ModuleWithBackend): string | undefined {
-  if (!module || module.enabled === false) return undefined;
-  return module.backend?.id ?? undefined;
-}
-
-/** The backends an edge sends traffic to directly (its routes' for HTTPS, its own otherwise). */
-export function edgeBackendIds(e: AnyEdge): string[] {
-  const ids =
-    e.kind === "https"
-      ? (e.edge.routes ?? []).map((r) => enabledBackendId(r.backend))
-      : [enabledBackendId(e.edge.backend)];
-  return ids.filter((id): id is string => id !== undefined);
-}
 
 /**
  * Walks from the edges' backends through failover children, asking `lookUp` for each
@@ -42,7 +26,7 @@ async function collectBackends(
   lookUp: (id: string) => Promise<Backend | null>,
 ): Promise<Map<string, Backend | null>> {
   const found = new Map<string, Backend | null>();
-  let wave = edges.flatMap(edgeBackendIds);
+  let wave = edges.flatMap(rootBackendIds);
   while (wave.length > 0) {
     const next: string[] = [];
     for (const id of wave) {
