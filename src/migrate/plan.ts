@@ -78,10 +78,16 @@ const isOn = (m: unknown): boolean => isObj(m) && m.enabled !== false;
 
 // Keys edgectl knows, per object: any other key whose value is not null is listed, never dropped.
 const EDGE_COMMON = ["id", "description", "metadata", "created_at", "uri", "hostports"];
+/** The modules an edge of each kind has (an HTTPS edge's others are its routes'). */
+const EDGE_MODULES: Record<EdgeKind, readonly string[]> = {
+  https: ["mutual_tls", "tls_termination"],
+  tls: ["backend", "ip_restriction", "mutual_tls", "tls_termination", "traffic_policy"],
+  tcp: ["backend", "ip_restriction", "traffic_policy"],
+};
 const KNOWN_KEYS: Record<EdgeKind | "route", ReadonlySet<string>> = {
-  https: new Set([...EDGE_COMMON, "mutual_tls", "tls_termination", "routes"]),
-  tls: new Set([...EDGE_COMMON, "backend", "ip_restriction", "mutual_tls", "tls_termination", "traffic_policy"]),
-  tcp: new Set([...EDGE_COMMON, "backend", "ip_restriction", "traffic_policy"]),
+  https: new Set([...EDGE_COMMON, ...EDGE_MODULES.https, "routes"]),
+  tls: new Set([...EDGE_COMMON, ...EDGE_MODULES.tls]),
+  tcp: new Set([...EDGE_COMMON, ...EDGE_MODULES.tcp]),
   route: new Set([
     "edge_id",
     "id",
@@ -902,7 +908,7 @@ function httpsEndpoints(
 ): PlannedEndpoint[] {
   const e = edge as unknown as Obj;
   unknownKeys(e, KNOWN_KEYS.https, notes, null);
-  checkModuleKeys(e, ["mutual_tls", "tls_termination"], notes, null);
+  checkModuleKeys(e, EDGE_MODULES.https, notes, null);
   const tls = terminateTls(edge, "https", notes);
   if (tls && "problem" in tls) notes.refuse(null, tls.item, tls.problem);
   const spots = endpointsOf("https", edge.hostports ?? [], notes);
@@ -972,14 +978,7 @@ function streamEndpoints(
 ): PlannedEndpoint[] {
   const e = edge as unknown as Obj;
   unknownKeys(e, KNOWN_KEYS[kind], notes, null);
-  checkModuleKeys(
-    e,
-    kind === "tls"
-      ? ["backend", "ip_restriction", "mutual_tls", "tls_termination", "traffic_policy"]
-      : ["backend", "ip_restriction", "traffic_policy"],
-    notes,
-    null,
-  );
+  checkModuleKeys(e, EDGE_MODULES[kind], notes, null);
   const first: Action[] = [];
   if (isOn(e.ip_restriction)) {
     const a = restrictIps(e.ip_restriction as Obj);
