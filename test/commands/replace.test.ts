@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { UsageError } from "../../src/errors.js";
-import { readSecret, replace, run } from "../../src/commands/webhook-verification/replace.js";
+import { replace, run } from "../../src/commands/webhook-verification/replace.js";
+import { readSecret } from "../../src/commands/webhook-verification/secret-input.js";
 import { fakeDeps } from "./fake-deps.js";
 
 /** --provider as the declared command checks it (the route valid, nothing else given). */

@@ -7,7 +7,7 @@ import { defineCommand, type AnyCommandDef } from "../define.js";
 import type { Deps } from "../deps.js";
 import { printDryRun } from "../dry-run.js";
 import { idSchema } from "../input.js";
-import { flags as edgeFlags, readSecret } from "../webhook-verification/replace.js";
+import { readSecret, secretFlags } from "../webhook-verification/secret-input.js";
 import { setVerifyWebhook } from "./edit-policy.js";
 import { dryRunFlag } from "../flags.js";
 import { showSecretFlag } from "./fields.js";
@@ -22,10 +22,7 @@ export const replace = defineCommand({
   description: "Set the provider and secret of the verify-webhook action in an endpoint's Traffic Policy",
   args,
   flags: {
-    provider: edgeFlags.provider,
-    secretStdin: edgeFlags.secretStdin,
-    secretFile: edgeFlags.secretFile,
-    secret: edgeFlags.secret,
+    ...secretFlags,
     rule: {
       flag: "--rule <name>",
       help: "the rule whose verify-webhook action to change (needed when the policy has several)",

@@ -1,12 +1,9 @@
-import * as z from "zod/mini";
-import { providerNeedsSecret, isProvider, suggestProvider, type Provider } from "../../api-data/providers.js";
+import type { Provider } from "../../api-data/providers.js";
 import {
   replaceWebhookVerification,
   webhookVerificationPath,
   type WebhookVerificationReplace,
 } from "../../api/webhook-verification.js";
-import { UsageError } from "../../errors.js";
-import { escapeControl } from "../../output/escape.js";
 import { maskSecret } from "../../output/mask.js";
 import { printResult } from "../../output/print.js";
 import { defineCommand } from "../define.js";
@@ -14,48 +11,11 @@ import type { Deps } from "../deps.js";
 import { printDryRun } from "../dry-run.js";
 import { moduleRecord } from "./render.js";
 import { routeArgs, showSecretFlag } from "./route.js";
+import { readSecret, secretFlags } from "./secret-input.js";
 import { switchValue } from "../input.js";
 
-const required = "required (e.g. github, stripe, slack, sns)";
-
-/** Any letter case, sent in lower case; a near miss gets a "did you mean". */
-const providerSchema = () =>
-  z.pipe(
-    z.transform((v: unknown) => (v === "" ? undefined : v)),
-    z.pipe(
-      z.string({ error: required }).check(
-        z.refine((v) => isProvider(v.toLowerCase()), {
-          error: (issue) => {
-            const hint = suggestProvider(String(issue.input).toLowerCase());
-            return `is not a supported provider${hint ? `; did you mean "${hint}"?` : ""} (see \`edgectl webhook-verification replace --help\`)`;
-          },
-        }),
-      ),
-      z.transform((v) => v.toLowerCase() as Provider),
-    ),
-  );
-
-export const flags = {
-  provider: {
-    flag: "--provider <name>",
-    help: "webhook provider, e.g. github, stripe, slack, sns (any case)",
-    schema: providerSchema,
-  },
-  secretStdin: {
-    flag: "--secret-stdin",
-    help: "read the secret from stdin (one trailing newline dropped)",
-    ...switchValue(),
-  },
-  secretFile: {
-    flag: "--secret-file <path>",
-    help: "read the secret from a file (one trailing newline dropped)",
-    schema: () => z.optional(z.string()),
-  },
-  secret: {
-    flag: "--secret <value>",
-    help: "the secret itself (visible in process lists: prefer the others)",
-    schema: () => z.optional(z.string()),
-  },
+const flags = {
+  ...secretFlags,
   disabled: { flag: "--disabled", help: "store the module but leave verification off", ...switchValue() },
   showSecret: showSecretFlag,
   dryRun: {
@@ -101,65 +61,6 @@ export interface ReplaceOptions {
   enabled: boolean;
   showSecret: boolean;
   dryRun: boolean;
-}
-
-/** Where the secret may come from, as typed. */
-interface SecretSources {
-  secretStdin?: boolean;
-  secretFile?: string;
-  secret?: string;
-}
-
-/**
- * Exactly one source; sns takes none on an edge (a Traffic Policy's verify-webhook needs one for
- * every provider: `secretAlways`). A trailing newline (from echo or an editor) is dropped.
- */
-export async function readSecret(
-  flags: SecretSources,
-  provider: Provider,
-  deps: Pick<Deps, "env" | "readStdin" | "warn" | "io">,
-  { secretAlways = false } = {},
-): Promise<string | undefined> {
-  const given = [
-    flags.secretStdin ? "--secret-stdin" : undefined,
-    flags.secretFile !== undefined ? "--secret-file" : undefined,
-    flags.secret !== undefined ? "--secret" : undefined,
-  ].filter((s): s is string => s !== undefined);
-  if (given.length > 1) throw new UsageError(`${given.join(" and ")}: give the secret from only one source`);
-  const source = given[0];
-  if (!secretAlways && !providerNeedsSecret(provider)) {
-    if (source) throw new UsageError(`${source}: provider sns (AWS SNS) takes no secret; remove it`);
-    if (deps.env.EDGECTL_WEBHOOK_SECRET) deps.warn("EDGECTL_WEBHOOK_SECRET is ignored: provider sns takes no secret");
-    return undefined;
-  }
-  let secret: string;
-  if (source === "--secret-stdin") {
-    if (deps.io.stdin.isTTY)
-      throw new UsageError("--secret-stdin: stdin is a terminal; pipe the secret in, or use --secret-file");
-    secret = dropNewline(await deps.readStdin());
-  } else if (source === "--secret-file") {
-    try {
-      secret = dropNewline(await (await import("node:fs/promises")).readFile(flags.secretFile!, "utf8"));
-    } catch (err) {
-      throw new UsageError(
-        `--secret-file: cannot read ${escapeControl(flags.secretFile!)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-      );
-    }
-  } else if (source === "--secret") {
-    secret = flags.secret!;
-  } else if (deps.env.EDGECTL_WEBHOOK_SECRET !== undefined) {
-    secret = deps.env.EDGECTL_WEBHOOK_SECRET;
-  } else {
-    throw new UsageError(
-      `--secret-stdin, --secret-file, --secret: provider ${provider} needs a secret (or set EDGECTL_WEBHOOK_SECRET)`,
-    );
-  }
-  if (secret === "") throw new UsageError(`${source ?? "EDGECTL_WEBHOOK_SECRET"}: the secret is empty`);
-  return secret;
-}
-
-function dropNewline(text: string): string {
-  return text.replace(/\r?\n$/, "");
 }
 
 export async function run(options: ReplaceOptions, deps: Deps): Promise<void> {
