@@ -3,11 +3,13 @@
 // A field a hot path uses (`failover get`'s ids and --concurrency) also has a plain check
 // that passes the values it is sure of without zod: zod is loaded only on first use
 // (scripts/build.mjs), and building it and the schemas is most of what a quick command costs.
+import { readFileSync } from "node:fs";
 import * as z from "zod/mini";
 import { ID_RULES, isValidId, utf8Length, type IdKind } from "../api-data/ids.js";
 import { checkOf, schemaOf } from "../api/schema.js";
 import { UsageError } from "../errors.js";
 import { escapeControl } from "../output/escape.js";
+import type { Deps } from "./deps.js";
 
 /**
  * A rule for a value typed as text: what it accepts, the message when it does not, and the
@@ -159,4 +161,28 @@ export function parseInput<S extends z.ZodMiniType>(
         : ` "${escapeControl(value)}"`;
   }
   throw new UsageError(`${label}:${shown} ${issue.message}`);
+}
+
+/**
+ * The text of a file, or of stdin for `-` (refused at a terminal, where nothing is piped in):
+ * what `policy check <file>`, --traffic-policy-file and --input read. `label` names the
+ * argument in a message; `atTerminal` is the whole message for `-` at a terminal.
+ */
+export async function readTextSource(
+  source: string,
+  words: { label: string; atTerminal: string },
+  deps: Pick<Deps, "io" | "readStdin">,
+): Promise<string> {
+  if (source === "-") {
+    if (deps.io.stdin.isTTY) throw new UsageError(words.atTerminal);
+    return deps.readStdin();
+  }
+  try {
+    // node:fs, loaded by every start: node:fs/promises would load a dozen more modules.
+    return readFileSync(source, "utf8");
+  } catch (err) {
+    throw new UsageError(
+      `${words.label}: cannot read ${escapeControl(source)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
+  }
 }

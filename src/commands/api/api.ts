@@ -8,7 +8,7 @@ import { renderJson } from "../../output/json.js";
 import { defineCommand } from "../define.js";
 import type { Deps } from "../deps.js";
 import { printDryRun } from "../dry-run.js";
-import { switchValue, unquoted } from "../input.js";
+import { readTextSource, switchValue, unquoted } from "../input.js";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
@@ -108,19 +108,11 @@ status the API's error body is printed on stdout (as gh api does) and an error l
 });
 
 async function readInput(source: string, deps: Deps): Promise<unknown> {
-  let text: string;
-  if (source === "-") {
-    if (deps.io.stdin.isTTY) throw new UsageError("--input -: stdin is a terminal; pipe the JSON body in");
-    text = await deps.readStdin();
-  } else {
-    try {
-      text = await (await import("node:fs/promises")).readFile(source, "utf8");
-    } catch (err) {
-      throw new UsageError(
-        `--input: cannot read ${source}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-      );
-    }
-  }
+  const text = await readTextSource(
+    source,
+    { label: "--input", atTerminal: "--input -: stdin is a terminal; pipe the JSON body in" },
+    deps,
+  );
   try {
     return JSON.parse(text.replace(/^\ufeff/, "")); // a byte-order mark some editors write
   } catch (err) {

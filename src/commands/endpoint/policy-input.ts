@@ -3,11 +3,11 @@
 import * as z from "zod/mini";
 import type { Binding } from "../../api/endpoints.js";
 import { UsageError } from "../../errors.js";
-import { escapeControl } from "../../output/escape.js";
 import { policySecretValues } from "../../output/policy-secrets.js";
 import { checkEndpointUrl, checkPolicy, type Problem } from "../../policy/index.js";
 import type { Parsed } from "../../policy/parse.js";
 import type { Deps } from "../deps.js";
+import { readTextSource } from "../input.js";
 
 export const urlFlag = (help: string) => ({ flag: "--url <url>", help, schema: () => z.optional(z.string()) });
 
@@ -18,19 +18,15 @@ export const policyFileFlag = (help: string) => ({
 });
 
 /** The policy's text as given (YAML stays YAML), from a file or, for `-`, stdin. */
-export async function readPolicyText(source: string, deps: Pick<Deps, "io" | "readStdin">): Promise<string> {
-  if (source === "-") {
-    if (deps.io.stdin.isTTY)
-      throw new UsageError("--traffic-policy-file -: stdin is a terminal; pipe the policy in, or give a file");
-    return deps.readStdin();
-  }
-  try {
-    return await (await import("node:fs/promises")).readFile(source, "utf8");
-  } catch (err) {
-    throw new UsageError(
-      `--traffic-policy-file: cannot read ${escapeControl(source)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-    );
-  }
+export function readPolicyText(source: string, deps: Pick<Deps, "io" | "readStdin">): Promise<string> {
+  return readTextSource(
+    source,
+    {
+      label: "--traffic-policy-file",
+      atTerminal: "--traffic-policy-file -: stdin is a terminal; pipe the policy in, or give a file",
+    },
+    deps,
+  );
 }
 
 /** A problem as the validator words it, with the flag it concerns. */

@@ -1,7 +1,6 @@
 // `policy check`: the validator of src/policy on a file or stdin, sending nothing and needing
 // no API key. The problems are the command's result, so they go to stdout (as a linter's do);
 // exit 2 says the input was refused, and stderr says how many problems there were.
-import { readFileSync } from "node:fs";
 import * as z from "zod/mini";
 import { UsageError } from "../../errors.js";
 import { escapeControl } from "../../output/escape.js";
@@ -9,7 +8,7 @@ import { renderJson } from "../../output/json.js";
 import type { Problem, Protocol } from "../../policy/index.js";
 import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
-import { switchValue, UNSURE } from "../input.js";
+import { readTextSource, switchValue, UNSURE } from "../input.js";
 
 const PROTOCOLS = ["https", "http", "tls", "tcp"] as const;
 
@@ -57,7 +56,11 @@ or prints each problem as "<place>: <message>" and exits 2.`,
 });
 
 export async function run(options: CheckOptions, deps: Deps): Promise<void> {
-  const text = await readPolicy(options.file, deps);
+  const text = await readTextSource(
+    options.file,
+    { label: "<file>", atTerminal: "<file>: stdin is a terminal; pipe the policy in, or name a file" },
+    deps,
+  );
   const { checkPolicyText } = await import("../../policy/parse.js");
   const problems = await checkPolicyText(text, { protocol: options.protocol, internal: options.internal });
   const json = deps.settings.output === "json";
@@ -76,19 +79,4 @@ export async function run(options: CheckOptions, deps: Deps): Promise<void> {
 /** One problem a line; a value quoted in a message may hold control characters. */
 function line(p: Problem): string {
   return `${escapeControl(p.path === "" ? "(policy)" : p.path)}: ${escapeControl(p.message)}\n`;
-}
-
-async function readPolicy(source: string, deps: Deps): Promise<string> {
-  if (source === "-") {
-    if (deps.io.stdin.isTTY) throw new UsageError("<file>: stdin is a terminal; pipe the policy in, or name a file");
-    return deps.readStdin();
-  }
-  try {
-    // node:fs, loaded by every start: node:fs/promises would load a dozen more modules.
-    return readFileSync(source, "utf8");
-  } catch (err) {
-    throw new UsageError(
-      `<file>: cannot read ${source}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-    );
-  }
 }
