@@ -2,7 +2,9 @@
 // input order, failures reported as they happen while the rest go on. On a 429 the
 // window of requests in flight halves and grows back slowly (AIMD), so a rate-limited
 // batch slows down instead of failing ids.
+import type { IdKind } from "../api-data/ids.js";
 import { AuthError, BatchError, UsageError } from "../errors.js";
+import { idList, parseField, strings } from "./input.js";
 import { formatError } from "../output/error.js";
 import { escapeControl } from "../output/escape.js";
 import type { ApiClient } from "../api/client.js";
@@ -158,6 +160,29 @@ export function reportFailures<T>(
   throw new BatchError(`${failures.length} of ${outcomes.length} ids could not be ${verb}${notTried}`, failures);
 }
 
+/** The ids get and delete act on, once read and checked. */
+export interface IdsOptions {
+  ids: string[];
+  /** Several ids (or `-`): print a list even if one id came. */
+  many: boolean;
+  concurrency: number;
+}
+
+/**
+ * A batch's `<id...>`: the argument as declared (ids, or `-` alone to read them from stdin,
+ * checked once they are read) and `resolveIds`, the ids to act on, each checked as `kind`;
+ * `many` when a list is wanted.
+ */
+export function batchIds(kind: IdKind, arg: `<${string}...>`, help: string) {
+  return {
+    idsArg: { arg, help, ...strings() },
+    async resolveIds(args: string[], deps: Pick<Deps, "io" | "readStdin">): Promise<{ ids: string[]; many: boolean }> {
+      const { ids, many } = await collectIds(args, deps);
+      return { ids: parseField(idList(kind), ids, arg.replace("...", "")), many };
+    },
+  };
+}
+
 /** Ids from the arguments, or one per line from stdin when the only argument is `-`. */
 export async function collectIds(
   args: string[],
@@ -242,7 +267,7 @@ export async function printOutcomes<T, D>(
 /** `<noun> get <id>… | -`: each id read; `print` gets what was found, one (as typed) or a list. */
 export async function getEach<T>(
   deps: Deps,
-  options: { ids: string[]; many: boolean; concurrency: number },
+  options: IdsOptions,
   request: (client: ApiClient, id: string, options: BatchRequestOptions) => Promise<T>,
   print: (found: T[]) => void | Promise<void>,
 ): Promise<void> {

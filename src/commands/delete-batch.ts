@@ -5,16 +5,12 @@ import type { ApiClient } from "../api/client.js";
 import type { BatchRequestOptions } from "../api/failover.js";
 import { printResult } from "../output/print.js";
 import { renderRows } from "../output/table.js";
-import { printOutcomes, requestEach, succeeded } from "./batch.js";
+import { printOutcomes, requestEach, succeeded, type IdsOptions } from "./batch.js";
 import { confirmDeletion } from "./confirm.js";
 import type { Deps } from "./deps.js";
 import { printDryRun, printDryRuns } from "./dry-run.js";
 
-export interface DeleteBatchOptions {
-  ids: string[];
-  /** Several ids or `-` were given: JSON is one array. */
-  many: boolean;
-  concurrency: number;
+export interface DeleteBatchOptions extends IdsOptions {
   yes: boolean;
   dryRun: boolean;
 }

@@ -1,15 +1,12 @@
 import { getEndpoint } from "../../api/endpoints.js";
-import { getEach } from "../batch.js";
+import { getEach, type IdsOptions } from "../batch.js";
 import { defineCommand } from "../define.js";
 import type { Deps } from "../deps.js";
 import { concurrencyFlag } from "../flags.js";
 import { idsArg, resolveIds, showSecretFlag } from "./fields.js";
 import { printEndpoints } from "./render.js";
 
-export interface GetOptions {
-  ids: string[];
-  many: boolean;
-  concurrency: number;
+export interface GetOptions extends IdsOptions {
   showSecret: boolean;
 }
 

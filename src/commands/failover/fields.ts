@@ -1,9 +1,8 @@
 // What the failover verbs share: the child backends of create and update, and the ids of get
 // and delete (the flags other nouns take too are in ../flags.ts).
 import * as z from "zod/mini";
-import { collectIds } from "../batch.js";
-import type { Deps } from "../deps.js";
-import { idList, idSchema, parseField, strings } from "../input.js";
+import { batchIds } from "../batch.js";
+import { idSchema } from "../input.js";
 
 export const backendsSchema = () =>
   z.array(idSchema("backend")).check(z.minLength(1, "needs at least one child backend id"));
@@ -21,26 +20,8 @@ export const backendsFlag = (help: string) => ({
   repeat: collectBackends,
 });
 
-/** `<id...>` as typed: ids, or `-` alone to read them from stdin (checked once they are read). */
-export const idsArg = {
-  arg: "<id...>",
-  help: "Failover backend id(s) (bkdfo_…), or - to read ids from stdin, one per line",
-  ...strings(),
-};
-
-/** The ids get and delete act on, once read and checked. */
-export interface IdsOptions {
-  ids: string[];
-  /** Several ids (or `-`): print a list even if one id came. */
-  many: boolean;
-  concurrency: number;
-}
-
-/** The ids to act on: from the arguments or stdin, each checked; `many` when a list is wanted. */
-export async function resolveIds(
-  args: string[],
-  deps: Pick<Deps, "io" | "readStdin">,
-): Promise<{ ids: string[]; many: boolean }> {
-  const { ids, many } = await collectIds(args, deps);
-  return { ids: parseField(idList("failover"), ids, idsArg.arg.replace("...", "")), many };
-}
+export const { idsArg, resolveIds } = batchIds(
+  "failover",
+  "<id...>",
+  "Failover backend id(s) (bkdfo_…), or - to read ids from stdin, one per line",
+);

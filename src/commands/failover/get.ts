@@ -1,10 +1,10 @@
 import { getFailover } from "../../api/failover.js";
 import { printResult } from "../../output/print.js";
-import { getEach } from "../batch.js";
+import { getEach, type IdsOptions } from "../batch.js";
 import { defineCommand } from "../define.js";
 import type { Deps } from "../deps.js";
 import { concurrencyFlag } from "../flags.js";
-import { idsArg, resolveIds, type IdsOptions } from "./fields.js";
+import { idsArg, resolveIds } from "./fields.js";
 import { failoverRecord, failoverRows } from "./render.js";
 
 export type GetOptions = IdsOptions;
