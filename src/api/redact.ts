@@ -118,7 +118,8 @@ async function maskJsonSecrets(
   if (value === null || typeof value !== "object") return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    // A secret held by a non-string (a number, an object) is masked whole.
+    // A secret held by an object or array is masked whole (a number or boolean is left to the
+    // text patterns that run after this pass).
     const masked =
       SECRET_KEYS.has(k) && v !== null && typeof v === "object" ? MASK : await maskJsonSecrets(v, k, maskPolicy, key);
     Object.defineProperty(out, k, { value: masked, enumerable: true, writable: true, configurable: true });
