@@ -7,7 +7,8 @@
 //   (`failover`, one for each word src/commands/tree.ts lists), which src/start.ts runs when the command line starts with it; and dist/config-write.cjs (proper-lockfile, write-file-atomic), required only
 //   by commands that write the config; dist/yaml-text.cjs (yaml), required only to mask or
 //   edit a Traffic Policy in YAML (src/output/yaml-write.ts prints one without it);
-//   dist/emulator.cjs, required only by `edgectl emulator`.
+//   dist/emulator.cjs, required only by `edgectl emulator`; dist/commander.cjs, required only
+//   for a command line src/commands/argv.ts does not read (help, errors).
 // Then it saves commander's root help (dist/help.txt). No V8 code cache is made here: V8
 // takes one only from the Node version that made it, so src/start.ts makes it on first run
 // in the user's cache folder, keyed by Node version and by the hash of the main bundles defined below.
@@ -50,6 +51,9 @@ const writeApart = {
     // The emulator's server (with zod classic, its locales and yaml) to dist/emulator.cjs:
     // sharing zod with the command tree, it made esbuild wrap all of zod in lazy module
     // initialisers, so every command evaluated zod's every locale and its JSON Schema code.
+    // commander to dist/commander.cjs, required only for a line src/commands/argv.ts leaves to it
+    // (help, errors, the few forms it does not read): most commands never evaluate it.
+    b.onResolve({ filter: /^commander$/ }, () => ({ path: "./commander.cjs", external: true }));
     b.onResolve({ filter: /\/emulator\/server\.js$/ }, () => ({ path: "./emulator.cjs", external: true }));
   },
 };
@@ -154,6 +158,15 @@ for (const { line, name, word } of WORDS) {
     plugins: [oneWord, ...mainOptions.plugins],
   });
 }
+// commander, as src/app.ts and src/commands/root.ts require it.
+await build({
+  ...common,
+  entryPoints: { commander: "node_modules/commander/index.js" },
+  outdir: "dist",
+  outExtension: { ".js": ".cjs" },
+  format: "cjs",
+  plugins: [lazyChildProcess],
+});
 // zod, as the stand-in requires it: the functions src/ calls, tree-shaken.
 await build({
   ...common,

@@ -1,9 +1,11 @@
 // The whole CLI as a function: argv and the streams, env and stdin handed in, the exit code
 // handed back. src/cli.ts runs it with the real process; tests run it in-process with
 // captures. Nothing here touches process.exit, process.argv, signals or the real streams.
-import { CommanderError, type Command } from "commander";
+import type { Command, CommanderError } from "commander";
+import { readCommandLine, type Format } from "./commands/argv.js";
 import type { InterruptReport } from "./commands/deps.js";
-import { buildProgram } from "./commands/root.js";
+import { GLOBAL_FLAGS } from "./commands/globals.js";
+import { COMMANDS } from "./commands/tree.js";
 import { EXIT_CODES, EdgectlError, UsageError } from "./errors.js";
 import { createFactory } from "./factory.js";
 import type { InStream, OutStream } from "./io/iostreams.js";
@@ -35,8 +37,10 @@ export interface App {
 export function createApp(options: AppOptions): App {
   const { stdout, stderr } = options;
   const env = withoutBlanks(options.env);
+  // The root's options, as argv.ts read them or as commander holds them.
+  let globals = (): GlobalFlags => ({});
   // The last -o/--json given wins, for results and errors alike.
-  let format: { json?: boolean; output?: string } = {};
+  let format: Format = {};
   const f = createFactory({
     env,
     stdout,
@@ -44,38 +48,53 @@ export function createApp(options: AppOptions): App {
     get stdin() {
       return options.stdin;
     },
-    flags: () => ({ ...(program.opts() as GlobalFlags), ...format }),
+    flags: () => ({ ...globals(), ...format }),
     onInterrupt: (handler) => options.onInterrupt?.(handler),
     reportOnInterrupt: (report) => options.reportOnInterrupt?.(report),
   });
 
-  const program = buildProgram(f);
   let captured = "";
-  const configure = (cmd: Command) => {
-    cmd.exitOverride().configureOutput({
-      getOutHelpWidth: () => helpWidth(stdout),
-      writeOut: (s) => stdout.write(s),
-      writeErr: (s) => {
-        captured += s;
-      },
-      outputError: (s) => {
-        captured += s;
-      },
-    });
-    for (const sub of cmd.commands) configure(sub);
+  // What commander throws, once it is loaded: a line it read and refused, or its help.
+  let commanderError: typeof CommanderError | undefined;
+  /** Most lines are read without commander (argv.ts); the rest, and help, by commander, loaded then. */
+  const runCommander = async (args: string[]) => {
+    const root = await import("./commands/root.js");
+    commanderError = root.CommanderError;
+    const program = root.buildProgram(f);
+    globals = () => program.opts();
+    const configure = (cmd: Command) => {
+      cmd.exitOverride().configureOutput({
+        getOutHelpWidth: () => helpWidth(stdout),
+        writeOut: (s) => stdout.write(s),
+        writeErr: (s) => {
+          captured += s;
+        },
+        outputError: (s) => {
+          captured += s;
+        },
+      });
+      for (const sub of cmd.commands) configure(sub);
+    };
+    configure(program);
+    program.on("option:json", () => (format = { json: true, output: undefined }));
+    program.on("option:output", (value: string) => (format = { json: false, output: value }));
+    await program.parseAsync(args, { from: "user" });
   };
-  configure(program);
-  program.on("option:json", () => (format = { json: true, output: undefined }));
-  program.on("option:output", (value: string) => (format = { json: false, output: value }));
 
   return {
     async run(args) {
       let code = 0;
       try {
-        await program.parseAsync(args, { from: "user" });
+        const plain = await readCommandLine(args, GLOBAL_FLAGS, COMMANDS);
+        if (plain) {
+          const { line } = plain;
+          globals = () => line.globals;
+          format = line.format;
+          await plain.run(line.input, f);
+        } else await runCommander(args);
       } catch (err) {
-        const debug = (program.opts() as GlobalFlags).debug === true || isTruthy(env.EDGECTL_DEBUG);
-        code = handleError(err, captured, {
+        const debug = globals().debug === true || isTruthy(env.EDGECTL_DEBUG);
+        code = handleError(err, captured, commanderError, {
           stdout,
           stderr,
           json: f.errorsAsJson(),
@@ -103,9 +122,14 @@ interface ErrorContext {
   warnings: string[];
 }
 
-function handleError(err: unknown, captured: string, opts: ErrorContext): number {
+function handleError(
+  err: unknown,
+  captured: string,
+  commanderError: typeof CommanderError | undefined,
+  opts: ErrorContext,
+): number {
   const { stdout, stderr } = opts;
-  if (err instanceof CommanderError) {
+  if (commanderError && err instanceof commanderError) {
     if (err.code === "commander.helpDisplayed" || err.code === "commander.version") return 0;
     // A noun without a verb: show its help on stdout, like `gh repo`.
     if (err.code === "commander.help" || err.code === "commander.executeSubCommandAsync") {

@@ -40,7 +40,9 @@ describe("the code cache", () => {
   it("is taken again, once, by a command under the same word that has not run with it (so that it holds that command's functions too)", async () => {
     const path = await suite.run(["failover", "list", "--help"], { env: { EDGECTL_CACHE_DIR: cacheDir } });
     expect(path.exitCode).toBe(0);
-    const [file] = readdirSync(cacheDir);
+    // Help is commander's: its own bundle's cache is made beside the word's.
+    const made = readdirSync(cacheDir);
+    const file = made.find((name) => name.startsWith("main-failover-"));
     const cache = () => readFileSync(join(cacheDir, file!));
     const madeByPath = cache();
     const first = await get({});
@@ -49,7 +51,7 @@ describe("the code cache", () => {
     expect(withGet.equals(madeByPath)).toBe(false);
     await get({});
     expect(cache().equals(withGet)).toBe(true);
-    expect(readdirSync(cacheDir)).toEqual([file]);
+    expect(readdirSync(cacheDir)).toEqual(made);
   });
 
   it("replaces a cache V8 rejects", async () => {

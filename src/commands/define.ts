@@ -6,9 +6,12 @@
 // A command whose every field has a plain check (input.ts, Checked) takes valid input without
 // zod; any value those checks are unsure of, or any broken rule, goes to zod, which words the
 // error as for every other command.
-import { Command, Option } from "commander";
+// Most command lines are read without commander (argv.ts reads them from the same declaration,
+// `plain` below); commander reads the rest, and gives help: only its types are imported here.
+import type { Command, Option } from "commander";
 import * as z from "zod/mini";
-import { UsageError } from "../errors.js";
+import type { CommandWords } from "./argv.js";
+import { InternalError, UsageError } from "../errors.js";
 import { escapeControl } from "../output/escape.js";
 import type { Deps } from "./deps.js";
 import { parseInput, UNSURE } from "./input.js";
@@ -55,7 +58,17 @@ export interface Rule<O> {
   message: string | ((options: O) => string);
 }
 
-export type RunFn<O> = (options: O, f: Deps, command: Command) => Promise<void>;
+/** `command` is commander's, given only to a command declared `usesCommander`. */
+export type RunFn<O> = (options: O, f: Deps, command?: Command) => Promise<void>;
+
+/** The command commander gave a command declared `usesCommander`. */
+export function commanderOf(command: Command | undefined): Command {
+  if (!command) throw new InternalError("this command runs only as commander reads it (usesCommander)");
+  return command;
+}
+
+/** Runs a command with what argv.ts read for it (the input its action would hand `parse`). */
+export type PlainRun = (input: Record<string, unknown>, f: Deps) => Promise<void>;
 
 export interface CommandDecl<A, F> {
   name: string;
@@ -68,6 +81,8 @@ export interface CommandDecl<A, F> {
   flags?: F;
   // NoInfer: the options are worked out from args and flags, never guessed from run.
   rules?: Rule<NoInfer<OptionsOf<A, F>>>[];
+  /** run reads commander's command (completion: the tree; the emulator: the root's --api-key): never read without it. */
+  usesCommander?: true;
   run: RunFn<NoInfer<OptionsOf<A, F>>>;
 }
 
@@ -77,10 +92,12 @@ export interface CommandDef<O> {
   parse(input: Record<string, unknown>): O;
   /** Adds the command under `parent`; `run` replaces the declared one (tests pass a spy). */
   register(parent: Command, f: Deps, run?: RunFn<O>): Command;
+  /** Its declared words for argv.ts, and how to run what that reads; absent when it uses commander. */
+  readonly plain?: { words: CommandWords; run: PlainRun };
 }
 
 /** Any command's definition, as the tree holds it. */
-export type AnyCommandDef = Pick<CommandDef<unknown>, "name" | "register">;
+export type AnyCommandDef = Pick<CommandDef<unknown>, "name" | "register" | "plain">;
 
 /**
  * A noun: a group of verbs (`failover get`). Each verb is a module of its own, loaded only when
@@ -159,11 +176,12 @@ export function defineCommand<
   return {
     name: decl.name,
     parse,
+    ...(decl.usesCommander ? {} : { plain: { words: { args, flags }, run: (input, f) => decl.run(parse(input), f) } }),
     register(parent, f, run = decl.run) {
       const cmd = parent.command(decl.name).description(decl.description);
       for (const [, a] of args) cmd.argument(a.arg, a.help);
       const options = flags.map(([key, fl]) => {
-        const option = new Option(fl.flag, fl.help);
+        const option: Option = cmd.createOption(fl.flag, fl.help);
         if (fl.repeat) option.argParser(fl.repeat);
         if (fl.default !== undefined) option.default(fl.default);
         cmd.addOption(option);

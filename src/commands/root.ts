@@ -5,30 +5,23 @@
 // names no command (for "did you mean"), or a command line this cannot read for sure.
 import { Command, Option, type ParseOptions } from "commander";
 import { VERSION } from "../version.js";
+import { commandWords } from "./argv.js";
+import { GLOBAL_FLAGS, GLOBAL_OPTIONS, VERSION_FLAG } from "./globals.js";
 import { registerNoun, type NounDecl, type RootCommand } from "./define.js";
 import type { Deps } from "./deps.js";
 // In help order; in a bundle made for one word (dist/main-<word>.cjs), that word's alone.
 import { COMMANDS } from "./tree.js";
 
 export { COMMANDS };
+// For src/app.ts, which loads commander only through this module.
+export { CommanderError } from "commander";
 
 export function buildProgram(f: Deps): Program {
   const program = new Program(f)
     .description(
       "Manage ngrok Failover backends, webhook verification, and the Cloud Endpoints and Traffic Policies that replace Edges",
     )
-    .version(VERSION, "-v, --version", "print the version")
-    .addOption(
-      new Option("--api-key <key>", "API key (visible in process lists: prefer EDGECTL_API_KEY or `auth login`)"),
-    )
-    .addOption(new Option("--base-url <url>", "API base URL (default https://api.ngrok.com)"))
-    .addOption(new Option("--profile <name>", 'config profile (default "default")'))
-    .addOption(new Option("-o, --output <format>", "output format: table or json"))
-    .addOption(new Option("--json", "same as --output json"))
-    .addOption(new Option("--timeout <seconds>", "time limit for the whole request, retries included (default 30)"))
-    .addOption(new Option("--retries <n>", "retries for failed idempotent requests (default 3)"))
-    .addOption(new Option("--debug", "log each request and response to stderr (secrets redacted)"))
-    .addOption(new Option("--no-color", "never use color"))
+    .version(VERSION, VERSION_FLAG, "print the version")
     .showSuggestionAfterError(true)
     .configureHelp({ showGlobalOptions: true })
     .addHelpText(
@@ -52,6 +45,7 @@ Examples:
 Settings: flag > environment (EDGECTL_*) > profile in the config file > default.
 Exit codes: 0 ok, 1 API error, 2 usage, 3 no usable answer, 4 auth, 130 interrupted.`,
     );
+  for (const { flag, help } of GLOBAL_OPTIONS) program.addOption(new Option(flag, help));
   return program;
 }
 
@@ -83,37 +77,11 @@ export class Program extends Command {
   async load(args?: readonly string[]): Promise<void> {
     if (this.loaded) return;
     this.loaded = true;
-    const [name, verb] = args === undefined ? [] : this.commandWords(args);
+    const [name, verb] = args === undefined ? [] : commandWords(args, [VERSION_FLAG, ...GLOBAL_FLAGS]);
     const named = COMMANDS.find((c) => c.name === name);
     const only = named && !("wholeTree" in named && named.wholeTree) ? named : undefined;
     const loaded = await Promise.all((only ? [only] : COMMANDS).map((c) => loadCommand(c, verb)));
     for (const add of loaded) add(this, this.deps);
-  }
-
-  /**
-   * The first two operands, as commander finds them: the root's options (anywhere) skipped with
-   * their values. Reading stops at `--`, at an option the root does not know (commander then
-   * hands the rest to the subcommand or fails) and at --help, where what follows cannot be told.
-   */
-  private commandWords(args: readonly string[]): string[] {
-    const words: string[] = [];
-    for (let i = 0; i < args.length && words.length < 2; i++) {
-      const arg = args[i]!;
-      if (arg === "--") break;
-      if (arg.length < 2 || !arg.startsWith("-")) {
-        words.push(arg);
-        continue;
-      }
-      const long = arg.startsWith("--");
-      const option = this.options.find((o) => (long ? o.long === arg.split("=")[0] : o.short === arg.slice(0, 2)));
-      if (!option) break;
-      const attached = long ? arg.includes("=") : arg.length > 2;
-      // A short switch with more letters after it (`-vo`): commander splits those; not worth it here.
-      if (attached && !long && !option.required && !option.optional) break;
-      if (!attached && (option.required || (option.optional && i + 1 < args.length && !args[i + 1]!.startsWith("-"))))
-        i++;
-    }
-    return words;
   }
 }
 

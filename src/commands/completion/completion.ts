@@ -1,7 +1,7 @@
 import type { Command, Option } from "commander";
 import { PROVIDERS } from "../../api-data/providers.js";
 import * as z from "zod/mini";
-import { defineCommand } from "../define.js";
+import { commanderOf, defineCommand } from "../define.js";
 import type { Deps } from "../deps.js";
 
 // Completion scripts are generated from the command tree itself, so a new command or flag
@@ -70,8 +70,9 @@ export const completion = defineCommand({
     "$ edgectl completion fish > ~/.config/fish/completions/edgectl.fish",
   ],
   // The script is made from the whole command tree, from the root down.
+  usesCommander: true,
   run: (options, deps, command) => {
-    let root = command;
+    let root = commanderOf(command);
     while (root.parent) root = root.parent;
     return run(options, deps, root);
   },

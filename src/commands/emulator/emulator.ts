@@ -2,7 +2,7 @@
 // imported only when this command runs, so no other command pays for loading it.
 import type { Command } from "commander";
 import * as z from "zod/mini";
-import { defineCommand, type OptionsOf } from "../define.js";
+import { commanderOf, defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
 import { UsageError } from "../../errors.js";
 import { unquoted, wholeNumber } from "../input.js";
@@ -78,6 +78,7 @@ export const emulator = defineCommand({
   name: "emulator",
   description: "Serve a local stand-in for the API (edges, routes, backends, Cloud Endpoints)",
   flags,
+  usesCommander: true,
   about: `The first line on stdout, once it accepts connections, is its base URL; stderr names the
 address it is bound to. One emulator per --state file: a second one refuses to start.
 Without the global --api-key it accepts any Bearer key; with it, only that key. An edge and its routes exist
@@ -99,10 +100,10 @@ stderr how many requests it received.`,
   run,
 });
 
-async function run(options: OptionsOf<object, typeof flags>, deps: Deps, command: Command): Promise<void> {
+async function run(options: OptionsOf<object, typeof flags>, deps: Deps, command?: Command): Promise<void> {
   // The emulator's key comes only from the flag: an EDGECTL_API_KEY meant for the real
   // API must not silently lock the emulator.
-  const apiKey = (command.optsWithGlobals() as { apiKey?: string }).apiKey;
+  const apiKey = (commanderOf(command).optsWithGlobals() as { apiKey?: string }).apiKey;
   const { startEmulator } = await import("../../emulator/server.js");
   const emu = await startEmulator({ ...options, apiKey }).catch((err: unknown) => {
     throw ownUsageError(err);

@@ -1,0 +1,20 @@
+// The root's options, declared once: src/commands/root.ts gives them to commander, argv.ts reads
+// them without it, and src/settings/resolve.ts takes what they hold (GlobalFlags).
+
+/** commander's version option; argv.ts leaves a line holding it to commander. */
+export const VERSION_FLAG = "-v, --version";
+
+export const GLOBAL_OPTIONS: readonly { flag: string; help: string }[] = [
+  { flag: "--api-key <key>", help: "API key (visible in process lists: prefer EDGECTL_API_KEY or `auth login`)" },
+  { flag: "--base-url <url>", help: "API base URL (default https://api.ngrok.com)" },
+  { flag: "--profile <name>", help: 'config profile (default "default")' },
+  { flag: "-o, --output <format>", help: "output format: table or json" },
+  { flag: "--json", help: "same as --output json" },
+  { flag: "--timeout <seconds>", help: "time limit for the whole request, retries included (default 30)" },
+  { flag: "--retries <n>", help: "retries for failed idempotent requests (default 3)" },
+  { flag: "--debug", help: "log each request and response to stderr (secrets redacted)" },
+  { flag: "--no-color", help: "never use color" },
+];
+
+/** The flags alone, as argv.ts reads them. */
+export const GLOBAL_FLAGS: readonly string[] = GLOBAL_OPTIONS.map((o) => o.flag);
