@@ -125,8 +125,8 @@ export function readLine(
     const option =
       known.find((o) => o.global && (long ? o.long === name : o.short === name)) ??
       known.find((o) => !o.global && (long ? o.long === name : o.short === name));
-    // A command's option before the command's words reaches the noun, not the verb.
-    if (!option || (!option.global && operands.length < depth)) return undefined;
+    // (A command's option before the command's words ended commandWords: the line is not read here.)
+    if (!option) return undefined;
     let value: string | undefined;
     if (option.takesValue) {
       if (long && eq >= 0) value = arg.slice(eq + 1);
