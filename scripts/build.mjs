@@ -51,10 +51,10 @@ const writeApart = {
     // The emulator's server (with zod classic, its locales and yaml) to dist/emulator.cjs:
     // sharing zod with the command tree, it made esbuild wrap all of zod in lazy module
     // initialisers, so every command evaluated zod's every locale and its JSON Schema code.
+    b.onResolve({ filter: /\/emulator\/server\.js$/ }, () => ({ path: "./emulator.cjs", external: true }));
     // commander to dist/commander.cjs, required only for a line src/commands/argv.ts leaves to it
     // (help, errors, the few forms it does not read): most commands never evaluate it.
     b.onResolve({ filter: /^commander$/ }, () => ({ path: "./commander.cjs", external: true }));
-    b.onResolve({ filter: /\/emulator\/server\.js$/ }, () => ({ path: "./emulator.cjs", external: true }));
   },
 };
 // commander requires node:child_process (and with it net, dgram…) at load, for executable
@@ -119,7 +119,7 @@ const mainOptions = {
   outExtension: { ".js": ".cjs" },
   format: "cjs",
   supported: { "dynamic-import": false },
-  plugins: [writeApart, lazyChildProcess, lazyZod],
+  plugins: [writeApart, lazyZod],
   logOverride: { "import-is-undefined": "error" },
 };
 await build({ ...mainOptions, entryPoints: { main: "src/cli.ts" } });

@@ -76,8 +76,7 @@ export function createApp(options: AppOptions): App {
       for (const sub of cmd.commands) configure(sub);
     };
     configure(program);
-    program.on("option:json", () => (format = { json: true, output: undefined }));
-    program.on("option:output", (value: string) => (format = { json: false, output: value }));
+    root.followFormat(program, (given) => (format = given));
     await program.parseAsync(args, { from: "user" });
   };
 

@@ -69,6 +69,11 @@ export interface Format {
   output?: string;
 }
 
+/** The format once `--json`, or `-o <value>`, is read (as commander's `option:json`/`option:output` events: src/commands/root.ts). */
+export function formatAfter(option: "json" | "output", value?: string): Format {
+  return option === "json" ? { json: true, output: undefined } : { json: false, output: value };
+}
+
 export interface ReadLine {
   /** The root's options as commander's `program.opts()` holds them. */
   globals: Record<string, unknown>;
@@ -121,10 +126,8 @@ export function readLine(
     const long = arg.startsWith("--");
     const eq = long ? arg.indexOf("=") : -1;
     const name = long ? (eq < 0 ? arg : arg.slice(0, eq)) : arg.slice(0, 2);
-    // The root's options first: commander's root reads them wherever they are.
-    const option =
-      known.find((o) => o.global && (long ? o.long === name : o.short === name)) ??
-      known.find((o) => !o.global && (long ? o.long === name : o.short === name));
+    // The root's options come first in `known`: commander's root reads them wherever they are.
+    const option = known.find((o) => (long ? o.long === name : o.short === name));
     // (A command's option before the command's words ended commandWords: the line is not read here.)
     if (!option) return undefined;
     let value: string | undefined;
@@ -139,8 +142,7 @@ export function readLine(
     } else if (arg !== name) return undefined; // `--json=x`, `-yo`: commander's reading, or its error
     if (option.global) {
       globalValues[option.key] = option.negate ? false : (value ?? true);
-      if (option.key === "json") format = { json: true, output: undefined };
-      if (option.key === "output") format = { json: false, output: value };
+      if (option.key === "json" || option.key === "output") format = formatAfter(option.key, value);
     } else if (value === undefined) flagValues[option.key] = true;
     else if (option.decl?.repeat) flagValues[option.key] = option.decl.repeat(value, flagValues[option.key] as never);
     else flagValues[option.key] = value;
@@ -177,7 +179,7 @@ export async function readCommandLine(
   const named = commands.find((c) => c.name === name);
   let def: AnyCommandDef | undefined;
   if (named === undefined) return undefined;
-  if ("load" in named) def = named.wholeTree ? undefined : await named.load();
+  if ("load" in named) def = await named.load();
   else if (verb !== undefined && Object.hasOwn(named.verbs, verb)) def = await named.verbs[verb]!();
   if (def?.plain === undefined) return undefined;
   const line = readLine(args, globals, "load" in named ? 1 : 2, def.plain.words);

@@ -11,7 +11,7 @@
 import type { Command, Option } from "commander";
 import * as z from "zod/mini";
 import type { CommandWords } from "./argv.js";
-import { InternalError, UsageError } from "../errors.js";
+import { UsageError } from "../errors.js";
 import { escapeControl } from "../output/escape.js";
 import type { Deps } from "./deps.js";
 import { parseInput, UNSURE } from "./input.js";
@@ -58,19 +58,21 @@ export interface Rule<O> {
   message: string | ((options: O) => string);
 }
 
-/** `command` is commander's, given only to a command declared `usesCommander`. */
-export type RunFn<O> = (options: O, f: Deps, command?: Command) => Promise<void>;
-
-/** The command commander gave a command declared `usesCommander`. */
-export function commanderOf(command: Command | undefined): Command {
-  if (!command) throw new InternalError("this command runs only as commander reads it (usesCommander)");
-  return command;
-}
+/** What commander's action calls (a test's spy too): `command` is the one commander read. */
+export type RunFn<O> = (options: O, f: Deps, command: Command) => Promise<void>;
 
 /** Runs a command with what argv.ts read for it (the input its action would hand `parse`). */
 export type PlainRun = (input: Record<string, unknown>, f: Deps) => Promise<void>;
 
-export interface CommandDecl<A, F> {
+/**
+ * A command's run: with the options alone (argv.ts or commander read the line), or, declared
+ * `usesCommander`, with commander's command too (completion: the tree; the emulator: the root's
+ * --api-key as given), and then the line is always read by commander.
+ */
+type RunDecl<O> =
+  { usesCommander?: false; run: (options: O, f: Deps) => Promise<void> } | { usesCommander: true; run: RunFn<O> };
+
+export type CommandDecl<A, F> = {
   name: string;
   description: string;
   /** Help text shown before the examples. */
@@ -81,10 +83,7 @@ export interface CommandDecl<A, F> {
   flags?: F;
   // NoInfer: the options are worked out from args and flags, never guessed from run.
   rules?: Rule<NoInfer<OptionsOf<A, F>>>[];
-  /** run reads commander's command (completion: the tree; the emulator: the root's --api-key): never read without it. */
-  usesCommander?: true;
-  run: RunFn<NoInfer<OptionsOf<A, F>>>;
-}
+} & RunDecl<NoInfer<OptionsOf<A, F>>>;
 
 export interface CommandDef<O> {
   readonly name: string;
@@ -176,7 +175,14 @@ export function defineCommand<
   return {
     name: decl.name,
     parse,
-    ...(decl.usesCommander ? {} : { plain: { words: { args, flags }, run: (input, f) => decl.run(parse(input), f) } }),
+    ...(decl.usesCommander === true
+      ? {}
+      : {
+          plain: {
+            words: { args, flags },
+            run: (input: Record<string, unknown>, f: Deps) => decl.run(parse(input), f),
+          },
+        }),
     register(parent, f, run = decl.run) {
       const cmd = parent.command(decl.name).description(decl.description);
       for (const [, a] of args) cmd.argument(a.arg, a.help);

@@ -5,7 +5,7 @@
 // names no command (for "did you mean"), or a command line this cannot read for sure.
 import { Command, Option, type ParseOptions } from "commander";
 import { VERSION } from "../version.js";
-import { commandWords } from "./argv.js";
+import { commandWords, formatAfter, type Format } from "./argv.js";
 import { GLOBAL_FLAGS, GLOBAL_OPTIONS, VERSION_FLAG } from "./globals.js";
 import { registerNoun, type NounDecl, type RootCommand } from "./define.js";
 import type { Deps } from "./deps.js";
@@ -21,7 +21,6 @@ export function buildProgram(f: Deps): Program {
     .description(
       "Manage ngrok Failover backends, webhook verification, and the Cloud Endpoints and Traffic Policies that replace Edges",
     )
-    .version(VERSION, VERSION_FLAG, "print the version")
     .showSuggestionAfterError(true)
     .configureHelp({ showGlobalOptions: true })
     .addHelpText(
@@ -45,8 +44,23 @@ Examples:
 Settings: flag > environment (EDGECTL_*) > profile in the config file > default.
 Exit codes: 0 ok, 1 API error, 2 usage, 3 no usable answer, 4 auth, 130 interrupted.`,
     );
+  return addRootOptions(program);
+}
+
+/**
+ * The root's options: its version and those of src/commands/globals.ts, which argv.ts reads
+ * the same way (test/commands/argv.property.test.ts builds its root with this).
+ */
+export function addRootOptions<C extends Command>(program: C): C {
+  program.version(VERSION, VERSION_FLAG, "print the version");
   for (const { flag, help } of GLOBAL_OPTIONS) program.addOption(new Option(flag, help));
   return program;
+}
+
+/** Calls `set` with the output format each -o/--json gives, in the order typed (the last wins), as argv.ts does. */
+export function followFormat(program: Command, set: (format: Format) => void): void {
+  program.on("option:json", () => set(formatAfter("json")));
+  program.on("option:output", (value: string) => set(formatAfter("output", value)));
 }
 
 /**

@@ -4,12 +4,13 @@
 // gives: the same command, the same options (or the same refusal of a value), the same root
 // options and output format. It may leave a line to commander; a plainly written line it must
 // read itself, or commander would still be loaded for the common case.
-import { Command, Option } from "commander";
+import { Command } from "commander";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readCommandLine, type Format } from "../../src/commands/argv.js";
 import type { AnyCommandDef, CommandDef } from "../../src/commands/define.js";
-import { GLOBAL_FLAGS, GLOBAL_OPTIONS, VERSION_FLAG } from "../../src/commands/globals.js";
+import { GLOBAL_FLAGS } from "../../src/commands/globals.js";
+import { addRootOptions, followFormat } from "../../src/commands/root.js";
 import { COMMANDS } from "../../src/commands/tree.js";
 import { fakeDeps } from "./fake-deps.js";
 
@@ -36,16 +37,15 @@ const plainTargets = () => targets.filter((t) => t.def.plain !== undefined);
 
 /** What commander makes of `words`: the root as src/commands/root.ts builds it, the command registered with a spy. */
 async function viaCommander(target: Target, words: string[]): Promise<Outcome> {
-  const program = new Command("edgectl")
-    .exitOverride()
-    .configureOutput({ writeErr: () => {}, writeOut: () => {}, outputError: () => {} })
-    .version("0.0.0", VERSION_FLAG, "print the version");
-  for (const { flag, help } of GLOBAL_OPTIONS) program.addOption(new Option(flag, help));
+  const program = addRootOptions(
+    new Command("edgectl")
+      .exitOverride()
+      .configureOutput({ writeErr: () => {}, writeOut: () => {}, outputError: () => {} }),
+  );
   // refuseOptionsAsValues reads the words as root.ts's Program keeps them.
   Object.assign(program, { typedWords: words });
   let format: Format = {};
-  program.on("option:json", () => (format = { json: true, output: undefined }));
-  program.on("option:output", (value: string) => (format = { json: false, output: value }));
+  followFormat(program, (given) => (format = given));
   const parent = target.path.length === 2 ? program.command(target.path[0]!) : program;
   let options: unknown;
   target.def.register(parent, fakeDeps(), async (o) => void (options = o));
@@ -74,6 +74,8 @@ async function viaArgv(target: Target, words: string[]): Promise<Outcome | undef
 const plainValue = fc.oneof(
   fc.stringMatching(/^[a-z0-9_.:/,=]{1,10}$/),
   fc.constantFrom("ep_1", "bkdfo_1", "json", "table", "5", "0", "github", "https://a.example", "a=b", "-"),
+  // Words that name commands, as values and operands.
+  fc.constantFrom("endpoint", "get", "failover", "export", "help", "policy", "check"),
 );
 const trickyValue = fc.constantFrom("", "-1", "--x", "-o", "--json", "-y", "--", "-h", " ", "--dry-run");
 

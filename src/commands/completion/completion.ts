@@ -1,7 +1,7 @@
 import type { Command, Option } from "commander";
 import { PROVIDERS } from "../../api-data/providers.js";
 import * as z from "zod/mini";
-import { commanderOf, defineCommand } from "../define.js";
+import { defineCommand } from "../define.js";
 import type { Deps } from "../deps.js";
 
 // Completion scripts are generated from the command tree itself, so a new command or flag
@@ -72,7 +72,7 @@ export const completion = defineCommand({
   // The script is made from the whole command tree, from the root down.
   usesCommander: true,
   run: (options, deps, command) => {
-    let root = commanderOf(command);
+    let root = command;
     while (root.parent) root = root.parent;
     return run(options, deps, root);
   },

@@ -2,7 +2,7 @@
 // imported only when this command runs, so no other command pays for loading it.
 import type { Command } from "commander";
 import * as z from "zod/mini";
-import { commanderOf, defineCommand, type OptionsOf } from "../define.js";
+import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
 import { UsageError } from "../../errors.js";
 import { unquoted, wholeNumber } from "../input.js";
@@ -100,10 +100,10 @@ stderr how many requests it received.`,
   run,
 });
 
-async function run(options: OptionsOf<object, typeof flags>, deps: Deps, command?: Command): Promise<void> {
+async function run(options: OptionsOf<object, typeof flags>, deps: Deps, command: Command): Promise<void> {
   // The emulator's key comes only from the flag: an EDGECTL_API_KEY meant for the real
   // API must not silently lock the emulator.
-  const apiKey = (commanderOf(command).optsWithGlobals() as { apiKey?: string }).apiKey;
+  const apiKey = (command.optsWithGlobals() as { apiKey?: string }).apiKey;
   const { startEmulator } = await import("../../emulator/server.js");
   const emu = await startEmulator({ ...options, apiKey }).catch((err: unknown) => {
     throw ownUsageError(err);
