@@ -337,6 +337,33 @@ on_http_response:
         ...(caSetting === "set" ? { NODE_EXTRA_CA_CERTS: CA } : {}),
       });
       const opts = { env };
+      // `endpoint get` of one endpoint, paired with the bare GET of that same endpoint; the table
+      // must show its secret masked.
+      const endpointRows = (key, policy, id, bareName) => {
+        const bareKey = `bare${key[0].toUpperCase()}${key.slice(1)}`;
+        return [
+          {
+            key: bareKey,
+            name: bareName,
+            cmd: node.bin,
+            args: [join(ROOT, "bench", "bare-get.cjs"), emu.url, id, "endpoints"],
+            opts,
+          },
+          {
+            key,
+            name: `edgectl endpoint get <id> (${policy})`,
+            cmd: node.bin,
+            args: [BIN, "endpoint", "get", id],
+            opts,
+            vs: bareKey,
+            vsName: "bare GET",
+            rss: true,
+            check: (res) => {
+              if (!res.stdout.includes('secret: "********"')) throw new Error(`endpoint get printed ${res.stdout}`);
+            },
+          },
+        ];
+      };
       const plan = [
         { key: "node", name: "node -e 0", cmd: node.bin, args: ["-e", "0"], opts, rss: true },
         {
@@ -377,46 +404,8 @@ on_http_response:
           vsName: "bare GET",
           rss: true,
         },
-        {
-          key: "bareEndpoint",
-          name: "bare node:http GET of an endpoint (bench/bare-get.cjs)",
-          cmd: node.bin,
-          args: [join(ROOT, "bench", "bare-get.cjs"), emu.url, epId, "endpoints"],
-          opts,
-        },
-        {
-          key: "endpoint",
-          name: "edgectl endpoint get <id> (YAML policy)",
-          cmd: node.bin,
-          args: [BIN, "endpoint", "get", epId],
-          opts,
-          vs: "bareEndpoint",
-          vsName: "bare GET",
-          rss: true,
-          check: (res) => {
-            if (!res.stdout.includes('secret: "********"')) throw new Error(`endpoint get printed ${res.stdout}`);
-          },
-        },
-        {
-          key: "bareEndpointJson",
-          name: "bare node:http GET of that endpoint, JSON policy",
-          cmd: node.bin,
-          args: [join(ROOT, "bench", "bare-get.cjs"), emu.url, epJsonId, "endpoints"],
-          opts,
-        },
-        {
-          key: "endpointJson",
-          name: "edgectl endpoint get <id> (JSON policy)",
-          cmd: node.bin,
-          args: [BIN, "endpoint", "get", epJsonId],
-          opts,
-          vs: "bareEndpointJson",
-          vsName: "bare GET",
-          rss: true,
-          check: (res) => {
-            if (!res.stdout.includes('secret: "********"')) throw new Error(`endpoint get printed ${res.stdout}`);
-          },
-        },
+        ...endpointRows("endpoint", "YAML policy", epId, "bare node:http GET of an endpoint (bench/bare-get.cjs)"),
+        ...endpointRows("endpointJson", "JSON policy", epJsonId, "bare node:http GET of that endpoint, JSON policy"),
         {
           key: "policy",
           name: "edgectl policy check <file> (YAML)",

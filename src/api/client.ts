@@ -54,6 +54,9 @@ export interface RequestOptions {
   deadlineAt?: number;
 }
 
+/** What a batch passes for each of its requests (`<noun> get|delete <id>…`). */
+export type BatchRequestOptions = Pick<RequestOptions, "onRateLimited" | "rateLimitWaits">;
+
 /** Added to a POST's error when the server may have acted before failing. */
 function postDoubt(opts: RequestOptions): string {
   const check = opts.checkWith ? `check with ${opts.checkWith}` : "check";

@@ -1,7 +1,6 @@
 // Cloud Endpoints: the replacement for Edges. A Traffic Policy goes in as text (JSON or YAML)
 // and comes back as the text sent. Field names as ngrok's OpenAPI (EndpointCreate, EndpointUpdate).
-import type { ApiClient } from "./client.js";
-import type { BatchRequestOptions } from "./failover.js";
+import type { ApiClient, BatchRequestOptions } from "./client.js";
 import { listPages, pageOf } from "./pages.js";
 import { shapeParser, type Infer, type Shape } from "./schema.js";
 

@@ -1,5 +1,5 @@
 // Failover backends: an ordered list of child backends.
-import type { ApiClient, RequestOptions } from "./client.js";
+import type { ApiClient, BatchRequestOptions } from "./client.js";
 import { listPages, pageOf } from "./pages.js";
 import { shapeParser, type Infer, type Shape } from "./schema.js";
 
@@ -44,9 +44,6 @@ export function createFailover(client: ApiClient, body: FailoverCreate): Promise
   // A backend may or may not have been created when the answer is lost: the list tells.
   return client.requestJson("POST", failoverPath(), parseBackend, { body, checkWith: "`edgectl failover list`" });
 }
-
-/** What a batch passes for each of its requests. */
-export type BatchRequestOptions = Pick<RequestOptions, "onRateLimited" | "rateLimitWaits">;
 
 export function getFailover(client: ApiClient, id: string, opts: BatchRequestOptions = {}): Promise<FailoverBackend> {
   return client.requestJson("GET", failoverPath(id), parseBackend, opts);

@@ -7,8 +7,7 @@ import { AuthError, BatchError, UsageError } from "../errors.js";
 import { idList, parseField, strings } from "./input.js";
 import { formatError } from "../output/error.js";
 import { escapeControl } from "../output/escape.js";
-import type { ApiClient } from "../api/client.js";
-import type { BatchRequestOptions } from "../api/failover.js";
+import type { ApiClient, BatchRequestOptions } from "../api/client.js";
 import type { Deps, InterruptReport } from "./deps.js";
 
 export interface BatchOutcome<T> {

@@ -1,8 +1,7 @@
 // `<noun> delete <id>… | -`: the one way a batch of DELETEs runs (failover, endpoint): ids
 // deduplicated, --dry-run, confirmation, bounded concurrency, an interrupt that says which ids
 // were done, and output in input order (one row or one array; nothing when none was deleted).
-import type { ApiClient } from "../api/client.js";
-import type { BatchRequestOptions } from "../api/failover.js";
+import type { ApiClient, BatchRequestOptions } from "../api/client.js";
 import { printResult } from "../output/print.js";
 import { renderRows } from "../output/table.js";
 import { printOutcomes, requestEach, succeeded, type IdsOptions } from "./batch.js";

@@ -1,16 +1,14 @@
 // A command line src/commands/argv.ts reads is run without commander: dist/commander.cjs is
 // never compiled for it. Help, a refused line and the forms argv.ts leaves to commander load
 // it, and read exactly as before (their words are held by the tests of each command).
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { FB, useFaultServer } from "./support.js";
+import { FB, useFaultServer, useScratch } from "./support.js";
 import { json } from "../helpers/fault-server.js";
 
 const PROBE = fileURLToPath(new URL("../helpers/bundle-probe.cjs", import.meta.url));
 const suite = useFaultServer("key_commander");
+const { file } = useScratch("edgectl-commander-");
 const run = (args: string[], input?: string) =>
   suite.run(args, { env: { NODE_OPTIONS: `--require ${PROBE}` }, ...(input === undefined ? {} : { input }) });
 const compiled = (stderr: string) =>
@@ -63,17 +61,14 @@ describe("commander on demand", () => {
   });
 
   it("is not compiled for policy check of a file", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "edgectl-commander-"));
-    try {
-      const file = join(dir, "policy.json");
-      writeFileSync(file, '{"on_http_request":[{"actions":[{"type":"deny"}]}]}');
-      const r = await run(["policy", "check", file]);
-      expect(r.stdout).toBe("ok");
-      // zod.cjs: the validator's schemas.
-      expect(compiled(r.stderr)).toEqual(["main-policy.cjs", "zod.cjs"]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const r = await run([
+      "policy",
+      "check",
+      file("policy.json", '{"on_http_request":[{"actions":[{"type":"deny"}]}]}'),
+    ]);
+    expect(r.stdout).toBe("ok");
+    // zod.cjs: the validator's schemas.
+    expect(compiled(r.stderr)).toEqual(["main-policy.cjs", "zod.cjs"]);
   });
 
   it("is compiled for a command's help, and prints it as before", async () => {

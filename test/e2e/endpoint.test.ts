@@ -1,20 +1,13 @@
 // `edgectl endpoint list|get|create|update|delete` and `endpoint webhook-verification replace`
 // (issue 18 items 3 and 4): the requests the real bin sends to a fault server that keeps
 // endpoints like the API, what it prints, and what it refuses before sending anything.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { apiError, json, type RecordedRequest, type Reply } from "../helpers/fault-server.js";
-import { parseJsonError, useFaultServer } from "./support.js";
+import { parseJsonError, useFaultServer, useScratch } from "./support.js";
 
 const suite = useFaultServer("key_endpoint_1234567890");
-let scratch: string;
-beforeAll(() => {
-  scratch = mkdtempSync(join(tmpdir(), "edgectl-endpoint-"));
-});
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const { file } = useScratch("edgectl-endpoint-");
 
 // Valid under the contract's rules for a public https endpoint: the hooks rule verifies and
 // forwards, the last rule (no expressions) ends every other request.
@@ -110,11 +103,6 @@ beforeEach(() => {
 });
 
 const lines = () => suite.server.requests.map((r) => `${r.method} ${r.path}`);
-const file = (name: string, text: string) => {
-  const path = join(scratch, name);
-  writeFileSync(path, text);
-  return path;
-};
 const seed = (text = YAML_POLICY, url = "https://shop.example.com") => {
   const e = endpoint(`ep_${++next}`, url, text);
   store.set(e.id, e);

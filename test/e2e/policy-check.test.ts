@@ -1,21 +1,13 @@
 // `edgectl policy check`: the real bin on files and stdin. It needs no key or settings and
 // sends nothing (the server here would hear it); the problems are its result, on stdout.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
-import { useFaultServer } from "./support.js";
+import { describe, expect, it } from "vitest";
+import { useFaultServer, useScratch } from "./support.js";
 
 const suite = useFaultServer("key_policy");
 const FIXTURES = fileURLToPath(new URL("../fixtures/policy/", import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), "edgectl-policy-check-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const file = (name: string, text: string) => {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-};
+const { dir, file } = useScratch("edgectl-policy-check-");
 // With neither key nor base URL: policy check needs neither.
 const bare = (args: string[], input?: string) =>
   suite.cli.run(["policy", "check", ...args], input === undefined ? {} : { input });

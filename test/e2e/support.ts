@@ -1,5 +1,7 @@
 // Small shared pieces of the end-to-end suites (not a test file itself).
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { sandbox, type RunOptions } from "../helpers/cli.js";
 import { apiError, startFaultServer, type FaultServer, type Reply } from "../helpers/fault-server.js";
@@ -7,6 +9,23 @@ import { apiError, startFaultServer, type FaultServer, type Reply } from "../hel
 export const VERSION = (
   JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
 ).version;
+
+/**
+ * A temp folder for the files a suite hands the CLI (removed after the suite), and
+ * `file(name, text)`, which writes one there and gives its path.
+ */
+export function useScratch(prefix: string): { dir: string; file(name: string, text: string): string } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return {
+    dir,
+    file(name, text) {
+      const path = join(dir, name);
+      writeFileSync(path, text);
+      return path;
+    },
+  };
+}
 
 /** A Failover backend the fault server answers with. */
 export const FB = {

@@ -3,12 +3,9 @@
 // src/policy/plain-yaml.ts reads it, src/output/yaml-write.ts prints JSON data as YAML. What
 // the plain reader declines (an anchor, a tag, a folded block) still goes to the library, and
 // is masked and checked exactly as before.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
-import { useFaultServer } from "./support.js";
+import { describe, expect, it } from "vitest";
+import { useFaultServer, useScratch } from "./support.js";
 import { json } from "../helpers/fault-server.js";
 
 const PROBE = fileURLToPath(new URL("../helpers/yaml-probe.cjs", import.meta.url));
@@ -43,13 +40,7 @@ const endpoint = (traffic_policy: string) => ({
   traffic_policy,
 });
 
-const dir = mkdtempSync(join(tmpdir(), "edgectl-yaml-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const file = (name: string, text: string) => {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-};
+const { file } = useScratch("edgectl-yaml-");
 
 describe("the yaml library on demand", () => {
   it("is not loaded by endpoint get of a plain YAML policy, which is masked where the secret stands", async () => {

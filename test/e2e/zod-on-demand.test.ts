@@ -1,16 +1,14 @@
 // `failover get <id>` and `endpoint get <id>` with valid input and a valid answer evaluate no zod (scripts/build.mjs
 // loads zod on first use; src/commands/input.ts and src/api/schema.ts check the happy path
 // without it); a refused value or answer loads it to word the error exactly as before.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { FB, useFaultServer } from "./support.js";
+import { FB, useFaultServer, useScratch } from "./support.js";
 import { json } from "../helpers/fault-server.js";
 
 const PROBE = fileURLToPath(new URL("../helpers/zod-probe.cjs", import.meta.url));
 const suite = useFaultServer("key_zod");
+const { file } = useScratch("edgectl-builtins-");
 const run = (args: string[], input?: string) =>
   suite.run(args, { env: { NODE_OPTIONS: `--require ${PROBE}` }, ...(input === undefined ? {} : { input }) });
 const zodLine = (stderr: string) => stderr.split("\n").find((l) => l.startsWith("zod evaluated: "));
@@ -110,16 +108,10 @@ describe("zod on demand", () => {
 describe("node:http on demand", () => {
   it("is not loaded by policy check of a file, which sends nothing", async () => {
     // A file, not stdin (a pipe on stdin, like one on stdout, is a node:net socket).
-    const dir = mkdtempSync(join(tmpdir(), "edgectl-builtins-"));
-    try {
-      const file = join(dir, "policy.yml");
-      writeFileSync(file, "on_http_request:\n  - actions:\n      - type: deny\n");
-      const r = await suite.run(["policy", "check", file], { env: { NODE_OPTIONS: `--require ${HTTP_PROBE}` } });
-      expect(r.stdout).toBe("ok");
-      expect(httpLine(r.stderr)).toBe("node:http loaded: no");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const policy = file("policy.yml", "on_http_request:\n  - actions:\n      - type: deny\n");
+    const r = await suite.run(["policy", "check", policy], { env: { NODE_OPTIONS: `--require ${HTTP_PROBE}` } });
+    expect(r.stdout).toBe("ok");
+    expect(httpLine(r.stderr)).toBe("node:http loaded: no");
   });
 
   it("is loaded by a command that sends a request", async () => {

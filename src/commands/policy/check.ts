@@ -32,7 +32,6 @@ const flags = {
     flag: "--internal",
     help: "check for an internal endpoint (*.internal) instead of a public one",
     ...switchValue(),
-    plain: (v: unknown) => (typeof v === "boolean" ? v : UNSURE),
   },
 };
 export type CheckOptions = OptionsOf<typeof args, typeof flags>;
