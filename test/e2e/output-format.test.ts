@@ -1,9 +1,10 @@
 // "Errors print in the same format as results: the last -o/--json given wins for both" —
-// read from what commander parsed, usage errors from commander itself included.
-// Here the real bin runs one case of each kind; the rest run in-process in app/output-format.test.ts.
+// read by src/commands/argv.ts for a plain line, by commander for the rest (its own usage
+// errors included). Here the real bin runs one case of each kind; the rest run in-process in
+// app/output-format.test.ts.
 import { describe, expect, it } from "vitest";
-import { json } from "../helpers/fault-server.js";
-import { FB, useFaultServer } from "./support.js";
+import { apiError, json } from "../helpers/fault-server.js";
+import { FB, parseJsonError, useFaultServer } from "./support.js";
 
 const suite = useFaultServer("key_for_format_tests_1234");
 
@@ -16,5 +17,24 @@ describe("the last -o/--json given wins", () => {
     expect(JSON.parse(asJson.stdout)).toEqual(FB);
     const last = await suite.run(["-o", "json", "failover", "get", "bkdfo_abc", "--output=table"]);
     expect(last.stdout).toMatch(/^FIELD\s+VALUE\n/);
+  });
+
+  it("for an API error of a line read without commander: -o table --json is one JSON object, --json -o table a line", async () => {
+    suite.server.fallback = () => apiError(404, "Resource not found");
+    const asJson = await suite.run(["failover", "get", "bkdfo_abc", "-o", "table", "--json"]);
+    expect(asJson.exitCode).toBe(1);
+    expect(asJson.stdout).toBe("");
+    expect(parseJsonError(asJson.stderr).error).toMatchObject({ kind: "api", status_code: 404 });
+    const line = await suite.run(["--json", "failover", "get", "bkdfo_abc", "-o", "table"]);
+    expect(line.exitCode).toBe(1);
+    expect(line.stderr).toMatch(/^error: Resource not found/);
+  });
+
+  it("for a usage error commander raises: -o table --json then an unknown option is one JSON object", async () => {
+    const r = await suite.run(["failover", "get", "bkdfo_abc", "-o", "table", "--json", "--bogus"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(parseJsonError(r.stderr).error).toMatchObject({ kind: "usage" });
+    expect(suite.server.requests).toHaveLength(0);
   });
 });
