@@ -284,6 +284,26 @@ on_http_response:
 `,
   );
 
+  // Policies of 20 and 5,000 rules (issue 24): checking cost must grow with the policy's size
+  // alone, so the 5,000-rule row is paired with the 20-rule one (whose time is mostly start-up); the
+  // per-rule cost itself is held flat by test/policy's linearity property test, which counts work.
+  const rulesPolicy = (n) => {
+    const rules = [];
+    for (let i = 0; i < n; i++)
+      rules.push(`  - name: rule-${i}
+    expressions: ['req.url.path.startsWith("/p${i}")']
+    actions:
+      - type: add-headers
+        config: {headers: {x-rule: "${i}"}}
+      - type: custom-response
+        config: {status_code: 200, body: "rule ${i}"}`);
+    return `on_http_request:\n${rules.join("\n")}\n`;
+  };
+  const policy20File = join(work, "policy-20.yml");
+  writeFileSync(policy20File, rulesPolicy(20));
+  const policy5000File = join(work, "policy-5000.yml");
+  writeFileSync(policy5000File, rulesPolicy(5000));
+
   // An endpoint with a small YAML policy holding a secret: `endpoint get` reads it, masks the
   // secret in the YAML and prints it; the yardstick GETs the same endpoint.
   const endpointPolicy = `on_http_request:
@@ -419,6 +439,30 @@ on_http_response:
             if (res.stdout !== "ok\n") throw new Error(`policy check answered ${JSON.stringify(res.stdout)}`);
           },
         },
+        {
+          key: "policy20",
+          name: "edgectl policy check <file> (20 rules)",
+          cmd: node.bin,
+          args: [BIN, "policy", "check", policy20File],
+          opts,
+          vs: "bare",
+          vsName: "bare GET",
+          check: (res) => {
+            if (res.stdout !== "ok\n") throw new Error(`policy check answered ${JSON.stringify(res.stdout)}`);
+          },
+        },
+        {
+          key: "policy5000",
+          name: "edgectl policy check <file> (5,000 rules)",
+          cmd: node.bin,
+          args: [BIN, "policy", "check", policy5000File],
+          opts,
+          vs: "policy20",
+          vsName: "the 20-rule check",
+          check: (res) => {
+            if (res.stdout !== "ok\n") throw new Error(`policy check answered ${JSON.stringify(res.stdout)}`);
+          },
+        },
       ];
       const rows = paired(plan, ROUNDS);
       // The first run on a Node version: no code cache yet (a fresh folder each time).
@@ -445,13 +489,13 @@ on_http_response:
       const both = (r) => `CPU ${r.cpuRatio.toFixed(2)}×, wall ${r.ratio.toFixed(2)}×`;
       // Judged on the wall ratio: the median of the per-round ratios, which a busy moment of the
       // machine moves little. The CPU ratio is of sums (means), which one slow run moves.
-      goal(rows.get.ratio <= 1.25, `${tag}: failover get ≤ 1.25× bare GET: ${both(rows.get)}`);
-      goal(rows.endpoint.ratio <= 1.25, `${tag}: endpoint get (YAML policy) ≤ 1.25× bare GET: ${both(rows.endpoint)}`);
+      // Issue 24's floors: one reader per format costs a few percent, which these leave room for.
+      goal(rows.get.ratio <= 1.3, `${tag}: failover get ≤ 1.3× bare GET: ${both(rows.get)}`);
+      goal(rows.endpoint.ratio <= 1.4, `${tag}: endpoint get (YAML policy) ≤ 1.4× bare GET: ${both(rows.endpoint)}`);
       goal(
-        rows.endpointJson.ratio <= 1.25,
-        `${tag}: endpoint get (JSON policy) ≤ 1.25× bare GET: ${both(rows.endpointJson)}`,
+        rows.endpointJson.ratio <= 1.4,
+        `${tag}: endpoint get (JSON policy) ≤ 1.4× bare GET: ${both(rows.endpointJson)}`,
       );
-      goal(rows.policy.ratio <= 1.25, `${tag}: policy check ≤ 1.25× bare GET: ${both(rows.policy)}`);
       goal(
         rows.version.ratio <= 1.1 && rows.help.ratio <= 1.1,
         `${tag}: --version/--help ≤ 1.1× node -e 0: ${both(rows.version)} / ${both(rows.help)}`,
