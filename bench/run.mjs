@@ -297,6 +297,10 @@ on_http_response:
         config: {headers: {x-rule: "${i}"}}
       - type: custom-response
         config: {status_code: 200, body: "rule ${i}"}`);
+    // A public endpoint's last rule must end the request whatever it is (a terminating action, no expression).
+    rules.push(`  - actions:
+      - type: custom-response
+        config: {status_code: 404, body: not found}`);
     return `on_http_request:\n${rules.join("\n")}\n`;
   };
   const policy20File = join(work, "policy-20.yml");
