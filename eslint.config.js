@@ -73,15 +73,10 @@ export default tseslint.config(
   },
   // No import runs back up (test/layers.test.ts follows every file): base (errors, version,
   // text, secrets, api-data, files) ← api, settings, policy, io ← output ← migrate ← commands.
-  ...layer(["src/errors.ts", "src/version.ts", "src/{text,secrets,api-data,files}/**/*.ts"], [
-    "api",
-    "settings",
-    "policy",
-    "io",
-    "output",
-    "migrate",
-    "commands",
-  ]),
+  ...layer(
+    ["src/errors.ts", "src/version.ts", "src/{text,secrets,api-data,files}/**/*.ts"],
+    ["api", "settings", "policy", "io", "output", "migrate", "commands"],
+  ),
   ...layer(["src/{api,settings,policy,io}/**/*.ts"], ["output", "migrate", "commands"]),
   ...layer(["src/output/**/*.ts"], ["migrate", "commands"]),
   ...layer(["src/migrate/**/*.ts"], ["commands"]),
