@@ -19,7 +19,15 @@ import { copyRule, translateEdgePolicy, translateRoutePolicy } from "./modules/r
 import { translateTls } from "./modules/tls.js";
 import { translateUserAgentFilter } from "./modules/user-agent-filter.js";
 import { translateWebhookVerification } from "./modules/webhook-verification.js";
-import { DENY_503, isObj, isOn, type Obj, type Step, type Translation } from "./modules/translator.js";
+import {
+  DENY_503,
+  isObj,
+  isOn,
+  type ModuleTranslator,
+  type Obj,
+  type Step,
+  type Translation,
+} from "./modules/translator.js";
 import { exactPathExpression, pathPrefixExpression, type Action, type Rule, type TrafficPolicy } from "./policy.js";
 
 export interface NotMigrated {
@@ -284,6 +292,22 @@ class RuleBuilder {
   }
 }
 
+/**
+ * A route's modules of the request phase, in the order their rules run: 1. IP restriction,
+ * 2. user agent filter, 3. OAuth (and the email rule) or OpenID Connect, 4. webhook
+ * verification, 5. circuit breaker, 6. request headers. (Then the response phase, the route's
+ * own policy and its backend, which need more of the route: planRoute.)
+ */
+const ROUTE_REQUEST: readonly (readonly [string, ModuleTranslator<undefined>])[] = [
+  ["ip_restriction", translateIpRestriction],
+  ["user_agent_filter", translateUserAgentFilter],
+  ["oauth", translateOauth],
+  ["oidc", translateOidc],
+  ["webhook_verification", translateWebhookVerification],
+  ["circuit_breaker", translateCircuitBreaker],
+  ["request_headers", (m) => translateHeaders(m, { name: "request_headers" })],
+];
+
 function planRoute(
   route: HttpsEdgeRoute,
   input: PlanInput,
@@ -311,15 +335,7 @@ function planRoute(
   const module = (name: string): Obj | undefined => (isOn(r[name]) ? (r[name] as Obj) : undefined);
   const take = (t: Translation) => notes.take(id, t);
   let m: Obj | undefined;
-  // 1. IP restriction. 2. User agent filter. 3. OAuth (and the email rule) or OpenID Connect.
-  // 4. Webhook verification. 5. Circuit breaker. 6. Request headers.
-  if ((m = module("ip_restriction"))) b.steps(take(translateIpRestriction(m)).steps);
-  if ((m = module("user_agent_filter"))) b.steps(take(translateUserAgentFilter(m)).steps);
-  if ((m = module("oauth"))) b.steps(take(translateOauth(m)).steps);
-  if ((m = module("oidc"))) b.steps(take(translateOidc(m)).steps);
-  if ((m = module("webhook_verification"))) b.steps(take(translateWebhookVerification(m)).steps);
-  if ((m = module("circuit_breaker"))) b.steps(take(translateCircuitBreaker(m)).steps);
-  if ((m = module("request_headers"))) b.steps(take(translateHeaders(m, { name: "request_headers" })).steps);
+  for (const [name, translate] of ROUTE_REQUEST) if ((m = module(name))) b.steps(take(translate(m, undefined)).steps);
   // Response phase: headers, compression, then the policy's own response rules.
   const response: Action[] = [];
   if ((m = module("response_headers")))
