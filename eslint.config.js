@@ -6,6 +6,29 @@ import js from "@eslint/js";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+/** Files that import nothing from the layers above them (or from the entry files and the emulator). */
+function layer(files, above) {
+  const names = [...above, "emulator", "cli", "app", "factory", "start"].join("|");
+  return [
+    {
+      files,
+      rules: {
+        "no-restricted-imports": [
+          "error",
+          {
+            patterns: [
+              {
+                regex: `^(\\./|(\\.\\./)+)(${names})(\\.js)?(/|$)`,
+                message: "an import runs back up: base ← api, settings, policy, io ← output ← migrate ← commands",
+              },
+            ],
+          },
+        ],
+      },
+    },
+  ];
+}
+
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "test/fixtures/"] },
   js.configs.recommended,
@@ -48,6 +71,15 @@ export default tseslint.config(
       ],
     },
   },
+  // No import runs back up (test/layers.test.ts follows every file): base (errors, version,
+  // text, secrets, api-data, files) ← api, settings, policy, io ← output ← migrate ← commands.
+  ...layer(
+    ["src/errors.ts", "src/version.ts", "src/{text,secrets,api-data,files}/**/*.ts"],
+    ["api", "settings", "policy", "io", "output", "migrate", "commands"],
+  ),
+  ...layer(["src/{api,settings,policy,io}/**/*.ts"], ["output", "migrate", "commands"]),
+  ...layer(["src/output/**/*.ts"], ["migrate", "commands"]),
+  ...layer(["src/migrate/**/*.ts"], ["commands"]),
   {
     // Plain JavaScript (bin/, scripts/, bench/) is not in the TypeScript project.
     files: ["**/*.js", "**/*.mjs", "**/*.cjs"],

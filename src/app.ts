@@ -10,7 +10,7 @@ import { EXIT_CODES, EdgectlError, UsageError } from "./errors.js";
 import { createFactory } from "./factory.js";
 import type { InStream, OutStream } from "./io/iostreams.js";
 import { formatError } from "./output/error.js";
-import { escapeControl } from "./output/escape.js";
+import { escapeControl } from "./text/escape.js";
 import { helpWidth, type HelpStream } from "./output/help-width.js";
 import { withoutBlanks, type Env } from "./settings/config-file.js";
 import { isTruthy, type GlobalFlags } from "./settings/resolve.js";

@@ -7,7 +7,7 @@ import type { Deps, InterruptReport } from "./commands/deps.js";
 import { AuthError } from "./errors.js";
 import { colorAllowed, IOStreams, type InStream, type OutStream } from "./io/iostreams.js";
 import { ask } from "./io/prompt.js";
-import { escapeControl } from "./output/escape.js";
+import { escapeControl } from "./text/escape.js";
 import { configPath, profileOf, readConfig, type ConfigData, type Env } from "./settings/config-file.js";
 import { resolveProfileName, resolveSettings, type GlobalFlags, type Settings } from "./settings/resolve.js";
 
@@ -105,6 +105,8 @@ export function createFactory(options: FactoryOptions): Factory {
         retries: s.retries,
         debug: s.debug ? (line: string) => stderr.write(`debug: ${line}\n`) : undefined,
         secrets: request.secrets,
+        // Only --debug logs bodies: the masking code is evaluated then, not at every start.
+        maskPolicy: async (text: string) => (await import("./output/mask.js")).maskPolicyText(text),
         // A DELETE counted as done after a lost answer is said on stderr (with the warnings).
         note: (message: string) => void warnings.push(message),
         maxSockets: request.maxSockets,

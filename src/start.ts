@@ -15,18 +15,9 @@
 //
 // It is built as CommonJS, and bin/edgectl.js is CommonJS too (bin/package.json): Node 20's
 // ES module loader costs ~10 ms at every start, a quarter of what a command adds to `node -e 0`.
-import {
-  fstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-  writeSync,
-} from "node:fs";
+import { fstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { writeDurableSync } from "./files/durable.js";
 import type { Script } from "node:vm";
 import { helpWidth } from "./output/help-width.js";
 import { isTruthy } from "./settings/resolve.js";
@@ -182,16 +173,15 @@ function maybeTerminal(): boolean {
 
 /** Writes the cache beside a temp name, then renames it in place; on any failure, nothing. */
 function saveCache(script: Script, file: string, commands: string[]): void {
-  const tmp = `${file}.${process.pid}.tmp`;
   try {
     const dir = join(file, "..");
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(
-      tmp,
+    // No fsync: a cache lost to a crash is only made again.
+    writeDurableSync(
+      file,
       Buffer.concat([Buffer.from(`${HEADER}${JSON.stringify(commands)}\n`), script.createCachedData()]),
-      { mode: 0o600 },
+      { mode: 0o600, temp: (target) => `${target}.${process.pid}.tmp` },
     );
-    renameSync(tmp, file);
     // Caches of other builds are dead weight once this one exists (other Node versions' stay).
     // Only files edgectl named: `<bundle>-<build>-node<version>-<arch>.v8cache`, for a bundle
     // this build has (the folder may be shared: EDGECTL_CACHE_DIR), never another tool's.
@@ -200,11 +190,7 @@ function saveCache(script: Script, file: string, commands: string[]): void {
       if (own && own[2] !== BUILD && isBundle(own[1]!)) rmSync(join(dir, name), { force: true });
     }
   } catch {
-    try {
-      rmSync(tmp, { force: true });
-    } catch {
-      // nothing was written
-    }
+    // no cache this time (writeDurableSync removed its temp file)
   }
 }
 

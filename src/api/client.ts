@@ -1,10 +1,10 @@
 // The one HTTP layer: it composes the transport (which only sends), the retry rule (a pure
 // decision in retry.ts) and the pacer (when the next request may go), on an injected clock.
 import { ApiError, AuthError, NetworkError } from "../errors.js";
-import { escapeControl, excerpt } from "../output/escape.js";
+import { escapeControl, excerpt } from "../text/escape.js";
 import { USER_AGENT } from "../version.js";
 import { RatePacer } from "./pacing.js";
-import { redactBody, redactLogText } from "./redact.js";
+import { redactBody, redactLogText, type PolicyMasker } from "./redact.js";
 import { decideRetry, retryAfterMs, type Method, type Outcome } from "./retry.js";
 import { SendError, Transport, type RawResponse } from "./transport.js";
 
@@ -26,6 +26,12 @@ export interface ClientOptions {
   note?: (message: string) => void;
   /** Values to redact from debug lines and messages besides the key (webhook secrets). */
   secrets?: string[];
+  /**
+   * Masks a policy text in a --debug body by its parsed structure (the factory gives
+   * src/output/mask.ts's maskPolicyText, loaded on first use: the api layer imports nothing
+   * above it); without it, such a text is masked line by line.
+   */
+  maskPolicy?: PolicyMasker;
   env?: Record<string, string | undefined>;
   /** Sockets kept open to the API; a batch sets it to its concurrency. */
   maxSockets?: number;
@@ -190,9 +196,7 @@ export class ApiClient {
    * holds secrets the client was never told.
    */
   private async redactBody(text: string): Promise<string> {
-    // Only --debug logs bodies: the masking code is evaluated then, not at every start.
-    const { maskPolicyText } = await import("../output/mask.js");
-    return redactBody(text, this.secretValues(), { maskPolicy: maskPolicyText });
+    return redactBody(text, this.secretValues(), { maskPolicy: this.options.maskPolicy });
   }
 
   private secretValues(): (string | undefined)[] {

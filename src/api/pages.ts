@@ -4,7 +4,7 @@
 // item not seen before, or a next page already asked for, stops it (exit 3), and --timeout
 // bounds all its pages together. An empty page ends the list.
 import { NetworkError } from "../errors.js";
-import { escapeControl } from "../output/escape.js";
+import { escapeControl } from "../text/escape.js";
 import type { ApiClient } from "./client.js";
 
 export interface Page<T> {

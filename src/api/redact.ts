@@ -2,7 +2,7 @@
 // error message passes through redactText. Data printed on stdout is not redacted (a key such
 // as "anything" would alter values the API sent); only webhook secrets are masked there.
 
-export const MASK = "********";
+import { MASK, SECRET_KEYS } from "../secrets/index.js";
 
 export function redactText(text: string, secrets: (string | undefined)[]): string {
   let out = text;
@@ -61,10 +61,7 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** The keys whose string values are secrets wherever they stand in an API body (webhook, OAuth/OIDC client). */
-export const SECRET_KEYS: ReadonlySet<string> = new Set(["secret", "client_secret"]);
-
-/** Masks the secrets of a Traffic Policy text by its parsed structure (src/output/mask.ts's maskPolicyText). */
+/** Masks the secrets of a Traffic Policy text by its parsed structure (src/output/mask.ts's maskPolicyText, given by the factory). */
 export type PolicyMasker = (text: string) => Promise<string>;
 
 /**

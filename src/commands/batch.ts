@@ -6,7 +6,7 @@ import type { IdKind } from "../api-data/ids.js";
 import { AuthError, BatchError, UsageError } from "../errors.js";
 import { idList, parseField, strings } from "./input.js";
 import { formatError } from "../output/error.js";
-import { escapeControl } from "../output/escape.js";
+import { escapeControl } from "../text/escape.js";
 import type { ApiClient, BatchRequestOptions } from "../api/client.js";
 import type { Deps, InterruptReport } from "./deps.js";
 

@@ -12,7 +12,7 @@ import type { Command, Option } from "commander";
 import * as z from "zod/mini";
 import type { CommandWords } from "./argv.js";
 import { UsageError } from "../errors.js";
-import { escapeControl } from "../output/escape.js";
+import { escapeControl } from "../text/escape.js";
 import type { Deps } from "./deps.js";
 import { parseInput, UNSURE } from "./input.js";
 

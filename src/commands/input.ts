@@ -8,7 +8,7 @@ import * as z from "zod/mini";
 import { ID_RULES, isValidId, utf8Length, type IdKind } from "../api-data/ids.js";
 import { checkOf, schemaOf } from "../api/schema.js";
 import { UsageError } from "../errors.js";
-import { escapeControl } from "../output/escape.js";
+import { escapeControl } from "../text/escape.js";
 import type { Deps } from "./deps.js";
 
 /**

@@ -6,9 +6,10 @@
 // throughput high without one rename per request.
 import { randomFillSync } from "node:crypto";
 import { constants as fsConstants } from "node:fs";
-import { access, link, open, readFile, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { access, link, readFile, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { OTHER_BACKEND_KINDS, type OtherBackendKind } from "../api-data/ids.js";
+import { writeDurable } from "../files/durable.js";
 import { StartError } from "./start-error.js";
 import { parseState, serializeState, type StateFile } from "./state-file.js";
 
@@ -571,32 +572,13 @@ function lockError(path: string, err: unknown): StartError {
 }
 
 /** Temp file in the same folder (so rename is atomic), fsync, rename, fsync the folder. */
-async function writeAtomically(path: string, text: string, seq: number): Promise<void> {
-  const dir = dirname(path);
-  const tmp = join(dir, tempName(path, process.pid, seq));
-  try {
-    // 0600: the state holds webhook secrets.
-    const fh = await open(tmp, "wx", 0o600);
-    try {
-      await fh.writeFile(text, "utf8");
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await rename(tmp, path);
-  } catch (err) {
-    await unlink(tmp).catch(() => undefined);
-    throw err;
-  }
-  // Makes the rename itself durable; not possible on every platform (Windows), so best effort.
-  try {
-    const dh = await open(dir, "r");
-    try {
-      await dh.sync();
-    } finally {
-      await dh.close();
-    }
-  } catch {
-    // the data is already safely in place; only the rename's durability is left to the OS
-  }
+function writeAtomically(path: string, text: string, seq: number): Promise<void> {
+  // 0600: the state holds webhook secrets.
+  return writeDurable(path, text, {
+    mode: 0o600,
+    temp: (file) => join(dirname(file), tempName(file, process.pid, seq)),
+    exclusive: true,
+    syncData: true,
+    syncFolder: true,
+  });
 }

@@ -3,7 +3,7 @@
 // (WHATWG's drops tabs and newlines, and percent-encodes spaces, after which anything passes).
 import { ID_RULES } from "../api-data/ids.js";
 import { UsageError } from "../errors.js";
-import { escapeControl } from "../output/escape.js";
+import { escapeControl } from "../text/escape.js";
 import type { EdgeKind } from "../api/edges.js";
 
 /** The schemes an internal URL may have for an edge of each kind (the public endpoint's family). */

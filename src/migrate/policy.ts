@@ -1,7 +1,6 @@
 // A Traffic Policy as data: built by the planner, serialised only at the edge (YAML for
 // people, JSON text for POST /endpoints), so nothing in a path or a label can change its shape.
-import { MASK } from "../api/redact.js";
-import { SECRET_FIELDS } from "../output/policy-secrets.js";
+import { MASK, SECRET_FIELDS } from "../secrets/index.js";
 import { PHASES, type Phase } from "../policy/actions.js";
 import { yamlText } from "../output/yaml-write.js";
 

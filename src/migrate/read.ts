@@ -12,7 +12,7 @@ import type { ApiClient } from "../api/client.js";
 import { BACKEND_KINDS, backendKindOf, getBackend, listAllBackends, type Backend } from "../api/backends.js";
 import { EDGE_KINDS, edgeKindOf, getEdge, listAllEdges, type AnyEdge } from "../api/edges.js";
 import { ApiError, UsageError } from "../errors.js";
-import { rootBackendIds } from "./plan.js";
+import { rootBackendIds } from "./modules/backends.js";
 
 export type EdgesRequest = { ids: string[] } | { all: true };
 

@@ -1,6 +1,6 @@
 // How an error reads on stderr: `error: …` for people, one JSON object with -o json.
 import { ApiError, BatchError, EdgectlError, InterruptedError, NetworkError, UsageError } from "../errors.js";
-import { escapeControl } from "./escape.js";
+import { escapeControl } from "../text/escape.js";
 import { jsonLine } from "./json.js";
 
 export interface ErrorView {

@@ -3,7 +3,7 @@
 // structure (a field of a known object, a value of the parsed policy) and replaces only the
 // secret's own value, where it stands: it never searches the output for a secret's characters,
 // so no other value is altered and where a mask lands tells nothing of the secret.
-import { MASK, SECRET_KEYS } from "../api/redact.js";
+import { MASK, SECRET_KEYS } from "../secrets/index.js";
 import { locateJson, jsonView } from "./json-ranges.js";
 import { mayBeJson, plainValue, readPlainYaml } from "../policy/plain-yaml.js";
 import { plainView, secretNodes } from "./policy-secrets.js";

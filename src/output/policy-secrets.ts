@@ -3,12 +3,7 @@
 // parsed document as plain data (to check or redact) and over a located view of the text (to
 // mask each secret where it stands): masking never searches the text for a secret's value.
 
-/** The config fields of an action type that hold a secret. */
-export const SECRET_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  "verify-webhook": ["secret"],
-  oauth: ["client_secret"],
-  "openid-connect": ["client_secret"],
-};
+import { SECRET_FIELDS } from "../secrets/index.js";
 
 /** A node of a parsed document, as the walk sees it (JSON, YAML or plain data). */
 export interface NodeView<N> {

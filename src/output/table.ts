@@ -4,7 +4,7 @@
 // Borderless columns, as kubectl and gh print them: one line per row, columns three spaces
 // apart, easy to read and grep. Rendered here rather than with cli-table3, which costs more
 // to load and per row (BENCHMARKS.md); a test holds this layout to cli-table3's.
-import { escapeControl } from "./escape.js";
+import { escapeControl } from "../text/escape.js";
 
 const BOLD = (s: string) => `\x1b[1m${s}\x1b[22m`;
 const GAP = "   ";

@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { InternalError, UsageError } from "../errors.js";
-import { escapeControl } from "../output/escape.js";
+import { escapeControl } from "../text/escape.js";
 
 export type Env = Record<string, string | undefined>;
 
@@ -151,7 +151,7 @@ export async function writeProfileKey(
         `the config folder ${dir} is open to others (mode ${(mode & 0o7777).toString(8)}); edgectl leaves its mode as it is, and keeps config.json 0600`,
       );
   }
-  const { lock, writeFileAtomic } = await import("./config-write.js");
+  const { lock, writeDurableSync } = await import("./config-write.js");
   let release: () => Promise<void>;
   try {
     // realpath: false, so the file need not exist yet; the lock is the folder `config.json.lock`.
@@ -174,7 +174,13 @@ export async function writeProfileKey(
     if (Object.keys(current).length === 0) delete profiles[profile];
     else profiles[profile] = current;
     try {
-      await writeFileAtomic(path, `${JSON.stringify({ ...data, profiles }, null, 2)}\n`, { mode: 0o600 });
+      // Atomic and fsynced, 0600 whatever the umask, through a symbolic link, the owner kept
+      // (as write-file-atomic did); the lock above serializes writers across processes.
+      writeDurableSync(path, `${JSON.stringify({ ...data, profiles }, null, 2)}\n`, {
+        mode: 0o600,
+        keep: true,
+        syncData: true,
+      });
     } catch (err) {
       throw cannotWrite(path, err, "the config file");
     }

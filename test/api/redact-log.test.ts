@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MASK, redactBody, redactLogText } from "../../src/api/redact.js";
+import { redactBody, redactLogText } from "../../src/api/redact.js";
+import { MASK } from "../../src/secrets/index.js";
 import { maskPolicyText } from "../../src/output/mask.js";
 
 describe("redactLogText", () => {

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MASK, redactText } from "../../src/api/redact.js";
+import { redactText } from "../../src/api/redact.js";
+import { MASK } from "../../src/secrets/index.js";
 
 describe("redactText", () => {
   it("replaces the API key everywhere it appears", () => {

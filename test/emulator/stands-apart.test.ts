@@ -56,6 +56,6 @@ describe("the emulator", () => {
 describe("the scan", () => {
   it("finds a CLI layer reached through another module", () => {
     const chains = [...reached([join(SRC, "commands/input.ts")]).keys()].map((f) => relative(SRC, f));
-    expect(chains).toEqual(expect.arrayContaining(["errors.ts", "output/escape.ts", "api-data/ids.ts"]));
+    expect(chains).toEqual(expect.arrayContaining(["errors.ts", "text/escape.ts", "api-data/ids.ts"]));
   });
 });

@@ -3,9 +3,9 @@ import { parse as parseYaml } from "yaml";
 import { describe, expect, it } from "vitest";
 import type { AnyEdge } from "../../src/api/edges.js";
 import { InternalError } from "../../src/errors.js";
+import { backendsToRead } from "../../src/migrate/modules/backends.js";
 import {
   assertPlansValid,
-  backendsToRead,
   planEdge,
   planEdges,
   splitMatch,

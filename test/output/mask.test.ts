@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MASK } from "../../src/api/redact.js";
+import { MASK } from "../../src/secrets/index.js";
 import { maskKey } from "../../src/commands/auth/mask.js";
 import { maskPolicyText, maskSecret, maskSecretsIn } from "../../src/output/mask.js";
 

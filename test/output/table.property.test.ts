@@ -4,7 +4,7 @@
 // trailing spaces, and every column starts at the same display offset on every line.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { escapeControl } from "../../src/output/escape.js";
+import { escapeControl } from "../../src/text/escape.js";
 import { displayWidth, renderRecord, renderRows } from "../../src/output/table.js";
 
 // --- Arbitraries ---------------------------------------------------------------------------

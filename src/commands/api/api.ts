@@ -3,7 +3,7 @@ import type { Method } from "../../api/client.js";
 import { maskSecretFields } from "../../api/redact.js";
 import { maskSecretsIn } from "../../output/mask.js";
 import { ApiError, UsageError } from "../../errors.js";
-import { escapeControl } from "../../output/escape.js";
+import { escapeControl } from "../../text/escape.js";
 import { renderJson } from "../../output/json.js";
 import { defineCommand } from "../define.js";
 import type { Deps } from "../deps.js";

@@ -4,7 +4,7 @@
 // policy given with those two values changed, or nothing is sent.
 import { isDeepStrictEqual } from "node:util";
 import { InternalError, UsageError } from "../../errors.js";
-import { escapeControl } from "../../output/escape.js";
+import { escapeControl } from "../../text/escape.js";
 import { locateJson, type JsonNode } from "../../output/json-ranges.js";
 import { yamlQuoted } from "../../output/yaml-write.js";
 

@@ -2,7 +2,7 @@
 // a table its fields, then its Traffic Policy as YAML (secrets masked unless shown); a list
 // one row per endpoint; JSON as the API returned it, secrets masked.
 import type { Endpoint } from "../../api/endpoints.js";
-import { escapeControl } from "../../output/escape.js";
+import { escapeControl } from "../../text/escape.js";
 import { MASK, shownData, shownPolicyText } from "../../output/mask.js";
 import { printResult } from "../../output/print.js";
 import type { Deps } from "../deps.js";

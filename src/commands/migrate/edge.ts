@@ -10,7 +10,7 @@ import {
 import { edgeKindOf, type EdgeKind } from "../../api/edges.js";
 import { ID_RULES } from "../../api-data/ids.js";
 import { UsageError } from "../../errors.js";
-import { escapeControl } from "../../output/escape.js";
+import { escapeControl } from "../../text/escape.js";
 import { renderJson } from "../../output/json.js";
 import { maskSecretsIn } from "../../output/mask.js";
 import { printResult } from "../../output/print.js";

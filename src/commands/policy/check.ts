@@ -3,7 +3,7 @@
 // exit 2 says the input was refused, and stderr says how many problems there were.
 import * as z from "zod/mini";
 import { UsageError } from "../../errors.js";
-import { escapeControl } from "../../output/escape.js";
+import { escapeControl } from "../../text/escape.js";
 import { renderJson } from "../../output/json.js";
 import type { Problem, Protocol } from "../../policy/index.js";
 import { defineCommand, type OptionsOf } from "../define.js";

@@ -3,7 +3,7 @@
 import * as z from "zod/mini";
 import { isProvider, providerNeedsSecret, suggestProvider, type Provider } from "../../api-data/providers.js";
 import { UsageError } from "../../errors.js";
-import { escapeControl } from "../../output/escape.js";
+import { escapeControl } from "../../text/escape.js";
 import type { Deps } from "../deps.js";
 import { switchValue } from "../input.js";
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { escapeControl, excerpt, hasControl } from "../../src/output/escape.js";
+import { escapeControl, excerpt, hasControl } from "../../src/text/escape.js";
 
 // C0, DEL, C1 and the bidi/format controls the contract treats as unsafe.
 const CONTROL = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;

@@ -1,0 +1,27 @@
+// oidc → openid-connect: the issuer, the client, scopes and session times.
+import {
+  isStrings,
+  refused,
+  seconds,
+  translation,
+  warnCookiePrefix,
+  type Obj,
+  type Translation,
+} from "./translator.js";
+
+export function translateOidc(m: Obj): Translation {
+  if (typeof m.issuer !== "string" || m.issuer === "") return refused("oidc", "the oidc module has no issuer");
+  const out = translation();
+  const config: Obj = { issuer_url: m.issuer };
+  if (typeof m.client_id === "string" && m.client_id) config.client_id = m.client_id;
+  if (typeof m.client_secret === "string" && m.client_secret) config.client_secret = m.client_secret;
+  if (isStrings(m.scopes) && m.scopes.length > 0) config.scopes = m.scopes;
+  if (m.options_passthrough === true) config.allow_cors_preflight = true;
+  const idle = seconds(m.inactivity_timeout);
+  const max = seconds(m.maximum_duration);
+  if (idle) config.idle_session_duration = idle;
+  if (max) config.max_session_duration = max;
+  warnCookiePrefix(out, "oidc", m.cookie_prefix);
+  out.steps.push({ actions: [{ type: "openid-connect", config }] });
+  return out;
+}

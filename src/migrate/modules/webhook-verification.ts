@@ -1,0 +1,21 @@
+// webhook_verification → verify-webhook with the same provider and secret. SNS needs no secret
+// at the edge but one in the action: refused, as is a secret the API did not show.
+import { isProvider } from "../../api-data/providers.js";
+import { actions, refused, type Obj, type Translation } from "./translator.js";
+
+export function translateWebhookVerification(m: Obj): Translation {
+  const provider = typeof m.provider === "string" ? m.provider.toLowerCase() : "";
+  if (provider === "sns")
+    return refused(
+      "webhook_verification",
+      "ngrok's verify-webhook needs a secret for sns, which the edge never held; verify SNS signatures by hand",
+    );
+  if (!isProvider(provider))
+    return refused("webhook_verification", `provider ${JSON.stringify(m.provider)} is not one verify-webhook takes`);
+  if (typeof m.secret !== "string" || m.secret === "")
+    return refused(
+      "webhook_verification",
+      `the API did not show the ${provider} secret, so the verify-webhook action cannot be written`,
+    );
+  return actions({ type: "verify-webhook", config: { provider, secret: m.secret } });
+}
