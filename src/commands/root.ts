@@ -100,7 +100,7 @@ export class Program extends Command {
     if (this.loaded) return;
     this.loaded = true;
     const entries = args === undefined ? TREE : entriesFor(commandPath(args), TREE);
-    const defs = await Promise.all(entries.map((e) => (isGroup(e) ? undefined : loadDef(e))));
+    const defs = await Promise.all(entries.map(async (e) => (isGroup(e) ? undefined : loadDef(e))));
     addTree(this, entries, defs, this.deps);
   }
 }
