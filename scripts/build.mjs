@@ -22,7 +22,8 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+import { loadRegistry } from "./registry.mjs";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 const dist = (name) => new URL(`../dist/${name}`, import.meta.url);
@@ -107,19 +108,7 @@ const lazyZod = {
 };
 // The registry (src/commands/registry.ts: data alone, it imports nothing at run time), bundled
 // on its own and imported: the build's one source of the command tree.
-const scratch = mkdtempSync(join(tmpdir(), "edgectl-registry-"));
-let REGISTRY;
-try {
-  await build({
-    ...common,
-    entryPoints: ["src/commands/registry.ts"],
-    outfile: join(scratch, "registry.mjs"),
-    format: "esm",
-  });
-  ({ REGISTRY } = await import(pathToFileURL(join(scratch, "registry.mjs")).href));
-} finally {
-  rmSync(scratch, { recursive: true, force: true });
-}
+const { REGISTRY } = await loadRegistry();
 const isCommand = (entry) => "module" in entry;
 // In a bundle, src/commands/tree.ts is this module, made from the registry's data: the entries
 // given (without what only the README reads) and a static import() of each of their modules,
