@@ -175,6 +175,19 @@ export const REGISTRY: readonly Entry[] = [
     summary: "sets `provider` and `secret` of the policy's `verify-webhook` action and `PATCH`es `traffic_policy`",
   },
   {
+    command: "endpoint policy",
+    description: "Read an endpoint's Traffic Policy",
+    examples: ["$ edgectl endpoint policy get ep_2abc > policy.yml"],
+  },
+  {
+    command: "endpoint policy get",
+    module: "endpoint/policy/get",
+    export: "get",
+    usage: "<ep-id> [--show-secret]",
+    summary:
+      '`GET /endpoints/{id}`: the Traffic Policy text alone, as stored, secrets masked; JSON: `{"id","traffic_policy"}`',
+  },
+  {
     command: "export",
     module: "export/export",
     export: "exportCommand",
