@@ -1,14 +1,18 @@
 // Bundles src/ into dist/ with esbuild, in two files:
 // - dist/cli.cjs (CommonJS, from src/start.ts): answers --version and --help itself and
 //   otherwise runs
-// - dist/main.cjs (CommonJS, from src/cli.ts): the command tree, in one file whose command
-//   modules esbuild evaluates only when first imported (src/commands/root.ts imports the one
-//   argv names); dist/main-<word>.cjs, the same with only the commands under one first word
-//   (`failover`, one for each word src/commands/tree.ts lists), which src/start.ts runs when the command line starts with it; and dist/config-write.cjs (proper-lockfile, write-file-atomic), required only
-//   by commands that write the config; dist/yaml-text.cjs (yaml), required only to mask or
-//   edit a Traffic Policy in YAML (src/output/yaml-write.ts prints one without it);
-//   dist/emulator.cjs, required only by `edgectl emulator`; dist/commander.cjs, required only
-//   for a command line src/commands/argv.ts does not read (help, errors).
+// - dist/main.cjs (CommonJS, from src/cli.ts): commander and the command tree, in one file
+//   whose command modules esbuild evaluates only when first imported (src/commands/root.ts
+//   imports the ones the command line names); dist/main-<word>.cjs, the same with only the
+//   commands under one first word (`failover`: one for each first word of the registry,
+//   src/commands/registry.ts), which src/start.ts runs when the command line starts with it;
+//   and dist/config-write.cjs (proper-lockfile, write-file-atomic), required only by commands
+//   that write the config; dist/yaml-text.cjs (yaml), required only to mask or edit a Traffic
+//   Policy in YAML (src/output/yaml-write.ts prints one without it); dist/emulator.cjs,
+//   required only by `edgectl emulator`; dist/zod.cjs, required only by a command that makes
+//   a zod schema.
+// The build reads no source text: it imports the registry (bundled on its own) for the words
+// and the modules of each bundle, and zod/mini for the names of its functions.
 // Then it saves commander's root help (dist/help.txt). No V8 code cache is made here: V8
 // takes one only from the Node version that made it, so src/start.ts makes it on first run
 // in the user's cache folder, keyed by Node version and by the hash of the main bundles defined below.
@@ -19,6 +23,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { loadRegistry } from "./registry.mjs";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 const dist = (name) => new URL(`../dist/${name}`, import.meta.url);
@@ -52,9 +57,6 @@ const writeApart = {
     // sharing zod with the command tree, it made esbuild wrap all of zod in lazy module
     // initialisers, so every command evaluated zod's every locale and its JSON Schema code.
     b.onResolve({ filter: /\/emulator\/server\.js$/ }, () => ({ path: "./emulator.cjs", external: true }));
-    // commander to dist/commander.cjs, required only for a line src/commands/argv.ts leaves to it
-    // (help, errors, the few forms it does not read): most commands never evaluate it.
-    b.onResolve({ filter: /^commander$/ }, () => ({ path: "./commander.cjs", external: true }));
   },
 };
 // commander requires node:child_process (and with it net, dgram…) at load, for executable
@@ -79,99 +81,124 @@ const lazyChildProcess = {
 // zod is evaluated on first use, not when a module importing it is: `import * as z from
 // "zod/mini"` in src/ gets a stand-in whose functions load zod when first called, so a command
 // that makes no schema (`failover get` with valid input and answers: src/commands/input.ts,
-// src/api/schema.ts) never evaluates it. The stand-in has the zod functions src/ calls
-// (`z.name(`); it requires dist/zod.cjs, a bundle of just those (zod tree-shaken), which
-// src/start.ts compiles with its own code cache, like every bundle it runs; the main bundles
-// then carry none of zod's code. src/ uses zod's classes and namespaces as types
-// only; a value use of any name the stand-in lacks fails the build (logOverride below).
+// src/api/schema.ts) never evaluates it. The stand-in re-exports every function zod/mini
+// exports (the names come from zod/mini itself, not from our source), each from a module of
+// its own (`lazy-zod:<name>`, free of side effects), so that esbuild's tree shaking keeps only
+// those the bundle calls; the build's metafile then names them, and dist/zod.cjs is a bundle
+// of just those (zod tree-shaken: a bundle of all of zod/mini cost `policy check` 7% more CPU),
+// required by the stand-in and compiled by src/start.ts with its own code cache, like every
+// bundle it runs; the main bundles carry none of zod's code. src/ uses zod's classes and
+// namespaces as types only; a value use of any name the stand-in lacks fails the build
+// (logOverride below).
 const zodExports = await import("zod/mini");
-const zodNames = new Set();
-for (const file of readdirSync("src", { recursive: true })) {
-  if (!file.endsWith(".ts")) continue;
-  const source = readFileSync(join("src", file), "utf8");
-  if (!source.includes('from "zod/mini"')) continue;
-  for (const [, name] of source.matchAll(/\bz\.(\w+)\(/g))
-    if (typeof zodExports[name] === "function") zodNames.add(name);
-}
+const zodNames = Object.keys(zodExports).filter((name) => typeof zodExports[name] === "function");
 const lazyZod = {
   name: "lazy-zod",
   setup(b) {
     const resolveDir = fileURLToPath(new URL("..", import.meta.url));
     b.onResolve({ filter: /^zod\/mini$/ }, () => ({ path: "stand-in", namespace: "lazy-zod" }));
     b.onResolve({ filter: /^\.\/zod\.cjs$/ }, () => ({ path: "./zod.cjs", external: true }));
+    b.onResolve({ filter: /^lazy-zod:/ }, ({ path }) => ({ path, namespace: "lazy-zod", sideEffects: false }));
     b.onLoad({ filter: /^stand-in$/, namespace: "lazy-zod" }, () => ({
       resolveDir,
       loader: "js",
-      contents: [
-        "let zod;",
-        'const load = () => (zod ??= require("./zod.cjs"));',
-        // Numbered: some of zod's names (catch, enum…) are reserved words.
-        ...[...zodNames].map(
-          (name, i) => `const f${i} = (...a) => load().${name}(...a);\nexport { f${i} as ${name} };`,
-        ),
-      ].join("\n"),
+      // `as` takes any name, reserved words (catch, enum…) included.
+      contents: zodNames.map((name) => `export { default as ${name} } from "lazy-zod:${name}";`).join("\n"),
+    }));
+    b.onLoad({ filter: /^lazy-zod:load$/, namespace: "lazy-zod" }, () => ({
+      resolveDir,
+      loader: "js",
+      contents: 'let zod;\nexport const load = () => (zod ??= require("./zod.cjs"));',
+    }));
+    b.onLoad({ filter: /^lazy-zod:\w+$/, namespace: "lazy-zod" }, ({ path }) => ({
+      resolveDir,
+      loader: "js",
+      contents: `import { load } from "lazy-zod:load";\nexport default (...a) => load()[${JSON.stringify(path.slice("lazy-zod:".length))}](...a);`,
     }));
   },
 };
+/** The zod functions the main bundles call: the stand-in's modules their metafiles hold. */
+const zodUsed = new Set();
+const noteZodUsed = (metafile) => {
+  for (const output of Object.values(metafile.outputs))
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const name = input.startsWith("lazy-zod:lazy-zod:") ? input.slice("lazy-zod:lazy-zod:".length) : undefined;
+      if (name !== undefined && name !== "load" && bytesInOutput > 0) zodUsed.add(name);
+    }
+};
+// The registry (src/commands/registry.ts: data alone, it imports nothing at run time), bundled
+// on its own and imported: the build's one source of the command tree.
+const { REGISTRY } = await loadRegistry();
+const isCommand = (entry) => "module" in entry;
+// In a bundle, src/commands/tree.ts is this module, made from the registry's data: the entries
+// given (without what only the README reads) and a static import() of each of their modules,
+// so that a bundle holds the modules of its entries alone.
+const treeModule = (entries) => {
+  const modules = [...new Set(entries.filter(isCommand).map((e) => e.module))];
+  const tree = entries.map((e) =>
+    isCommand(e)
+      ? { command: e.command, module: e.module, export: e.export, ...(e.wholeTree ? { wholeTree: true } : {}) }
+      : { command: e.command, description: e.description, examples: e.examples },
+  );
+  return [
+    `export const TREE = ${JSON.stringify(tree)};`,
+    "export function loadModule(module) {",
+    "  switch (module) {",
+    ...modules.map((m) => `    case ${JSON.stringify(m)}: return import(${JSON.stringify(`./${m}.js`)});`),
+    "  }",
+    "  return Promise.reject(new Error(`no module ${module} in this bundle`));",
+    "}",
+  ].join("\n");
+};
+const treeFile = fileURLToPath(new URL("../src/commands/tree.ts", import.meta.url));
+const treeOf = (entries) => ({
+  name: "tree-from-registry",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]commands[\\/]tree\.ts$/ }, () => ({
+      contents: treeModule(entries),
+      resolveDir: dirname(treeFile),
+      loader: "js",
+    }));
+  },
+});
 const mainOptions = {
   ...common,
   outdir: "dist",
   outExtension: { ".js": ".cjs" },
   format: "cjs",
   supported: { "dynamic-import": false },
-  plugins: [writeApart, lazyZod],
+  plugins: [writeApart, lazyZod, lazyChildProcess],
   logOverride: { "import-is-undefined": "error" },
 };
-await build({ ...mainOptions, entryPoints: { main: "src/cli.ts" } });
+const mainBundle = async (name, entries) => {
+  const { metafile } = await build({
+    ...mainOptions,
+    entryPoints: { [name]: "src/cli.ts" },
+    plugins: [treeOf(entries), ...mainOptions.plugins],
+    metafile: true,
+  });
+  noteZodUsed(metafile);
+};
+await mainBundle("main", REGISTRY);
 // The commands under each first word of the command line, each in a bundle of its own,
 // main-<word>.cjs: `edgectl failover get` then reads and deserialises failover's modules alone.
-// The words are those src/commands/tree.ts imports (`import { name } from "./<word>/index.js";`),
-// but any whose declaration reads the whole tree (`wholeTree: true`: completion); in the
-// bundle of one word, tree.ts is replaced by a module holding that word's command alone.
-const treeFile = fileURLToPath(new URL("../src/commands/tree.ts", import.meta.url));
-const treeSource = readFileSync(treeFile, "utf8");
-const entries = [...treeSource.matchAll(/^import \{ (\w+) \} from "\.\/([a-z]+(?:-[a-z]+)*)\/index\.js";$/gm)].map(
-  ([line, name, word]) => ({ line, name, word }),
+// Every first word of the registry has one, but a command that reads the whole tree
+// (`wholeTree`: completion), which runs from main.cjs.
+const firstWord = (e) => e.command.split(" ")[0];
+const words = [...new Set(REGISTRY.map(firstWord))].filter(
+  (word) => !REGISTRY.some((e) => e.command === word && e.wholeTree),
 );
-const listed = /COMMANDS[^=]*=\s*\[([^\]]*)\]/.exec(treeSource)?.[1].match(/\w+/g) ?? [];
-if (entries.length === 0 || listed.join() !== entries.map((e) => e.name).join())
-  throw new Error(
-    'src/commands/tree.ts: COMMANDS must list, in order, one name per `import { name } from "./<word>/index.js";`',
+for (const word of words)
+  await mainBundle(
+    `main-${word}`,
+    REGISTRY.filter((e) => firstWord(e) === word),
   );
-const WORDS = entries.filter(
-  ({ word }) => !/\bwholeTree: true\b/.test(readFileSync(join("src/commands", word, "index.ts"), "utf8")),
-);
-for (const { line, name, word } of WORDS) {
-  const oneWord = {
-    name: "one-word",
-    setup(b) {
-      b.onLoad({ filter: /[\\/]src[\\/]commands[\\/]tree\.ts$/ }, () => ({
-        contents: `${line}\nexport const COMMANDS = [${name}];\n`,
-        resolveDir: dirname(treeFile),
-        loader: "ts",
-      }));
-    },
-  };
-  await build({
-    ...mainOptions,
-    entryPoints: { [`main-${word}`]: "src/cli.ts" },
-    plugins: [oneWord, ...mainOptions.plugins],
-  });
-}
-// commander, as src/app.ts and src/commands/root.ts require it.
-await build({
-  ...common,
-  entryPoints: { commander: "node_modules/commander/index.js" },
-  outdir: "dist",
-  outExtension: { ".js": ".cjs" },
-  format: "cjs",
-  plugins: [lazyChildProcess],
-});
-// zod, as the stand-in requires it: the functions src/ calls, tree-shaken.
+// zod, as the stand-in requires it: the functions the main bundles call, tree-shaken.
+if (zodUsed.size === 0) throw new Error("lazy-zod: the main bundles call no zod function (the metafile changed?)");
 await build({
   ...common,
   stdin: {
-    contents: `export { ${[...zodNames].join(", ")} } from "zod/mini";`,
+    contents: `export { ${[...zodUsed].join(", ")} } from "zod/mini";`,
     resolveDir: fileURLToPath(new URL("..", import.meta.url)),
     sourcefile: "zod-used.js",
   },

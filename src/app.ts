@@ -1,11 +1,9 @@
 // The whole CLI as a function: argv and the streams, env and stdin handed in, the exit code
 // handed back. src/cli.ts runs it with the real process; tests run it in-process with
 // captures. Nothing here touches process.exit, process.argv, signals or the real streams.
-import type { Command, CommanderError } from "commander";
-import { readCommandLine, type Format } from "./commands/argv.js";
+import type { Command } from "commander";
 import type { InterruptReport } from "./commands/deps.js";
-import { GLOBAL_FLAGS } from "./commands/globals.js";
-import { COMMANDS } from "./commands/tree.js";
+import { buildProgram, CommanderError, followFormat, type Format } from "./commands/root.js";
 import { EXIT_CODES, EdgectlError, UsageError } from "./errors.js";
 import { createFactory } from "./factory.js";
 import type { InStream, OutStream } from "./io/iostreams.js";
@@ -37,7 +35,7 @@ export interface App {
 export function createApp(options: AppOptions): App {
   const { stdout, stderr } = options;
   const env = withoutBlanks(options.env);
-  // The root's options, as argv.ts read them or as commander holds them.
+  // The root's options, as commander holds them.
   let globals = (): GlobalFlags => ({});
   // The last -o/--json given wins, for results and errors alike.
   let format: Format = {};
@@ -54,13 +52,9 @@ export function createApp(options: AppOptions): App {
   });
 
   let captured = "";
-  // What commander throws, once it is loaded: a line it read and refused, or its help.
-  let commanderError: typeof CommanderError | undefined;
-  /** Most lines are read without commander (argv.ts); the rest, and help, by commander, loaded then. */
+  /** commander reads the line (src/commands/root.ts loads the modules it names), and gives help. */
   const runCommander = async (args: string[]) => {
-    const root = await import("./commands/root.js");
-    commanderError = root.CommanderError;
-    const program = root.buildProgram(f);
+    const program = buildProgram(f);
     globals = () => program.opts();
     const configure = (cmd: Command) => {
       cmd.exitOverride().configureOutput({
@@ -76,7 +70,7 @@ export function createApp(options: AppOptions): App {
       for (const sub of cmd.commands) configure(sub);
     };
     configure(program);
-    root.followFormat(program, (given) => (format = given));
+    followFormat(program, (given) => (format = given));
     await program.parseAsync(args, { from: "user" });
   };
 
@@ -84,16 +78,10 @@ export function createApp(options: AppOptions): App {
     async run(args) {
       let code = 0;
       try {
-        const plain = await readCommandLine(args, GLOBAL_FLAGS, COMMANDS);
-        if (plain) {
-          const { line } = plain;
-          globals = () => line.globals;
-          format = line.format;
-          await plain.run(line.input, f);
-        } else await runCommander(args);
+        await runCommander(args);
       } catch (err) {
         const debug = globals().debug === true || isTruthy(env.EDGECTL_DEBUG);
-        code = handleError(err, captured, commanderError, {
+        code = handleError(err, captured, {
           stdout,
           stderr,
           json: f.errorsAsJson(),
@@ -121,14 +109,9 @@ interface ErrorContext {
   warnings: string[];
 }
 
-function handleError(
-  err: unknown,
-  captured: string,
-  commanderError: typeof CommanderError | undefined,
-  opts: ErrorContext,
-): number {
+function handleError(err: unknown, captured: string, opts: ErrorContext): number {
   const { stdout, stderr } = opts;
-  if (commanderError && err instanceof commanderError) {
+  if (err instanceof CommanderError) {
     if (err.code === "commander.helpDisplayed" || err.code === "commander.version") return 0;
     // A noun without a verb: show its help on stdout, like `gh repo`.
     if (err.code === "commander.help" || err.code === "commander.executeSubCommandAsync") {

@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { COMMANDS } from "../src/commands/root.js";
+import { isGroup, REGISTRY } from "../src/commands/registry.js";
 import { FB, useFaultServer } from "./e2e/support.js";
 import { json } from "./helpers/fault-server.js";
 
@@ -91,26 +91,31 @@ describe("the bundle a command runs from", () => {
     return /\/(main(?:-[a-z-]+)?)-[0-9a-f]{16}-node/.exec(cacheLine(r.stderr) ?? "")?.[1];
   };
 
+  // The build makes the bundles from the registry: one for each first word but those reading the whole tree.
+  const words = [...new Set(REGISTRY.map((e) => e.command.split(" ")[0]!))].filter(
+    (word) => !REGISTRY.some((e) => e.command === word && !isGroup(e) && e.wholeTree),
+  );
+
   it("is the one made for the first word, for every command at the root but completion", async () => {
-    // The build makes the bundles from src/commands/tree.ts: each word but those reading the whole tree.
-    const words = COMMANDS.filter((c) => !("wholeTree" in c && c.wholeTree)).map((c) => c.name);
     expect(words).not.toContain("completion");
     expect(words.length).toBeGreaterThan(5);
     for (const word of words) expect([word, await bundleOf([word, "--help"])]).toEqual([word, `main-${word}`]);
   });
 
-  it("holds that word's commands alone (the build makes one for each word of src/commands/tree.ts)", () => {
+  it("holds that word's commands alone (the build makes one for each first word of the registry)", () => {
     const dist = new URL("../dist/", import.meta.url);
-    const words = COMMANDS.filter((c) => !("wholeTree" in c && c.wholeTree)).map((c) => c.name);
     const made = readdirSync(dist).filter((f) => /^main-.*\.cjs$/.test(f));
     expect(made.sort()).toEqual(words.map((w) => `main-${w}.cjs`).sort());
-    // A noun's declaration (its description) is in its own bundle, and in no other word's.
-    const nouns = COMMANDS.filter((c) => "description" in c);
-    expect(nouns.length).toBeGreaterThan(3);
+    // A group's declaration (its description) is in its own word's bundle, and in no other word's.
+    const groups = REGISTRY.filter(isGroup);
+    expect(groups.length).toBeGreaterThan(3);
     for (const word of words) {
       const bundle = readFileSync(new URL(`main-${word}.cjs`, dist), "utf8");
-      const found = nouns.filter((n) => bundle.includes(JSON.stringify(n.description))).map((n) => n.name);
-      expect([word, found]).toEqual([word, nouns.some((n) => n.name === word) ? [word] : []]);
+      const found = groups.filter((g) => bundle.includes(JSON.stringify(g.description))).map((g) => g.command);
+      expect([word, found]).toEqual([
+        word,
+        groups.filter((g) => g.command.split(" ")[0] === word).map((g) => g.command),
+      ]);
     }
   });
 

@@ -6,11 +6,9 @@
 // A command whose every field has a plain check (input.ts, Checked) takes valid input without
 // zod; any value those checks are unsure of, or any broken rule, goes to zod, which words the
 // error as for every other command.
-// Most command lines are read without commander (argv.ts reads them from the same declaration,
-// `plain` below); commander reads the rest, and gives help: only its types are imported here.
+// commander reads every command line (src/commands/root.ts): only its types are imported here.
 import type { Command, Option } from "commander";
 import * as z from "zod/mini";
-import type { CommandWords } from "./argv.js";
 import { UsageError } from "../errors.js";
 import { escapeControl } from "../text/escape.js";
 import type { Deps } from "./deps.js";
@@ -58,19 +56,11 @@ export interface Rule<O> {
   message: string | ((options: O) => string);
 }
 
-/** What commander's action calls (a test's spy too): `command` is the one commander read. */
-export type RunFn<O> = (options: O, f: Deps, command: Command) => Promise<void>;
-
-/** Runs a command with what argv.ts read for it (the input its action would hand `parse`). */
-export type PlainRun = (input: Record<string, unknown>, f: Deps) => Promise<void>;
-
 /**
- * A command's run: with the options alone (argv.ts or commander read the line), or, declared
- * `usesCommander`, with commander's command too (completion: the tree; the emulator: the root's
- * --api-key as given), and then the line is always read by commander.
+ * What commander's action calls (a test's spy too): `command` is the one commander read (a run
+ * that needs it takes it: completion the tree, the emulator the root's --api-key as given).
  */
-type RunDecl<O> =
-  { usesCommander?: false; run: (options: O, f: Deps) => Promise<void> } | { usesCommander: true; run: RunFn<O> };
+export type RunFn<O> = (options: O, f: Deps, command: Command) => Promise<void>;
 
 export type CommandDecl<A, F> = {
   name: string;
@@ -83,7 +73,8 @@ export type CommandDecl<A, F> = {
   flags?: F;
   // NoInfer: the options are worked out from args and flags, never guessed from run.
   rules?: Rule<NoInfer<OptionsOf<A, F>>>[];
-} & RunDecl<NoInfer<OptionsOf<A, F>>>;
+  run: RunFn<NoInfer<OptionsOf<A, F>>>;
+};
 
 export interface CommandDef<O> {
   readonly name: string;
@@ -91,44 +82,10 @@ export interface CommandDef<O> {
   parse(input: Record<string, unknown>): O;
   /** Adds the command under `parent`; `run` replaces the declared one (tests pass a spy). */
   register(parent: Command, f: Deps, run?: RunFn<O>): Command;
-  /** Its declared words for argv.ts, and how to run what that reads; absent when it uses commander. */
-  readonly plain?: { words: CommandWords; run: PlainRun };
 }
 
 /** Any command's definition, as the tree holds it. */
-export type AnyCommandDef = Pick<CommandDef<unknown>, "name" | "register" | "plain">;
-
-/**
- * A noun: a group of verbs (`failover get`). Each verb is a module of its own, loaded only when
- * the command line names it, or when the noun's help or a suggestion needs them all
- * (src/commands/root.ts).
- */
-export interface NounDecl {
-  name: string;
-  description: string;
-  /** Example lines, `$ edgectl …`. */
-  examples: string[];
-  /** The verbs by name, in help order: each loads its module and gives its definition. */
-  verbs: Record<string, () => Promise<AnyCommandDef>>;
-}
-
-/** A command at the root that is not a noun: its module is loaded when the command line names it. */
-export interface RootCommand {
-  name: string;
-  load: () => Promise<AnyCommandDef>;
-  /** It reads the whole tree (completion scripts are made from it): it has no bundle of its own. */
-  wholeTree?: boolean;
-}
-
-/** Adds the noun under `parent`, with the verbs given (all of them, or the one the command line names). */
-export function registerNoun(parent: Command, noun: NounDecl, verbs: readonly AnyCommandDef[], f: Deps): Command {
-  const cmd = parent
-    .command(noun.name)
-    .description(noun.description)
-    .addHelpText("after", `\nExamples:\n${noun.examples.map((line) => `  ${line}`).join("\n")}`);
-  for (const verb of verbs) verb.register(cmd, f);
-  return cmd;
-}
+export type AnyCommandDef = Pick<CommandDef<unknown>, "name" | "register">;
 
 /** No arguments or no flags declared. */
 type NoDecls = Record<never, never>;
@@ -175,14 +132,6 @@ export function defineCommand<
   return {
     name: decl.name,
     parse,
-    ...(decl.usesCommander === true
-      ? {}
-      : {
-          plain: {
-            words: { args, flags },
-            run: (input: Record<string, unknown>, f: Deps) => decl.run(parse(input), f),
-          },
-        }),
     register(parent, f, run = decl.run) {
       const cmd = parent.command(decl.name).description(decl.description);
       for (const [, a] of args) cmd.argument(a.arg, a.help);

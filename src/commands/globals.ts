@@ -1,7 +1,7 @@
-// The root's options, declared once: src/commands/root.ts gives them to commander, argv.ts reads
-// them without it, and src/settings/resolve.ts takes what they hold (GlobalFlags).
+// The root's options, declared once: src/commands/root.ts gives them to commander (and skips
+// them to find the command words), and src/settings/resolve.ts takes what they hold (GlobalFlags).
 
-/** commander's version option; argv.ts leaves a line holding it to commander. */
+/** commander's version option. */
 export const VERSION_FLAG = "-v, --version";
 
 export const GLOBAL_OPTIONS: readonly { flag: string; help: string }[] = [
@@ -15,6 +15,3 @@ export const GLOBAL_OPTIONS: readonly { flag: string; help: string }[] = [
   { flag: "--debug", help: "log each request and response to stderr (secrets redacted)" },
   { flag: "--no-color", help: "never use color" },
 ];
-
-/** The flags alone, as argv.ts reads them. */
-export const GLOBAL_FLAGS: readonly string[] = GLOBAL_OPTIONS.map((o) => o.flag);

@@ -1,19 +1,19 @@
-// The command tree. Each noun declares its verbs (src/commands/<noun>/index.ts); each verb, and
-// each command at the root, is a module of its own, loaded only when the command line names
-// it: `failover get` evaluates its own modules (and their zod schemas), not the whole tree's.
-// The whole tree is loaded when something needs it: the root's help, completion, a word that
-// names no command (for "did you mean"), or a command line this cannot read for sure.
+// The root command and the command tree under it, made from the registry (src/commands/registry.ts,
+// read through tree.ts): groups at any depth (`endpoint policy`) are made like any command, and
+// each command's module is loaded only when the command line names it: `failover get` evaluates
+// its own modules (and their zod schemas), not the whole tree's. The whole tree is loaded when
+// something needs it: the root's help, completion, a word that names no command (for "did you
+// mean"); a group's whole subtree for its help and its suggestions.
 import { Command, Option, type ParseOptions } from "commander";
 import { VERSION } from "../version.js";
-import { commandWords, formatAfter, type Format } from "./argv.js";
-import { GLOBAL_FLAGS, GLOBAL_OPTIONS, VERSION_FLAG } from "./globals.js";
-import { registerNoun, type NounDecl, type RootCommand } from "./define.js";
+import { GLOBAL_OPTIONS, VERSION_FLAG } from "./globals.js";
+import type { AnyCommandDef } from "./define.js";
 import type { Deps } from "./deps.js";
-// In help order; in a bundle made for one word (dist/main-<word>.cjs), that word's alone.
-import { COMMANDS } from "./tree.js";
+import type { GroupEntry } from "./registry.js";
+// In help order; in a bundle made for one word (dist/main-<word>.cjs), that word's entries alone.
+import { loadModule, TREE, type TreeEntry } from "./tree.js";
 
-export { COMMANDS };
-// For src/app.ts, which loads commander only through this module.
+// For src/app.ts, which reads every command line with commander.
 export { CommanderError } from "commander";
 
 export function buildProgram(f: Deps): Program {
@@ -47,17 +47,25 @@ Exit codes: 0 ok, 1 API error, 2 usage, 3 no usable answer, 4 auth, 130 interrup
   return addRootOptions(program);
 }
 
-/**
- * The root's options: its version and those of src/commands/globals.ts, which argv.ts reads
- * the same way (test/commands/argv.property.test.ts builds its root with this).
- */
+/** The root's options: its version and those of src/commands/globals.ts. */
 export function addRootOptions<C extends Command>(program: C): C {
   program.version(VERSION, VERSION_FLAG, "print the version");
   for (const { flag, help } of GLOBAL_OPTIONS) program.addOption(new Option(flag, help));
   return program;
 }
 
-/** Calls `set` with the output format each -o/--json gives, in the order typed (the last wins), as argv.ts does. */
+/** The last of -o/--json wins, for results and errors alike (src/app.ts). */
+export interface Format {
+  json?: boolean;
+  output?: string;
+}
+
+/** The format once `--json`, or `-o <value>`, is read. */
+export function formatAfter(option: "json" | "output", value?: string): Format {
+  return option === "json" ? { json: true, output: undefined } : { json: false, output: value };
+}
+
+/** Calls `set` with the output format each -o/--json gives, in the order typed (the last wins). */
 export function followFormat(program: Command, set: (format: Format) => void): void {
   program.on("option:json", () => set(formatAfter("json")));
   program.on("option:output", (value: string) => set(formatAfter("output", value)));
@@ -87,27 +95,95 @@ export class Program extends Command {
     return super.parseAsync(argv, options);
   }
 
-  /** Adds the command that `args` (the user's words) names, or every command; once. */
+  /** Adds the commands that `args` (the user's words) names, or every command; once. */
   async load(args?: readonly string[]): Promise<void> {
     if (this.loaded) return;
     this.loaded = true;
-    const [name, verb] = args === undefined ? [] : commandWords(args, [VERSION_FLAG, ...GLOBAL_FLAGS]);
-    const named = COMMANDS.find((c) => c.name === name);
-    const only = named && !("wholeTree" in named && named.wholeTree) ? named : undefined;
-    const loaded = await Promise.all((only ? [only] : COMMANDS).map((c) => loadCommand(c, verb)));
-    for (const add of loaded) add(this, this.deps);
+    const entries = args === undefined ? TREE : entriesFor(commandPath(args), TREE);
+    const defs = await Promise.all(entries.map(async (e) => (isGroup(e) ? undefined : loadDef(e))));
+    addTree(this, entries, defs, this.deps);
   }
 }
 
-type AddFn = (program: Command, f: Deps) => void;
+const isGroup = (entry: TreeEntry): entry is GroupEntry => !("module" in entry);
 
-/** Loads a command's modules: a noun's one verb when `verb` names one of them, else all its verbs. */
-async function loadCommand(command: NounDecl | RootCommand, verb: string | undefined): Promise<AddFn> {
-  if ("load" in command) {
-    const def = await command.load();
-    return (program, f) => void def.register(program, f);
+/** A command's definition, from the module its entry names. */
+export async function loadDef(entry: Exclude<TreeEntry, { description: string }>): Promise<AnyCommandDef> {
+  const def = (await loadModule(entry.module))[entry.export];
+  if (def === undefined) throw new Error(`${entry.command}: src/commands/${entry.module} exports no ${entry.export}`);
+  return def;
+}
+
+/**
+ * Adds `entries` (in registry order, each after its group) under `program`: a group as a command
+ * with its help and examples, a command by its definition (`defs`, at the same index).
+ */
+export function addTree(
+  program: Command,
+  entries: readonly TreeEntry[],
+  defs: readonly (AnyCommandDef | undefined)[],
+  f: Deps,
+): void {
+  const made = new Map<string, Command>([["", program]]);
+  entries.forEach((entry, i) => {
+    const words = entry.command.split(" ");
+    const parent = made.get(words.slice(0, -1).join(" "));
+    if (parent === undefined) throw new Error(`${entry.command}: its group is not in the registry before it`);
+    const cmd = isGroup(entry)
+      ? parent
+          .command(words.at(-1)!)
+          .description(entry.description)
+          .addHelpText("after", `\nExamples:\n${entry.examples.map((line) => `  ${line}`).join("\n")}`)
+      : defs[i]!.register(parent, f);
+    made.set(entry.command, cmd);
+  });
+}
+
+/**
+ * The entries a command line needs: the command its words name (with its groups), or all of a
+ * group's commands when the words stop at a group (its help, "did you mean"), or the whole tree
+ * when the first word names nothing (or names a command that reads the whole tree: completion).
+ */
+export function entriesFor(words: readonly string[], tree: readonly TreeEntry[]): readonly TreeEntry[] {
+  let path = "";
+  for (const word of words) {
+    const next = path === "" ? word : `${path} ${word}`;
+    if (!tree.some((e) => e.command === next)) break;
+    path = next;
   }
-  const names = verb !== undefined && Object.hasOwn(command.verbs, verb) ? [verb] : Object.keys(command.verbs);
-  const verbs = await Promise.all(names.map((name) => command.verbs[name]!()));
-  return (program, f) => void registerNoun(program, command, verbs, f);
+  const named = tree.find((e) => e.command === path);
+  if (named === undefined || ("wholeTree" in named && named.wholeTree)) return tree;
+  return tree.filter((e) => path === e.command || path.startsWith(`${e.command} `) || e.command.startsWith(`${path} `));
+}
+
+/** The root's options as the scan below reads them: each spelling, and whether a value follows. */
+const ROOT_OPTIONS = [VERSION_FLAG, ...GLOBAL_OPTIONS.map((o) => o.flag)].map((flag) => ({
+  long: /--[\w-]+/.exec(flag)![0],
+  short: /^-\w(?=[, ])/.exec(flag)?.[0],
+  takesValue: flag.includes("<"),
+}));
+
+/**
+ * The words that may name a command (`failover get bkdfo_1`), as commander finds them: the
+ * root's options (anywhere) skipped with their values. It only picks the modules to load, and
+ * errs towards more: it stops at `--`, at an option the root does not know (commander then
+ * hands the rest to a subcommand or fails) and at one it cannot read for sure (`-vo`).
+ */
+export function commandPath(args: readonly string[]): string[] {
+  const words: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--") break;
+    if (arg.length < 2 || !arg.startsWith("-")) {
+      words.push(arg);
+      continue;
+    }
+    const long = arg.startsWith("--");
+    const option = ROOT_OPTIONS.find((o) => (long ? o.long === arg.split("=")[0] : o.short === arg.slice(0, 2)));
+    if (!option) break;
+    const attached = long ? arg.includes("=") : arg.length > 2;
+    if (attached && !long && !option.takesValue) break;
+    if (!attached && option.takesValue) i++;
+  }
+  return words;
 }

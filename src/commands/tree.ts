@@ -1,33 +1,19 @@
-// Every command at the root, in help order. A new word is added here, and here alone: its
-// folder src/commands/<word>/ has an index.ts declaring it (a NounDecl, or a RootCommand whose
-// module loads when named), imported below as `import { <name> } from "./<word>/index.js";`
-// and listed in COMMANDS. scripts/build.mjs reads these imports: for each word but those that
-// read the whole tree (completion) it makes dist/main-<word>.cjs, in which this module holds
-// that word's command alone, so `edgectl failover get` reads and deserialises failover's
-// modules, not every command's (BENCHMARKS.md, "Start-up, fifth round").
-import type { NounDecl, RootCommand } from "./define.js";
-import { failover } from "./failover/index.js";
-import { webhookVerification } from "./webhook-verification/index.js";
-import { endpoint } from "./endpoint/index.js";
-import { exportWord } from "./export/index.js";
-import { migrate } from "./migrate/index.js";
-import { policy } from "./policy/index.js";
-import { auth } from "./auth/index.js";
-import { config } from "./config/index.js";
-import { api } from "./api/index.js";
-import { emulator } from "./emulator/index.js";
-import { completion } from "./completion/index.js";
+// The command tree as the CLI reads it at run time: the registry's entries and how the module
+// of a command is loaded. In src/ (tests, tsc) it is the registry itself and an import of the
+// module an entry names; in a bundle, scripts/build.mjs puts in its place a module generated
+// from the registry's data: the entries of the bundle's first word (every word's in
+// dist/main.cjs), without what only the README reads, and a static import() of each of their
+// modules, so a bundle holds its word's command modules alone.
+import type { AnyCommandDef } from "./define.js";
+import { REGISTRY, type CommandEntry, type GroupEntry } from "./registry.js";
 
-export const COMMANDS: readonly (NounDecl | RootCommand)[] = [
-  failover,
-  webhookVerification,
-  endpoint,
-  exportWord,
-  migrate,
-  policy,
-  auth,
-  config,
-  api,
-  emulator,
-  completion,
-];
+/** An entry as the CLI needs it (the README's usage and summary are left out of bundles). */
+export type TreeEntry = GroupEntry | Pick<CommandEntry, "command" | "module" | "export" | "wholeTree">;
+
+export const TREE: readonly TreeEntry[] = REGISTRY;
+
+/** The module an entry names (`failover/get`: src/commands/failover/get.ts). */
+export async function loadModule(module: string): Promise<Record<string, AnyCommandDef | undefined>> {
+  const path = `./${module}.js`;
+  return (await import(/* @vite-ignore */ path)) as Record<string, AnyCommandDef | undefined>;
+}

@@ -5,6 +5,7 @@ import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { PROVIDERS } from "../../src/api-data/providers.js";
 import { collect, run, script, type Shell } from "../../src/commands/completion/completion.js";
+import { REGISTRY } from "../../src/commands/registry.js";
 import { buildProgram } from "../../src/commands/root.js";
 import { fakeDeps } from "./fake-deps.js";
 
@@ -58,14 +59,19 @@ describe("fish", () => {
   });
 
   it("each subcommand is offered under its parent's full path only", () => {
-    expect(fishCommand("get").map(conditionOf).sort()).toEqual([
-      "__edgectl_at config",
-      "__edgectl_at endpoint",
-      "__edgectl_at failover",
-      "__edgectl_at webhook-verification",
-    ]);
+    // The groups holding a `get`, as the registry lists them (src/commands/registry.ts).
+    const withGet = REGISTRY.filter((e) => e.command.endsWith(" get")).map((e) => e.command.slice(0, -" get".length));
+    expect(withGet).toEqual(expect.arrayContaining(["config", "endpoint", "failover", "webhook-verification"]));
+    expect(fishCommand("get").map(conditionOf).sort()).toEqual(withGet.map((g) => `__edgectl_at ${g}`).sort());
     expect(fishCommand("failover").map(conditionOf)).toEqual(["__edgectl_at"]);
     expect(fishCommand("path").map(conditionOf)).toEqual(["__edgectl_at config"]);
+  });
+
+  it("offers the commands of a group at any depth (endpoint policy get)", () => {
+    expect(fishCommand("policy").map(conditionOf).sort()).toEqual(["__edgectl_at", "__edgectl_at endpoint"]);
+    expect(fishFlag("show-secret").map(conditionOf)).toContain("__edgectl_at endpoint policy get");
+    expect(bash).toContain('"endpoint policy") words="get ');
+    expect(zshBranch("endpoint policy get")).toContain("--show-secret");
   });
 
   it("every condition is __edgectl_at with a command path that exists", () => {

@@ -79,6 +79,38 @@ describe("the command tree", () => {
     }
   });
 
+  it("loads a command at any depth alone, with its groups; a group named alone, its whole subtree", async () => {
+    const paths = async (args: string[]) => {
+      const program = buildProgram(fakeDeps());
+      await program.load(args);
+      const walk = (c: Command, path: string[]): string[] =>
+        c.commands
+          .filter((s) => s.name() !== "help")
+          .flatMap((s) => [[...path, s.name()].join(" "), ...walk(s, [...path, s.name()])]);
+      return walk(program, []);
+    };
+    expect(await paths(["endpoint", "policy", "get", "ep_1", "-o", "json"])).toEqual([
+      "endpoint",
+      "endpoint policy",
+      "endpoint policy get",
+    ]);
+    expect(await paths(["--json", "endpoint", "policy"])).toEqual([
+      "endpoint",
+      "endpoint policy",
+      "endpoint policy get",
+    ]);
+    expect(await paths(["endpoint", "policy", "gte"])).toEqual(["endpoint", "endpoint policy", "endpoint policy get"]);
+    expect(await paths(["endpoint", "webhook-verification", "replace"])).toEqual([
+      "endpoint",
+      "endpoint webhook-verification",
+      "endpoint webhook-verification replace",
+    ]);
+    const endpoint = await paths(["endpoint"]);
+    expect(endpoint).toContain("endpoint policy get");
+    expect(endpoint).toContain("endpoint webhook-verification replace");
+    expect(endpoint.every((p) => p.startsWith("endpoint"))).toBe(true);
+  });
+
   it("loads what parseAsync's command line names before parsing it", async () => {
     const program = buildProgram(fakeDeps());
     program.exitOverride().configureOutput({ writeOut: () => {}, writeErr: () => {} });

@@ -1,6 +1,6 @@
 // "Errors print in the same format as results: the last -o/--json given wins for both" —
-// read by src/commands/argv.ts for a plain line, by commander for the rest (its own usage
-// errors included). Here the real bin runs one case of each kind; the rest run in-process in
+// commander reads every line (its own usage errors included; src/commands/root.ts's
+// followFormat). Here the real bin runs one case of each kind; the rest run in-process in
 // app/output-format.test.ts.
 import { describe, expect, it } from "vitest";
 import { apiError, json } from "../helpers/fault-server.js";

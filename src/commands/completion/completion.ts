@@ -70,7 +70,6 @@ export const completion = defineCommand({
     "$ edgectl completion fish > ~/.config/fish/completions/edgectl.fish",
   ],
   // The script is made from the whole command tree, from the root down.
-  usesCommander: true,
   run: (options, deps, command) => {
     let root = command;
     while (root.parent) root = root.parent;

@@ -6,7 +6,7 @@ import { defineCommand } from "../define.js";
 import type { Deps } from "../deps.js";
 import { checkValue, keySchema, shownValue } from "./keys.js";
 
-// The five config verbs (src/commands/config/index.ts) are one-liners over the config file, so
+// The five config verbs (src/commands/registry.ts) are one-liners over the config file, so
 // they share this file.
 
 const keyArg = { arg: "<key>", help: "api_key, base_url, output, timeout or retries", schema: keySchema };

@@ -78,7 +78,6 @@ export const emulator = defineCommand({
   name: "emulator",
   description: "Serve a local stand-in for the API (edges, routes, backends, Cloud Endpoints)",
   flags,
-  usesCommander: true,
   about: `The first line on stdout, once it accepts connections, is its base URL; stderr names the
 address it is bound to. One emulator per --state file: a second one refuses to start.
 Without the global --api-key it accepts any Bearer key; with it, only that key. An edge and its routes exist

@@ -3,7 +3,7 @@
 import * as z from "zod/mini";
 import { bindingOf, endpointPath, getEndpoint, updateEndpoint, type Endpoint } from "../../api/endpoints.js";
 import type { Provider } from "../../api-data/providers.js";
-import { defineCommand, type AnyCommandDef } from "../define.js";
+import { defineCommand } from "../define.js";
 import type { Deps } from "../deps.js";
 import { printDryRun } from "../dry-run.js";
 import { idSchema } from "../input.js";
@@ -86,19 +86,3 @@ export async function run(options: ReplaceOptions, deps: Deps): Promise<void> {
     client.close();
   }
 }
-
-/** `endpoint webhook-verification`: a group of one verb. */
-export const webhookVerification: AnyCommandDef = {
-  name: "webhook-verification",
-  register(parent, f) {
-    const group = parent
-      .command("webhook-verification")
-      .description("Set the verify-webhook action of an endpoint's Traffic Policy")
-      .addHelpText(
-        "after",
-        "\nExamples:\n  $ edgectl endpoint webhook-verification replace ep_2abc --provider github --secret-file ./gh.secret",
-      );
-    replace.register(group, f);
-    return group;
-  },
-};
