@@ -783,5 +783,11 @@ for (const s of sections) {
   if (s.servers?.length === 2)
     out.push(`  emulator / bare server: ${((s.servers[0].perSecond / s.servers[1].perSecond) * 100).toFixed(0)}%`);
 }
-out.push("", "goals (issues 12, 19 and 24):", ...goals, "", `bench took ${((Date.now() - started) / 1000).toFixed(0)} s`);
+out.push(
+  "",
+  "goals (issues 12, 19 and 24):",
+  ...goals,
+  "",
+  `bench took ${((Date.now() - started) / 1000).toFixed(0)} s`,
+);
 process.stdout.write(`${out.join("\n")}\n`);

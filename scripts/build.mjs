@@ -6,7 +6,7 @@
 //   imports the ones the command line names); dist/main-<word>.cjs, the same with only the
 //   commands under one first word (`failover`: one for each first word of the registry,
 //   src/commands/registry.ts), which src/start.ts runs when the command line starts with it;
-//   and dist/config-write.cjs (proper-lockfile, write-file-atomic), required only by commands
+//   and dist/config-write.cjs (proper-lockfile and src/files/durable.ts), required only by commands
 //   that write the config; dist/yaml-text.cjs (yaml), required only to mask or edit a Traffic
 //   Policy in YAML (src/output/yaml-write.ts prints one without it); dist/emulator.cjs,
 //   required only by `edgectl emulator`; dist/zod.cjs, required only by a command that makes

@@ -1,7 +1,7 @@
 // `edgectl endpoint policy get <ep-id>`: an endpoint's Traffic Policy alone, as stored, to read,
 // diff or edit and send back with `endpoint update --traffic-policy-file`.
 import { getEndpoint } from "../../../api/endpoints.js";
-import { escapeControl } from "../../../output/escape.js";
+import { escapeControl } from "../../../text/escape.js";
 import { shownData, shownPolicyText } from "../../../output/mask.js";
 import { printResult } from "../../../output/print.js";
 import { defineCommand, type OptionsOf } from "../../define.js";
