@@ -1,6 +1,8 @@
 // A JSON text's values with where each stands in the text, so a value can be replaced in place
 // (every other byte kept). Only for text JSON.parse has accepted: it locates, it does not judge.
 
+import { work } from "../policy/work.js";
+
 /** A JSON value and where it stands in the text (a string's range holds its quotes). */
 export type JsonNode =
   | { kind: "object"; start: number; end: number; entries: [string, JsonNode][] }
@@ -21,6 +23,7 @@ export function locateJson(text: string): JsonNode {
     return JSON.parse(text.slice(start, i)) as string;
   };
   const value = (): JsonNode => {
+    work.steps++;
     skip();
     const start = i;
     const ch = text[i];

@@ -6,6 +6,7 @@
 import { MASK, SECRET_KEYS } from "../api/redact.js";
 import { locateJson, jsonView } from "./json-ranges.js";
 import { mayBeJson } from "../policy/text-format.js";
+import { work } from "../policy/work.js";
 import { plainView, secretNodes } from "./policy-secrets.js";
 
 export { MASK };
@@ -119,6 +120,7 @@ function replaceRanges(text: string, ranges: [number, number][], replacement: st
     let trailing = end;
     while (trailing > start && /\s/.test(text[trailing - 1]!)) trailing--;
     parts.push(text.slice(at, start), replacement, text.slice(trailing, end));
+    work.steps += end - at;
     at = end;
   }
   parts.push(text.slice(at));

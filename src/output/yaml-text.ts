@@ -3,39 +3,47 @@
 // Bundled with it (dist/yaml.cjs) and required only when a YAML text is read, so no other
 // command parses the library at start-up (printing is yaml-write.ts's).
 import { isAlias, isMap, isScalar, isSeq, visit, type Alias, type Document, type Node } from "yaml";
-import { work, yamlDocument } from "../policy/yaml.js";
+import { work } from "../policy/work.js";
+import { yamlDocument } from "../policy/yaml.js";
 import { secretNodes, type NodeView } from "./policy-secrets.js";
 
 /** What a YAML policy text is, for masking: where its secrets stand, or why it has no such places. */
 export type YamlSecrets = { kind: "policy"; ranges: [number, number][] } | { kind: "empty" } | { kind: "not-policy" };
 
-/** How many nodes a walk may visit (aliases can make a small text a huge tree). */
-const MAX_VISITS = 100_000;
+/**
+ * How many nodes a walk may visit: aliases can make a small text a huge tree. Past a floor, a
+ * bound per node of the document (the walk resolves a node a few times), so a long policy
+ * written out in full is never refused for its length.
+ */
+const visitsFor = (nodes: number) => 100_000 + 10 * nodes;
 
 /**
  * The node each alias names: the last node before it anchored with its name, as the library's
  * Alias.resolve finds it, but for every alias in one visit of the document (resolve visits the
  * whole document for each alias: a policy of many aliases would cost its size times theirs).
  */
-function aliasTargets(doc: Document): Map<Alias, Node | undefined> {
+function aliasTargets(doc: Document): { targets: Map<Alias, Node | undefined>; nodes: number } {
   const anchors = new Map<string, Node>();
   const targets = new Map<Alias, Node | undefined>();
+  let nodes = 0;
   visit(doc, {
     Node(_, node) {
-      work.nodes++;
+      work.steps++;
+      nodes++;
       if (isAlias(node)) targets.set(node, anchors.get(node.source));
       else if (node.anchor) anchors.set(node.anchor, node);
     },
   });
-  return targets;
+  return { targets, nodes };
 }
 
 function yamlView(doc: Document): NodeView<Node | null> {
-  const targets = aliasTargets(doc);
+  const { targets, nodes } = aliasTargets(doc);
+  const maxVisits = visitsFor(nodes);
   let visits = 0;
   const resolve = (node: unknown): Node | null => {
-    work.nodes++;
-    if (++visits > MAX_VISITS) throw new Error("too many aliases");
+    work.steps++;
+    if (++visits > maxVisits) throw new Error("too many aliases");
     let n = node;
     for (let hops = 0; isAlias(n); hops++) {
       if (hops > 100) throw new Error("alias chain");
@@ -98,6 +106,7 @@ function replaceRanges(text: string, edits: { range: readonly [number, number]; 
   let at = 0;
   for (const { range, text: replacement } of sorted) {
     parts.push(text.slice(at, range[0]), replacement, text.slice(trimEnd(text, range[0], range[1]), range[1]));
+    work.steps += range[1] - at;
     at = range[1];
   }
   parts.push(text.slice(at));

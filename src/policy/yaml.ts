@@ -4,6 +4,7 @@
 // yaml library's Document, whose nodes say where each value stands. The yaml library is bundled
 // apart (dist/yaml.cjs, scripts/build.mjs) and required only when a YAML text is read.
 import { isCollection, isPair, parseAllDocuments, type Document } from "yaml";
+import { work } from "./work.js";
 
 /**
  * The parse options: YAML 1.2 (core schema), merge keys (`<<: *base`) followed as Go's yaml.v3
@@ -39,15 +40,12 @@ function tooDeep(text: string): string | undefined {
   return undefined;
 }
 
-/** Counts the nodes the walks below visit (test/policy/linear.property.test.ts holds it linear). */
-export const work = { nodes: 0 };
-
 /** Whether collections nest deeper than MAX_NESTING under `node` (aliases not followed: what they name is in the tree). */
 function nestsTooDeep(node: unknown): boolean {
   const stack: [unknown, number][] = [[node, 0]];
   while (stack.length > 0) {
     const [n, depth] = stack.pop()!;
-    work.nodes++;
+    work.steps++;
     if (isPair(n)) {
       stack.push([n.key, depth], [n.value, depth]);
       continue;
