@@ -3,6 +3,8 @@
 // compact, indentless, quoted, comments) reads back as written.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { maskPolicyText } from "../../src/output/mask.js";
+import { checkPolicyText, parsePolicyText } from "../../src/policy/parse.js";
 import { readYaml } from "../../src/policy/yaml.js";
 
 function read(text: string): unknown {
@@ -49,6 +51,33 @@ describe("YAML read by the tool's one configuration", () => {
       base: { type: "deny" },
       rule: { type: "deny", name: "x" },
     });
+  });
+
+  test("a merge key brings the same secret to the validator and to masking", async () => {
+    const text = [
+      "x-hook: &hook",
+      "  type: verify-webhook",
+      "  config: {provider: github, secret: s-merged}",
+      "on_http_request:",
+      "  - actions:",
+      "      - <<: *hook",
+      "      - type: deny",
+      "",
+    ].join("\n");
+    expect(await parsePolicyText(text)).toMatchObject({
+      ok: true,
+      document: {
+        on_http_request: [
+          {
+            actions: [{ type: "verify-webhook", config: { provider: "github", secret: "s-merged" } }, { type: "deny" }],
+          },
+        ],
+      },
+    });
+    // The validator reads the action the merge key brings, not a field named "<<".
+    const problems = await checkPolicyText(text, { protocol: "https", internal: false });
+    expect(problems.filter((p) => p.path.includes("<<"))).toEqual([]);
+    expect(await maskPolicyText(text)).toBe(text.replace("s-merged", '"********"'));
   });
 
   test("reads 64 levels of nesting", () => {
