@@ -46,9 +46,7 @@ const writeApart = {
     // (src/policy/yaml.ts), mask or edit (src/output/yaml-text.ts) a YAML policy. `policy check`
     // of a JSON policy never loads it.
     b.onResolve({ filter: /\/policy\/yaml\.js$|^\.\/yaml\.js$|\/yaml-text\.js$/ }, (args) =>
-      /[\\/]src[\\/](policy|output|commands)[\\/]/.test(args.importer)
-        ? { path: "./yaml.cjs", external: true }
-        : undefined,
+      /[\\/]src[\\/]/.test(args.importer) ? { path: "./yaml.cjs", external: true } : undefined,
     );
     // The emulator's server (with zod classic, its locales and yaml) to dist/emulator.cjs:
     // sharing zod with the command tree, it made esbuild wrap all of zod in lazy module
