@@ -143,7 +143,7 @@ describe("the cost per rule of reading, checking and masking a policy", () => {
         fc.constantFrom(...(Object.keys(FORMATS) as Format[])),
         (cycle, n, format) => expectFlat(cycle, n, format),
       ),
-      { numRuns: 10, seed: Number(process.env.EDGECTL_PROPERTY_SEED ?? 1) },
+      { numRuns: 8, seed: Number(process.env.EDGECTL_PROPERTY_SEED ?? 1) },
     );
   }, 120_000);
 });
