@@ -7,8 +7,9 @@
 //   commands under one first word (`failover`: one for each first word of the registry,
 //   src/commands/registry.ts), which src/start.ts runs when the command line starts with it;
 //   and dist/config-write.cjs (proper-lockfile and src/files/durable.ts), required only by commands
-//   that write the config; dist/yaml-text.cjs (yaml), required only to mask or edit a Traffic
-//   Policy in YAML (src/output/yaml-write.ts prints one without it); dist/emulator.cjs,
+//   that write the config; dist/yaml.cjs (the yaml library and the tool's one YAML
+//   configuration, src/policy/yaml.ts), required only when a YAML text is read (to check, mask
+//   or edit a Traffic Policy in YAML; src/output/yaml-write.ts prints one without it); dist/emulator.cjs,
 //   required only by `edgectl emulator`; dist/zod.cjs, required only by a command that makes
 //   a zod schema.
 // The build reads no source text: it imports the registry (bundled on its own) for the words
@@ -46,13 +47,12 @@ const writeApart = {
   name: "config-write-apart",
   setup(b) {
     b.onResolve({ filter: /\/config-write\.js$/ }, () => ({ path: "./config-write.cjs", external: true }));
-    // The yaml library likewise, required only to mask or edit a YAML policy.
-    b.onResolve({ filter: /\/yaml-text\.js$/ }, () => ({ path: "./yaml-text.cjs", external: true }));
-    // And to read a policy that is not JSON (src/policy/parse.ts): `policy check` of JSON never loads it.
-    b.onResolve({ filter: /\/policy\/yaml-parse\.js$|^\.\/yaml-parse\.js$/ }, () => ({
-      path: "./policy-yaml.cjs",
-      external: true,
-    }));
+    // The yaml library likewise (dist/yaml.cjs), required only when a YAML text is read: to check
+    // (src/policy/yaml.ts), mask or edit (src/output/yaml-text.ts) a YAML policy. `policy check`
+    // of a JSON policy never loads it.
+    b.onResolve({ filter: /\/policy\/yaml\.js$|^\.\/yaml\.js$|\/yaml-text\.js$/ }, (args) =>
+      /[\\/]src[\\/]/.test(args.importer) ? { path: "./yaml.cjs", external: true } : undefined,
+    );
     // The emulator's server (with zod classic, its locales and yaml) to dist/emulator.cjs:
     // sharing zod with the command tree, it made esbuild wrap all of zod in lazy module
     // initialisers, so every command evaluated zod's every locale and its JSON Schema code.
@@ -215,17 +215,21 @@ await build({
   outExtension: { ".js": ".cjs" },
   format: "cjs",
 });
-// yaml's ES module build (its "default" export, which platform "node" passes over for the
-// CommonJS one) lets esbuild drop what reading a policy does not use: a quarter of the bundle
-// `policy check` of a YAML file loads; and what printing and masking one does not use, in the
-// bundle `endpoint get` loads to mask a YAML policy.
+// One yaml bundle, dist/yaml.cjs: the tool's YAML configuration and readings (src/policy/yaml.ts)
+// and the masking and editing on its Document (src/output/yaml-text.ts). yaml's ES module build
+// (its "default" export, which platform "node" passes over for the CommonJS one) lets esbuild
+// drop what these do not use.
 await build({
   ...common,
   platform: "neutral",
   mainFields: ["module", "main"],
-  entryPoints: { "policy-yaml": "src/policy/yaml-parse.ts", "yaml-text": "src/output/yaml-text.ts" },
-  outdir: "dist",
-  outExtension: { ".js": ".cjs" },
+  stdin: {
+    contents: 'export * from "./src/policy/yaml.ts";\nexport * from "./src/output/yaml-text.ts";\n',
+    resolveDir: fileURLToPath(new URL("..", import.meta.url)),
+    sourcefile: "yaml-entry.js",
+    loader: "js",
+  },
+  outfile: "dist/yaml.cjs",
   format: "cjs",
 });
 // A default or namespace import of a Node builtin (`import http from "node:http"`) is bundled

@@ -1,10 +1,13 @@
 // A JSON text's values with where each stands in the text, so a value can be replaced in place
 // (every other byte kept). Only for text JSON.parse has accepted: it locates, it does not judge.
 
-import type { LocatedNode } from "../policy/plain-yaml.js";
+import { work } from "../policy/work.js";
 
-/** A value and where it stands (the plain YAML reader locates its values the same way). */
-export type JsonNode = LocatedNode;
+/** A JSON value and where it stands in the text (a string's range holds its quotes). */
+export type JsonNode =
+  | { kind: "object"; start: number; end: number; entries: [string, JsonNode][] }
+  | { kind: "array"; start: number; end: number; items: JsonNode[] }
+  | { kind: "scalar"; start: number; end: number; value: unknown };
 
 /** The located value of a text JSON.parse accepts (else it throws, as JSON.parse does). */
 export function locateJson(text: string): JsonNode {
@@ -20,6 +23,7 @@ export function locateJson(text: string): JsonNode {
     return JSON.parse(text.slice(start, i)) as string;
   };
   const value = (): JsonNode => {
+    work.steps++;
     skip();
     const start = i;
     const ch = text[i];
@@ -63,7 +67,7 @@ export function locateJson(text: string): JsonNode {
   return value();
 }
 
-/** A located value (JSON or plain YAML), as the secrets' walk sees it. */
+/** A located JSON value, as the secrets' walk sees it. */
 export const jsonView = {
   entries: (n: JsonNode) => (n.kind === "object" ? n.entries : undefined),
   items: (n: JsonNode) => (n.kind === "array" ? n.items : undefined),

@@ -5,7 +5,8 @@
 // so no other value is altered and where a mask lands tells nothing of the secret.
 import { MASK, SECRET_KEYS } from "../secrets/index.js";
 import { locateJson, jsonView } from "./json-ranges.js";
-import { mayBeJson, plainValue, readPlainYaml } from "../policy/plain-yaml.js";
+import { mayBeJson } from "../policy/text-format.js";
+import { work } from "../policy/work.js";
 import { plainView, secretNodes } from "./policy-secrets.js";
 
 export { MASK };
@@ -73,8 +74,8 @@ export async function maskPolicyText(text: string): Promise<string> {
 type Located = { ranges: [number, number][]; read: (text: string) => unknown } | "empty" | "not-policy";
 
 /**
- * Where the secrets of a policy text stand, and how to read the text as data: JSON; the plain
- * YAML most policies are written in, read without the yaml library; any other YAML, with it.
+ * Where the secrets of a policy text stand, and how to read the text as data: JSON by its own
+ * parser; YAML by the yaml library, with the tool's one YAML configuration (src/policy/yaml.ts).
  */
 async function locateSecrets(text: string): Promise<Located> {
   if (mayBeJson(text))
@@ -85,24 +86,12 @@ async function locateSecrets(text: string): Promise<Located> {
     } catch {
       // Not JSON: YAML.
     }
-  const library = async (t: string) => (await import("./yaml-text.js")).parseYaml(t);
-  const plain = readPlainYaml(text);
-  if (plain !== undefined) {
-    if (plain.kind !== "object") return "not-policy";
-    const nodes = secretNodes(jsonView, plain);
-    // A secret written as a block scalar is masked by the library, which knows its layout.
-    if (nodes.every((n) => n.kind === "scalar" && n.block === undefined))
-      return {
-        ranges: nodes.map((n) => [n.start, n.end]),
-        read: (t) => {
-          const back = readPlainYaml(t);
-          return back === undefined ? library(t) : plainValue(back);
-        },
-      };
-  }
-  const { yamlSecretRanges } = await import("./yaml-text.js");
+  const [{ yamlSecretRanges }, { yamlValue }] = await Promise.all([
+    import("./yaml-text.js"),
+    import("../policy/yaml.js"),
+  ]);
   const found = yamlSecretRanges(text);
-  return found.kind === "policy" ? { ranges: found.ranges, read: library } : found.kind;
+  return found.kind === "policy" ? { ranges: found.ranges, read: yamlValue } : found.kind;
 }
 
 /** The policy text as shown: masked unless `show`. */
@@ -112,19 +101,30 @@ export async function shownPolicyText(text: string, show: boolean): Promise<stri
 
 /**
  * The text with each range replaced by `replacement` (ranges may repeat: an alias names its
- * anchor's node). Line ends and blanks that close a range (a YAML block scalar's) are kept.
+ * anchor's node; of two nested ranges the inner one is replaced). Line ends and blanks that
+ * close a range (a YAML block scalar's) are kept. One pass over the text, whatever the count.
  */
 function replaceRanges(text: string, ranges: [number, number][], replacement: string): string {
   const unique = [...new Map(ranges.map((r) => [r[0], r])).values()].sort((a, b) => b[0] - a[0]);
-  let out = text;
+  const kept: [number, number][] = [];
   let limit = Infinity;
   for (const [start, end] of unique) {
-    if (end > limit) continue; // nested in a range already replaced
-    const trailing = /\s*$/.exec(out.slice(start, end))![0];
-    out = out.slice(0, start) + replacement + trailing + out.slice(end);
+    if (end > limit) continue; // holds a range already taken
+    kept.push([start, end]);
     limit = start;
   }
-  return out;
+  const parts: string[] = [];
+  let at = 0;
+  for (let k = kept.length - 1; k >= 0; k--) {
+    const [start, end] = kept[k]!;
+    let trailing = end;
+    while (trailing > start && /\s/.test(text[trailing - 1]!)) trailing--;
+    parts.push(text.slice(at, start), replacement, text.slice(trailing, end));
+    work.steps += end - at;
+    at = end;
+  }
+  parts.push(text.slice(at));
+  return parts.join("");
 }
 
 /** The phases a policy may hold (`inbound`/`outbound`: the legacy layout of a route's policy). */

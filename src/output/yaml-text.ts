@@ -1,30 +1,53 @@
-// The yaml library, bundled apart (dist/yaml-text.cjs) and required only when a YAML policy is
-// masked or edited, so no other command parses it at start-up (printing is yaml-write.ts's).
-import { isAlias, isMap, isScalar, isSeq, parse, parseDocument, type Document, type Node } from "yaml";
+// A YAML policy text's nodes where they stand, for masking and in-place edits, on the yaml
+// library's Document as src/policy/yaml.ts reads it (the tool's one YAML configuration).
+// Bundled with it (dist/yaml.cjs) and required only when a YAML text is read, so no other
+// command parses the library at start-up (printing is yaml-write.ts's).
+import { isAlias, isMap, isScalar, isSeq, visit, type Alias, type Document, type Node } from "yaml";
+import { work } from "../policy/work.js";
+import { yamlDocument } from "../policy/yaml.js";
 import { secretNodes, type NodeView } from "./policy-secrets.js";
-
-// Merge keys (`<<: *base`) as Go's yaml.v3 reads them: a secret may come in through one.
-const OPTIONS = { merge: true } as const;
-
-/** A YAML text as data (aliases and merge keys resolved); throws when it is not one YAML document. */
-export function parseYaml(text: string): unknown {
-  return parse(text, OPTIONS) as unknown;
-}
 
 /** What a YAML policy text is, for masking: where its secrets stand, or why it has no such places. */
 export type YamlSecrets = { kind: "policy"; ranges: [number, number][] } | { kind: "empty" } | { kind: "not-policy" };
 
-/** How many nodes a walk may visit (aliases can make a small text a huge tree). */
-const MAX_VISITS = 100_000;
+/**
+ * How many nodes a walk may visit: aliases can make a small text a huge tree. Past a floor, a
+ * bound per node of the document (the walk resolves a node a few times), so a long policy
+ * written out in full is never refused for its length.
+ */
+const visitsFor = (nodes: number) => 100_000 + 10 * nodes;
+
+/**
+ * The node each alias names: the last node before it anchored with its name, as the library's
+ * Alias.resolve finds it, but for every alias in one visit of the document (resolve visits the
+ * whole document for each alias: a policy of many aliases would cost its size times theirs).
+ */
+function aliasTargets(doc: Document): { targets: Map<Alias, Node | undefined>; nodes: number } {
+  const anchors = new Map<string, Node>();
+  const targets = new Map<Alias, Node | undefined>();
+  let nodes = 0;
+  visit(doc, {
+    Node(_, node) {
+      work.steps++;
+      nodes++;
+      if (isAlias(node)) targets.set(node, anchors.get(node.source));
+      else if (node.anchor) anchors.set(node.anchor, node);
+    },
+  });
+  return { targets, nodes };
+}
 
 function yamlView(doc: Document): NodeView<Node | null> {
+  const { targets, nodes } = aliasTargets(doc);
+  const maxVisits = visitsFor(nodes);
   let visits = 0;
   const resolve = (node: unknown): Node | null => {
-    if (++visits > MAX_VISITS) throw new Error("too many aliases");
+    work.steps++;
+    if (++visits > maxVisits) throw new Error("too many aliases");
     let n = node;
     for (let hops = 0; isAlias(n); hops++) {
       if (hops > 100) throw new Error("alias chain");
-      n = n.resolve(doc);
+      n = targets.get(n);
     }
     return (n ?? null) as Node | null;
   };
@@ -58,14 +81,14 @@ function yamlView(doc: Document): NodeView<Node | null> {
 
 /** Where the secrets of a YAML policy stand in its text (each value node's source range). */
 export function yamlSecretRanges(text: string): YamlSecrets {
-  const doc = parseDocument(text, OPTIONS);
-  if (doc.errors.length > 0) return { kind: "not-policy" };
-  const root = doc.contents;
+  const read = yamlDocument(text);
+  if (!read.ok) return { kind: "not-policy" };
+  const root = read.doc?.contents ?? null;
   if (root === null || (isScalar(root) && root.value === null)) return { kind: "empty" };
   if (!isMap(root)) return { kind: "not-policy" };
   const ranges: [number, number][] = [];
   try {
-    for (const node of secretNodes(yamlView(doc), root)) {
+    for (const node of secretNodes(yamlView(read.doc!), root)) {
       if (!node?.range) return { kind: "not-policy" };
       ranges.push([node.range[0], node.range[1]]);
     }
@@ -73,6 +96,28 @@ export function yamlSecretRanges(text: string): YamlSecrets {
     return { kind: "not-policy" };
   }
   return { kind: "policy", ranges };
+}
+
+/** `text` with each range replaced by its text, every other byte kept (ranges apart, in any order). */
+function replaceRanges(text: string, edits: { range: readonly [number, number]; text: string }[]): string {
+  // One pass, front to back (not a slice and join per edit: that costs the text's length each).
+  const sorted = [...edits].sort((a, b) => a.range[0] - b.range[0]);
+  const parts: string[] = [];
+  let at = 0;
+  for (const { range, text: replacement } of sorted) {
+    parts.push(text.slice(at, range[0]), replacement, text.slice(trimEnd(text, range[0], range[1]), range[1]));
+    work.steps += range[1] - at;
+    at = range[1];
+  }
+  parts.push(text.slice(at));
+  return parts.join("");
+}
+
+/** Where the blanks and line ends that close text[start, end) begin (a YAML block scalar's, kept). */
+function trimEnd(text: string, start: number, end: number): number {
+  let i = end;
+  while (i > start && /\s/.test(text[i - 1]!)) i--;
+  return i;
 }
 
 /**
@@ -87,19 +132,19 @@ export function setYamlValues(
   values: [string, string][],
   scalars: (key: string, value: string) => string,
 ): string {
-  const doc = parseDocument(text, OPTIONS);
+  const read = yamlDocument(text);
+  if (!read.ok) throw new Error(read.message);
+  if (read.doc === null) throw new Error("the text holds no YAML document");
+  const doc = read.doc;
   const nodes = values.map(([key]) => doc.getIn([...path, key], true) as Node | undefined);
-  if (nodes.every((n) => isScalar(n) && n.range)) {
-    const edits = values
-      .map(([key, value], i) => ({ range: nodes[i]!.range!, text: scalars(key, value) }))
-      .sort((a, b) => b.range[0] - a.range[0]);
-    let out = text;
-    for (const { range, text: scalar } of edits) {
-      const trailing = /\s*$/.exec(out.slice(range[0], range[1]))![0];
-      out = out.slice(0, range[0]) + scalar + trailing + out.slice(range[1]);
-    }
-    return out;
-  }
+  if (nodes.every((n) => isScalar(n) && n.range))
+    return replaceRanges(
+      text,
+      values.map(([key, value], i) => ({
+        range: [nodes[i]!.range![0], nodes[i]!.range![1]],
+        text: scalars(key, value),
+      })),
+    );
   const target = doc.getIn(path, true);
   if (isMap(target)) for (const [key, value] of values) target.set(key, value);
   else if (target === undefined || (isScalar(target) && target.value === null))

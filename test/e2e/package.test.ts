@@ -26,7 +26,7 @@ describe("the package", () => {
       "dist/main.cjs",
       "dist/main-failover.cjs",
       "dist/config-write.cjs",
-      "dist/yaml-text.cjs",
+      "dist/yaml.cjs",
       "dist/emulator.cjs",
       "dist/help.txt",
       "package.json",

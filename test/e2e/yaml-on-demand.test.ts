@@ -1,8 +1,6 @@
-// The YAML policies are written in is read and printed without the yaml library (issue 18
-// item 7: `endpoint get` and `policy check` start as fast as `failover get`):
-// src/policy/plain-yaml.ts reads it, src/output/yaml-write.ts prints JSON data as YAML. What
-// the plain reader declines (an anchor, a tag, a folded block) still goes to the library, and
-// is masked and checked exactly as before.
+// The yaml library is one bundle (dist/yaml.cjs), required only when a YAML text is read: a
+// JSON policy is checked, and printed as YAML (src/output/yaml-write.ts), without it; a YAML
+// policy is read, checked and masked by it, with the tool's one configuration (src/policy/yaml.ts).
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { useFaultServer, useScratch } from "./support.js";
@@ -27,7 +25,7 @@ on_http_request:
       - type: custom-response
         config: {status_code: 404, body: not found}
 `;
-// The same policy with its config behind an anchor: the plain reader declines it.
+// The same policy with its config behind an anchor.
 const ANCHORED = PLAIN.replace(
   'config: {provider: github, secret: "s3cret"}',
   'config: &hook {provider: github, secret: "s3cret"}',
@@ -43,14 +41,14 @@ const endpoint = (traffic_policy: string) => ({
 const { file } = useScratch("edgectl-yaml-");
 
 describe("the yaml library on demand", () => {
-  it("is not loaded by endpoint get of a plain YAML policy, which is masked where the secret stands", async () => {
+  it("is loaded by endpoint get of a YAML policy, which is masked where the secret stands", async () => {
     suite.server.fallback = () => json(200, endpoint(PLAIN));
     const r = await run(["endpoint", "get", "ep_yaml1"]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('        config: {provider: github, secret: "********"}\n');
     expect(r.stdout).toContain("# hooks, then 404\n");
     expect(r.stdout).not.toContain("s3cret");
-    expect(loaded(r.stderr)).toBe("yaml library loaded: no");
+    expect(loaded(r.stderr)).toBe("yaml library loaded: yaml.cjs");
   });
 
   it("is not loaded by endpoint get of a JSON policy, printed as YAML", async () => {
@@ -65,31 +63,38 @@ describe("the yaml library on demand", () => {
     expect(loaded(r.stderr)).toBe("yaml library loaded: no");
   });
 
-  it("is loaded to mask what the plain reader declines, and masks it alike", async () => {
+  it("masks a secret behind an anchor where the anchor's node stands", async () => {
     suite.server.fallback = () => json(200, endpoint(ANCHORED));
     const r = await run(["endpoint", "get", "ep_yaml1"]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('config: &hook {provider: github, secret: "********"}\n');
     expect(r.stdout).not.toContain("s3cret");
-    expect(loaded(r.stderr)).toBe("yaml library loaded: yaml-text.cjs");
+    expect(loaded(r.stderr)).toBe("yaml library loaded: yaml.cjs");
   });
 
-  it("is not loaded by policy check of a plain YAML file", async () => {
+  it("is loaded by policy check of a YAML file", async () => {
     const r = await run(["policy", "check", file("plain.yml", PLAIN)]);
+    expect(r.stdout).toBe("ok");
+    expect(loaded(r.stderr)).toBe("yaml library loaded: yaml.cjs");
+  });
+
+  it("is not loaded by policy check of a JSON file", async () => {
+    const policy = { on_http_request: [{ actions: [{ type: "custom-response", config: { status_code: 404 } }] }] };
+    const r = await run(["policy", "check", file("policy.json", JSON.stringify(policy))]);
     expect(r.stdout).toBe("ok");
     expect(loaded(r.stderr)).toBe("yaml library loaded: no");
   });
 
-  it("is loaded by policy check of YAML the plain reader declines, with the same verdict", async () => {
+  it("reads YAML with anchors alike, with the same verdict", async () => {
     const r = await run(["policy", "check", file("anchored.yml", ANCHORED)]);
     expect(r.stdout).toBe("ok");
-    expect(loaded(r.stderr)).toBe("yaml library loaded: policy-yaml.cjs");
+    expect(loaded(r.stderr)).toBe("yaml library loaded: yaml.cjs");
     // A deny after the custom-response of the same rule.
     const bad = await run(["policy", "check", file("bad.yml", `${ANCHORED}      - type: deny\n`)]);
     expect(bad.exitCode).toBe(2);
     expect(bad.stdout).toBe(
       "on_http_request[1].actions[1]: unreachable: the custom-response (actions[0]) action before it ends the phase",
     );
-    expect(loaded(bad.stderr)).toBe("yaml library loaded: policy-yaml.cjs");
+    expect(loaded(bad.stderr)).toBe("yaml library loaded: yaml.cjs");
   });
 });

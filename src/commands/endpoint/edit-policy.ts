@@ -106,7 +106,7 @@ export async function setVerifyWebhook(
   } catch {
     json = false;
     try {
-      document = (await import("../../output/yaml-text.js")).parseYaml(text);
+      document = (await import("../../policy/yaml.js")).yamlValue(text);
     } catch {
       throw new UsageError(
         "the endpoint's Traffic Policy is neither JSON nor YAML; replace it whole with `edgectl endpoint update --traffic-policy-file`",
@@ -152,7 +152,7 @@ export async function setVerifyWebhook(
   for (const step of target.path) action = (action as Record<string | number, unknown>)[step];
   const a = action as Record<string, unknown>;
   a.config = { ...(isRecord(a.config) ? a.config : {}), provider, secret };
-  const back: unknown = json ? JSON.parse(edited) : (await import("../../output/yaml-text.js")).parseYaml(edited);
+  const back: unknown = json ? JSON.parse(edited) : (await import("../../policy/yaml.js")).yamlValue(edited);
   if (!isDeepStrictEqual(back, expected))
     throw new InternalError("the edited Traffic Policy does not read back as intended; nothing was sent");
   return { text: edited, rule: target.rule };

@@ -7,7 +7,7 @@ import { MASK, shownData, shownPolicyText } from "../../output/mask.js";
 import { printResult } from "../../output/print.js";
 import type { Deps } from "../deps.js";
 import { renderRecord, renderRows } from "../../output/table.js";
-import { mayBeJson } from "../../policy/plain-yaml.js";
+import { mayBeJson } from "../../policy/text-format.js";
 import { yamlText } from "../../output/yaml-write.js";
 
 export function endpointRows(list: Endpoint[], color: boolean): string {

@@ -1,0 +1,96 @@
+// How edgectl reads YAML: one configuration, declared here once, for every YAML text the tool
+// reads (the validator, masking, the in-place edit of `endpoint webhook-verification replace`,
+// the emulator), and the two readings built on it: text → data (or why not), and text → the
+// yaml library's Document, whose nodes say where each value stands. The yaml library is bundled
+// apart (dist/yaml.cjs, scripts/build.mjs) and required only when a YAML text is read.
+import { isCollection, isPair, parseAllDocuments, type Document } from "yaml";
+import { work } from "./work.js";
+
+/**
+ * The parse options: YAML 1.2 (core schema), merge keys (`<<: *base`) followed as Go's yaml.v3
+ * follows them (ngrok reads policies with it: a secret may come in through one), and a key
+ * repeated in a mapping refused.
+ */
+export const YAML_OPTIONS = { version: "1.2", merge: true, uniqueKeys: true } as const;
+/** Aliases that expand past this ("billion laughs") are refused like any text not a policy. */
+export const MAX_ALIAS_COUNT = 100;
+/** A policy document nests at most 64 levels of mappings and sequences (the contract). */
+export const MAX_NESTING = 64;
+
+// The yaml library's composer recurses once per level of nesting: thousands of levels (a 20 kB
+// text of `[`) exhaust its stack, and V8 has then been seen to abort the whole process. These
+// bounds, checked on the text before it is parsed, are far below the parser's limit.
+const MAX_FLOW_DEPTH = 100;
+const MAX_INDENT = 400;
+
+/** Why `text` nests too deep to hand to the YAML parser (undefined: it does not). */
+function tooDeep(text: string): string | undefined {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // [ { open, ] } close (quotes ignored: a string of 100 unclosed brackets is refused too).
+    if (c === 0x5b || c === 0x7b) max = Math.max(max, ++depth);
+    else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
+  }
+  if (max > MAX_FLOW_DEPTH) return `nested more than ${MAX_FLOW_DEPTH} levels deep in [ ] or { }`;
+  // Indentation, and the `- - -` of sequences nested on one line.
+  for (const line of text.split(/\r?\n|\r/))
+    if (/^[ \t?-]*/.exec(line)![0].length > MAX_INDENT) return `indented more than ${MAX_INDENT} columns`;
+  return undefined;
+}
+
+/** Whether collections nest deeper than MAX_NESTING under `node` (aliases not followed: what they name is in the tree). */
+function nestsTooDeep(node: unknown): boolean {
+  const stack: [unknown, number][] = [[node, 0]];
+  while (stack.length > 0) {
+    const [n, depth] = stack.pop()!;
+    work.steps++;
+    if (isPair(n)) {
+      stack.push([n.key, depth], [n.value, depth]);
+      continue;
+    }
+    if (!isCollection(n)) continue;
+    if (depth + 1 > MAX_NESTING) return true;
+    for (const item of n.items) stack.push([item, depth + 1]);
+  }
+  return false;
+}
+
+/** The document, null for a text of comments and blanks alone (no document), or why it is not one. */
+export type YamlDocument = { ok: true; doc: Document | null } | { ok: false; message: string };
+
+/** The one YAML document of `text` (every node with its place), or why it is not one (the first error, with its line). */
+export function yamlDocument(text: string): YamlDocument {
+  const deep = tooDeep(text);
+  if (deep) return { ok: false, message: deep };
+  const docs = parseAllDocuments(text, YAML_OPTIONS);
+  if (docs.length === 0) return { ok: true, doc: null };
+  if (docs.length !== 1) return { ok: false, message: `one YAML document expected (got ${docs.length})` };
+  const doc = docs[0]!;
+  const error = doc.errors[0];
+  // yaml's message names the line and column; its first line is enough.
+  if (error) return { ok: false, message: error.message.split("\n")[0]! };
+  if (nestsTooDeep(doc.contents)) return { ok: false, message: `nested more than ${MAX_NESTING} levels deep` };
+  return { ok: true, doc };
+}
+
+/** The one YAML document of `text` as data (aliases and merge keys resolved), or why it is not one. */
+export function readYaml(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  const read = yamlDocument(text);
+  if (!read.ok) return read;
+  if (read.doc === null) return { ok: false, message: "one YAML document expected (got 0)" };
+  try {
+    return { ok: true, value: read.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown };
+  } catch (err) {
+    // Aliases that expand past the bound: refused like any text not a policy.
+    return { ok: false, message: (err as Error).message.split("\n")[0]! };
+  }
+}
+
+/** readYaml's value; throws (with its message) when the text is not one YAML document. */
+export function yamlValue(text: string): unknown {
+  const read = readYaml(text);
+  if (!read.ok) throw new Error(read.message);
+  return read.value;
+}
