@@ -1,0 +1,42 @@
+// `npm test`: the build (test/e2e spawns bin/edgectl.js, which runs dist/) and `tsc --noEmit`
+// side by side, then the whole suite (vitest run, with any arguments given after `--`), then
+// the total time: `npm test: NN.N s`. vitest's own output, its `Tests N passed` line included
+// (.ci/run reads it), goes through untouched. The exit code is the first failure's.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const started = performance.now();
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+/** Runs node with `args` in the project; resolves with its exit code and, when buffered, its output. */
+function node(args, { buffer = false } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: buffer ? ["ignore", "pipe", "pipe"] : "inherit" });
+    let output = "";
+    if (buffer) for (const s of [child.stdout, child.stderr]) s.on("data", (c) => (output += c));
+    child.on("close", (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
+  });
+}
+
+function finish(code) {
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`npm test: ${seconds.toFixed(1)} s`);
+  process.exit(code);
+}
+
+const [build, typecheck] = await Promise.all([
+  node(["scripts/build.mjs"], { buffer: true }),
+  node(["node_modules/typescript/bin/tsc", "--noEmit"], { buffer: true }),
+]);
+for (const [name, r] of [
+  ["build", build],
+  ["tsc --noEmit", typecheck],
+]) {
+  if (r.output) process.stdout.write(r.output);
+  if (r.code !== 0) {
+    console.error(`npm test: ${name} failed (exit code ${r.code})`);
+    finish(r.code);
+  }
+}
+const vitest = await node(["node_modules/vitest/vitest.mjs", "run", ...process.argv.slice(2)]);
+finish(vitest.code);
