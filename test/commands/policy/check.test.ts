@@ -1,28 +1,162 @@
-// The rules of "Traffic Policy and Cloud Endpoints" (the contract), each held end to end: the
-// real bin's `policy check` on one policy per rule (the whole line it prints, with its place),
-// the real emulator's answers to a policy it refuses (`edgectl api POST /endpoints`: 400 and
-// the code of the problem), and the endpoint URL rules of `endpoint create` (exit 2, nothing
-// sent: the emulator's endpoint list stays empty). See /work/research/audit-policy.md.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+// `edgectl policy check`: (a) the command line → options, (b) the whole CLI in-process
+// (test/helpers/app.ts) on files and stdin, against a fault server that must hear nothing: it
+// needs no key or settings and sends nothing; the problems are its result, on stdout. Each
+// rule of "Traffic Policy and Cloud Endpoints" (the contract) is held by one policy and the
+// whole line it prints, with its place (see /work/research/audit-policy.md). That it loads
+// zod only for an action's config is in e2e/zod-on-demand.test.ts (a probe in a real process).
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { sandbox } from "../helpers/cli.js";
-import { useEmulator } from "./leaving-edges.support.js";
-import { runCli } from "./support.js";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { check } from "../../../src/commands/policy/check.js";
+import { appSandbox } from "../../helpers/app.js";
+import { useFaultServer, useScratch } from "../../e2e/support.js";
+import { parse, refusal } from "../parse.js";
 
-const dir = mkdtempSync(join(tmpdir(), "edgectl-policy-rules-"));
-const cli = sandbox();
-afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
-  cli.cleanup();
+describe("policy check argv → options", () => {
+  it.each([
+    [["p.yml"], { file: "p.yml", protocol: "https", internal: false }],
+    [["-", "--protocol", "tcp", "--internal"], { file: "-", protocol: "tcp", internal: true }],
+  ])("reads %j", async (argv, options) => {
+    expect((await parse(check, argv)).options).toEqual(options);
+  });
+
+  it.each([[["p.yml", "--protocol", "ftp"], /^--protocol: .*must be https, http, tls or tcp/]])(
+    "refuses %j",
+    async (argv, message) => {
+      expect((await refusal(check, argv)).message).toMatch(message);
+    },
+  );
 });
+
+const suite = useFaultServer("key_policy", appSandbox);
+const FIXTURES = fileURLToPath(new URL("../../fixtures/policy/", import.meta.url));
+const { dir, file } = useScratch("edgectl-policy-check-");
+// With neither key nor base URL: policy check needs neither.
+const bare = (args: string[], input?: string) =>
+  suite.cli.run(["policy", "check", ...args], input === undefined ? {} : { input });
+
+const BROKEN = `on_http_request:
+  - actions:
+      - type: deny
+      - type: log
+        config: {metadata: {}}
+  - actions:
+      - type: custom-response
+        config:
+          headers: {h0: a, h1: a, h2: a, h3: a, h4: a, h5: a, h6: a, h7: a, h8: a, h9: a, h10: a}
+on_http_response:
+  - actions:
+      - type: verify-webhook
+        config: {provider: github, secret: s}
+`;
+
+describe("edgectl policy check (in-process)", () => {
+  it("prints ok and exits 0 for a valid policy, with no key, settings or request", async () => {
+    const r = await bare([join(FIXTURES, "verify-webhook-1.yaml")]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe("ok");
+    expect(r.exitCode).toBe(0);
+    const j = await bare([join(FIXTURES, "deny-2.yaml"), "-o", "json"]);
+    expect(JSON.parse(j.stdout as string)).toEqual({ valid: true });
+    expect(j.exitCode).toBe(0);
+  });
+
+  it("prints every problem, one a line with its place, and exits 2", async () => {
+    const r = await suite.run(["policy", "check", file("broken.yml", BROKEN)]);
+    expect(r.stdout.split("\n")).toEqual([
+      "on_http_request[0].actions[1]: unreachable: the deny (actions[0]) action before it ends the phase",
+      "on_http_request[1].actions[0].config.headers: at most 10 headers (got 11)",
+      "on_http_response[0].actions[0].type: verify-webhook is not allowed in on_http_response (only in on_http_request)",
+    ]);
+    expect(r.stderr).toBe(`error: ${join(dir, "broken.yml")}: the policy has 3 problems (for a public https endpoint)`);
+    expect(r.exitCode).toBe(2);
+    expect(suite.server.requests).toEqual([]);
+  });
+
+  it("prints {valid: false, problems} with -o json", async () => {
+    const r = await bare([
+      file(
+        "broken.json",
+        JSON.stringify({ on_http_request: [{ expressions: ["true"], actions: [{ type: "deny" }] }] }),
+      ),
+      "--json",
+    ]);
+    expect(JSON.parse(r.stdout as string)).toEqual({
+      valid: false,
+      problems: [
+        {
+          path: "on_http_request[0].expressions",
+          message: expect.stringContaining("not guaranteed to handle traffic"),
+        },
+      ],
+    });
+    expect(JSON.parse(r.stderr as string).error.kind).toBe("usage");
+    expect(r.exitCode).toBe(2);
+  });
+
+  it("reads the policy from stdin with -", async () => {
+    const r = await bare(["-", "--protocol", "tcp"], '{"on_tcp_connect": [{"actions": [{"type": "deny"}]}]}');
+    expect(r.stdout).toBe("ok");
+    expect(r.exitCode).toBe(0);
+    const bad = await bare(["-"], "on_http_request: [\n");
+    expect(bad.stdout).toMatch(/^\(policy\): not valid JSON or YAML: /);
+    expect(bad.stderr).toBe("error: stdin: the policy has 1 problem (for a public https endpoint)");
+    expect(bad.exitCode).toBe(2);
+  });
+
+  it("checks for the protocol and binding given", async () => {
+    const tcp = file(
+      "tcp.yml",
+      "on_tcp_connect:\n  - actions:\n      - type: restrict-ips\n        config: {allow: [10.0.0.0/8]}\n",
+    );
+    const pub = await bare([tcp, "--protocol", "tcp"]);
+    expect(pub.stdout).toContain("on_tcp_connect[0].actions[0]: not guaranteed to handle traffic");
+    expect(pub.exitCode).toBe(2);
+    expect((await bare([tcp, "--protocol", "tcp", "--internal"])).exitCode).toBe(0);
+    const asHttps = await bare([tcp, "--internal"]);
+    expect(asHttps.stdout).toContain("on_tcp_connect: an internal https endpoint takes no on_tcp_connect phase");
+    expect(asHttps.exitCode).toBe(2);
+  });
+
+  it("escapes control characters that a message quotes", async () => {
+    const r = await bare([
+      file("ctl.json", JSON.stringify({ on_http_request: [{ actions: [{ type: "de\u001b[2Jny" }] }] })),
+    ]);
+    expect(r.stdout).not.toContain("\u001b");
+    expect(r.stdout).toContain("\\u001b");
+    expect(r.exitCode).toBe(2);
+  });
+
+  it("refuses a file it cannot read and an unknown protocol (exit 2)", async () => {
+    const missing = await bare([join(dir, "nope.yml")]);
+    expect(missing.stderr).toBe(`error: <file>: cannot read ${join(dir, "nope.yml")}: ENOENT`);
+    expect(missing.stdout).toBe("");
+    expect(missing.exitCode).toBe(2);
+    const proto = await bare([join(FIXTURES, "deny-2.yaml"), "--protocol", "ftp"]);
+    expect(proto.stderr).toContain("--protocol");
+    expect(proto.stderr).toContain("must be https, http, tls or tcp");
+    expect(proto.exitCode).toBe(2);
+  });
+
+  it("refuses YAML whose aliases expand past the bound (exit 2, one problem), not an internal error", async () => {
+    const laughs = [
+      "a: &a [x, x, x, x, x, x, x, x, x, x]",
+      "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]",
+      "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]",
+      "d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]",
+      "on_http_request: [*d]",
+      "",
+    ].join("\n");
+    const r = await bare([file("laughs.yml", laughs)]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).not.toContain("internal error");
+    expect(String(r.stdout).split("\n").filter(Boolean)).toHaveLength(1);
+    expect(r.stdout).toMatch(/^\(policy\): not valid JSON or YAML: .*alias/i);
+  });
+});
+
 let n = 0;
-const file = (doc: unknown) => {
-  const path = join(dir, `p${++n}.json`);
-  writeFileSync(path, typeof doc === "string" ? doc : JSON.stringify(doc));
-  return path;
-};
+const policyFile = (doc: unknown) => file(`p${++n}.json`, typeof doc === "string" ? doc : JSON.stringify(doc));
 /** A request-phase rule holding `actions`, then a last rule that ends every other request. */
 const R = (actions: object[]) => ({ on_http_request: [{ actions }, { actions: [{ type: "deny" }] }] });
 
@@ -311,108 +445,10 @@ const RULES: [string, string[], unknown, string][] = [
   ],
 ];
 
-describe("policy check holds each validator rule (the real bin, one policy per rule)", () => {
+describe("policy check holds each validator rule (in-process, one policy per rule)", () => {
   it.each(RULES)("%s", async (_rule, flags, doc, line) => {
-    const r = await runCli(cli, ["policy", "check", file(doc), ...flags]);
+    const r = await bare([policyFile(doc), ...flags]);
     expect(r.stdout).toBe(line);
     expect(r.exitCode).toBe(line === "ok" ? 0 : 2);
-  });
-});
-
-describe("the emulator refuses a policy with 400 and the code of its problem", () => {
-  const emu = useEmulator();
-  const DENY = { actions: [{ type: "deny" }] };
-  it.each([
-    ["not parsed", "https://a.example.com", "on_http_request: [", "ERR_NGROK_2201"],
-    [
-      "an action not allowed in the phase",
-      "https://a.example.com",
-      { on_http_request: [DENY], on_http_response: [{ actions: [{ type: "deny" }] }] },
-      "ERR_NGROK_2202",
-    ],
-    [
-      "an unreachable action",
-      "https://a.example.com",
-      { on_http_request: [{ actions: [{ type: "deny" }, { type: "log" }] }] },
-      "ERR_NGROK_2207",
-    ],
-    [
-      "a phase not allowed for the protocol",
-      "tcp://1.tcp.ngrok.io:20000",
-      { on_http_request: [DENY] },
-      "ERR_NGROK_2230",
-    ],
-    [
-      "not guaranteed to handle traffic",
-      "https://a.example.com",
-      { on_http_request: [{ expressions: ["true"], actions: [{ type: "deny" }] }] },
-      "ERR_NGROK_2235",
-    ],
-    [
-      "a config problem (with its place)",
-      "https://a.example.com",
-      R([{ type: "custom-response", config: { status_code: 600 } }]),
-      "ERR_NGROK_2201",
-    ],
-  ])("%s: %s", async (_what, url, doc, code) => {
-    const body = { type: "cloud", url, traffic_policy: typeof doc === "string" ? doc : JSON.stringify(doc) };
-    const r = await emu.run(["api", "POST", "/endpoints", "--input", "-"], JSON.stringify(body));
-    expect(r.exitCode).toBe(1);
-    const answer = JSON.parse(r.stdout) as { error_code: string; status_code: number; msg: string };
-    expect(answer).toMatchObject({ error_code: code, status_code: 400 });
-    if (code === "ERR_NGROK_2201" && typeof doc !== "string")
-      expect(answer.msg).toContain("on_http_request[0].actions[0].config.status_code");
-    expect(await emu.endpoints()).toEqual([]);
-  });
-});
-
-describe("endpoint create: the endpoint URL rules (exit 2, nothing sent)", () => {
-  const emu = useEmulator();
-  const HTTP = file({ on_http_request: [{ actions: [{ type: "deny" }] }] });
-  const TCP = file({ on_tcp_connect: [{ actions: [{ type: "deny" }] }] });
-  it.each([
-    ["https on a port other than 443", ["--url", "https://a.example.com:8443"], HTTP, /--url: .*443 only/],
-    ["tls on a port other than 443", ["--url", "tls://a.example.com:8443"], TCP, /--url: .*443 only/],
-    ["http on a port other than 80", ["--url", "http://a.example.com:8080"], HTTP, /--url: .*80 only/],
-    ["tcp without a port", ["--url", "tcp://a.example.com"], TCP, /--url: .*port/],
-    ["a .internal host on a public binding", ["--url", "https://api.internal"], HTTP, /--url: .*internal/],
-    [
-      "an internal URL with a path",
-      ["--url", "https://api.internal/x", "--binding", "internal"],
-      HTTP,
-      /--url: .*path/,
-    ],
-    [
-      "an internal host of more than 5 labels",
-      ["--url", "https://a.b.c.d.e.f.internal", "--binding", "internal"],
-      HTTP,
-      /--url: /,
-    ],
-    [
-      "an internal tcp URL without a port",
-      ["--url", "tcp://db.internal", "--binding", "internal"],
-      TCP,
-      /--url: .*port/,
-    ],
-  ])("refuses %s", async (_what, args, policy, message) => {
-    const r = await emu.run(["endpoint", "create", ...args, "--traffic-policy-file", policy]);
-    expect(r.exitCode).toBe(2);
-    expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(message);
-    expect(await emu.endpoints()).toEqual([]);
-  });
-
-  it.each([
-    ["https on 443", ["--url", "https://ok.example.com:443"], HTTP],
-    ["tls on 443", ["--url", "tls://ok.example.com:443"], TCP],
-    ["tls without a port (443)", ["--url", "tls://tls.example.com"], TCP],
-    ["http on 80", ["--url", "http://ok.example.com"], HTTP],
-    ["tcp with a port", ["--url", "tcp://1.tcp.ngrok.io:20001"], TCP],
-    ["an internal URL with --binding internal", ["--url", "https://api.internal", "--binding", "internal"], HTTP],
-  ])("creates %s", async (_what, args, policy) => {
-    const r = await emu.run(["endpoint", "create", ...args, "--traffic-policy-file", policy, "-o", "json"]);
-    expect(r.stderr).toBe("");
-    expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout).id).toMatch(/^ep_/);
   });
 });

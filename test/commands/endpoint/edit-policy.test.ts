@@ -2,8 +2,8 @@
 // change, where they stand; what cannot be edited in place is refused, never guessed.
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { setVerifyWebhook } from "../../src/commands/endpoint/edit-policy.js";
-import { UsageError } from "../../src/errors.js";
+import { setVerifyWebhook } from "../../../src/commands/endpoint/edit-policy.js";
+import { UsageError } from "../../../src/errors.js";
 
 const hook = (config: string) =>
   `on_http_request:\n  - name: hooks # the hooks\n    actions:\n      - type: verify-webhook\n        config:\n${config}      - type: deny\n`;
