@@ -1,17 +1,17 @@
 // --debug and a secret the client was never told: an endpoint's Traffic Policy read from the
 // API (a GET answer, the read step of `endpoint webhook-verification replace`) holds the
-// secrets of its verify-webhook and oauth actions. The real bin against the real emulator:
+// secrets of its verify-webhook and oauth actions. The whole CLI and the emulator, in-process:
 // however the policy writes a secret (over two lines, after a comment, under an escaped key,
 // in JSON), no part of it reaches stdout or stderr, while the log does show the answers.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandbox, type CliSandbox } from "../helpers/cli.js";
-import { call, spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";
+import { appSandbox, type AppSandbox } from "../helpers/app.js";
+import { call, startInProcessEmulator } from "../helpers/emulator.js";
 
-let emu: SpawnedEmulator;
-let cli: CliSandbox;
+let emu: Awaited<ReturnType<typeof startInProcessEmulator>>;
+let cli: AppSandbox;
 let scratch: string;
 
 const run = async (args: string[], input?: string) => {
@@ -75,8 +75,8 @@ const ALL_OLD = [...Object.values(OLD), CLIENT, OLD.plain.split("").reverse().jo
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  emu = await spawnEmulator();
-  cli = sandbox();
+  emu = await startInProcessEmulator();
+  cli = appSandbox();
   scratch = mkdtempSync(join(tmpdir(), "edgectl-debug-policy-"));
   for (const [name, policy] of Object.entries(POLICIES)) {
     const r = await call(emu.url, "POST", "/endpoints", {
