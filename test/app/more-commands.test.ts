@@ -3,7 +3,7 @@
 // refusals, webhook-verification delete at and away from a terminal, `edgectl api` with
 // every method, its error output and retries, --dry-run for `api`, completion scripts run
 // in a real bash, command-name typos, and the plain words for ERR_NGROK_7008/7196.
-// The CLI runs in-process (test/helpers/app.ts) against a spawned emulator and a fault
+// The CLI runs in-process (test/helpers/app.ts) against the emulator (in-process) and a fault
 // server; the delete prompts at a real terminal are in e2e/terminal-delete.test.ts.
 //
 // Already covered elsewhere (not repeated here): PATCH bodies with only the given fields
@@ -16,21 +16,21 @@ import { execa } from "execa";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { appSandbox, type AppSandbox } from "../helpers/app.js";
 import type { RunOptions } from "../helpers/cli.js";
-import { makeRoute, spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";
+import { makeRoute, startInProcessEmulator } from "../helpers/emulator.js";
 import { apiError, json, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
 import { FB, parseJsonError, runCli, type Failover, type TextResult } from "../e2e/support.js";
 
 const KEY = "key_more_commands_0123456789";
 
 let cli: AppSandbox;
-let emu: SpawnedEmulator;
+let emu: Awaited<ReturnType<typeof startInProcessEmulator>>;
 let server: FaultServer;
 let defaultFallback: FaultServer["fallback"];
 let scratch: string;
 beforeAll(async () => {
   cli = appSandbox();
   scratch = mkdtempSync(join(tmpdir(), "edgectl-more-"));
-  [emu, server] = await Promise.all([spawnEmulator(), startFaultServer()]);
+  [emu, server] = await Promise.all([startInProcessEmulator(), startFaultServer()]);
   defaultFallback = server.fallback;
 });
 afterAll(async () => {
@@ -58,159 +58,12 @@ function ok(r: TextResult): TextResult {
   if (r.exitCode !== 0) throw new Error(`exit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
   return r;
 }
-async function create(...flags: string[]): Promise<Failover> {
-  return JSON.parse(ok(await run(["failover", "create", ...flags, "-o", "json"])).stdout) as Failover;
-}
-/** The request lines `--debug` logged, as `METHOD URL`. */
-const debugRequests = (stderr: string) =>
-  [...stderr.matchAll(/^debug: → (\S+) (\S+)$/gm)].map((m) => `${m[1]} ${m[2]}`);
 
 /** A fresh edge/route pair on the shared emulator, made through the API. */
 const route = async () => {
   const made = await makeRoute(emu.url);
   return [made.edgeId, made.routeId] as const;
 };
-
-describe("failover list against a fresh emulator", () => {
-  let fresh: SpawnedEmulator;
-  beforeAll(async () => {
-    fresh = await spawnEmulator();
-  });
-  afterAll(async () => {
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
-    await fresh?.stop();
-  });
-  const runL = (args: string[]) => runCli(cli, args, { env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: fresh.url } });
-  let created: Failover[] = [];
-
-  it("an empty list: JSON is [] alone (exit 0, stderr quiet); a table prints nothing and says so on stderr", async () => {
-    for (const args of [
-      ["failover", "list", "-o", "json"],
-      ["failover", "list", "--all", "--json"],
-      ["failover", "list", "--limit", "3", "--all", "-o", "json"],
-    ]) {
-      const r = await runL(args);
-      expect(r.exitCode, args.join(" ")).toBe(0);
-      expect(r.stdout).toBe("[]");
-      expect(r.stderr).toBe("");
-    }
-    for (const args of [
-      ["failover", "list"],
-      ["failover", "list", "--all"],
-    ]) {
-      const r = await runL(args);
-      expect(r.exitCode).toBe(0);
-      expect(r.stdout).toBe("");
-      expect(r.stderr).toMatch(/no Failover backends/);
-      expect(r.stderr).not.toMatch(/^error/);
-    }
-  });
-
-  it("lists the seven created newest first", async () => {
-    created = [];
-    for (let i = 1; i <= 7; i++) {
-      const r = ok(
-        await runL(["failover", "create", "--backends", `bkdhr_n${i}`, "--description", `item ${i}`, "-o", "json"]),
-      );
-      created.push(JSON.parse(r.stdout) as Failover);
-    }
-    const newestFirst = created.map((f) => f.id).reverse();
-    const all = JSON.parse(ok(await runL(["failover", "list", "-o", "json"])).stdout) as Failover[];
-    expect(all.map((f) => f.id)).toEqual(newestFirst);
-    expect(all).toEqual([...created].reverse());
-    const times = all.map((f) => Date.parse(f.created_at));
-    expect([...times].sort((a, b) => b - a)).toEqual(times);
-  });
-
-  it("--limit 3 reads one page: the three newest, one request with ?limit=3", async () => {
-    const r = ok(await runL(["failover", "list", "--limit", "3", "-o", "json", "--debug"]));
-    expect((JSON.parse(r.stdout) as Failover[]).map((f) => f.id)).toEqual(
-      created
-        .map((f) => f.id)
-        .reverse()
-        .slice(0, 3),
-    );
-    expect(debugRequests(r.stderr)).toEqual([`GET ${fresh.url}/backends/failover?limit=3`]);
-  });
-
-  it("--limit 3 --all walks three pages by next_page_uri and prints all seven as one array, in order", async () => {
-    const r = ok(await runL(["failover", "list", "--limit", "3", "--all", "-o", "json", "--debug"]));
-    const ids = (JSON.parse(r.stdout) as Failover[]).map((f) => f.id);
-    expect(ids).toEqual(created.map((f) => f.id).reverse());
-    const requests = debugRequests(r.stderr);
-    expect(requests).toHaveLength(3);
-    expect(requests[0]).toBe(`GET ${fresh.url}/backends/failover?limit=3`);
-    // The later pages are the emulator's own next_page_uri (before the last id seen).
-    expect(requests[1]).toMatch(new RegExp(`^GET ${fresh.url}/backends/failover\\?.*before_id=${ids[2]}`));
-    expect(requests[2]).toMatch(new RegExp(`^GET ${fresh.url}/backends/failover\\?.*before_id=${ids[5]}`));
-    expect(r.stdout.trimStart().startsWith("[")).toBe(true);
-  });
-
-  it("--all in a table: one header, seven rows in order", async () => {
-    const r = ok(await runL(["failover", "list", "--limit", "3", "--all"]));
-    const lines = r.stdout.split("\n");
-    expect(lines[0]).toMatch(/^ID\s+DESCRIPTION\s+BACKENDS\s+CREATED$/);
-    expect(lines.filter((l) => /^ID\s/.test(l))).toHaveLength(1);
-    expect(lines.slice(1).map((l) => l.split(/\s+/)[0])).toEqual(created.map((f) => f.id).reverse());
-    expect(lines[1]).toMatch(/^bkdfo_\S+\s+item 7\s+bkdhr_n7\s+\S+$/);
-  });
-
-  it("--all works with the base URL spelled localhost (the emulator's links follow the Host asked for)", async () => {
-    const asLocalhost = fresh.url.replace("127.0.0.1", "localhost");
-    const r = ok(
-      await runCli(cli, ["failover", "list", "--limit", "3", "--all", "-o", "json"], {
-        env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: asLocalhost },
-      }),
-    );
-    expect((JSON.parse(r.stdout) as Failover[]).map((f) => f.id)).toEqual(created.map((f) => f.id).reverse());
-  });
-
-  it("--limit 100 --all needs one request for seven", async () => {
-    const r = ok(await runL(["failover", "list", "--limit", "100", "--all", "-o", "json", "--debug"]));
-    expect(JSON.parse(r.stdout)).toHaveLength(7);
-    expect(debugRequests(r.stderr)).toHaveLength(1);
-  });
-});
-
-describe("failover update", () => {
-  it("against the emulator: replaces the backends in the order given and leaves the other fields alone", async () => {
-    const fb = await create("--backends", "bkdhr_u1,bkdtg_u2", "--description", "keep me", "--metadata", "keep=1");
-    const r = ok(
-      await run(["failover", "update", fb.id, "--backends", "bkdwd_u3", "--backends", "bkdhr_u1", "-o", "json"]),
-    );
-    expect(JSON.parse(r.stdout)).toEqual({ ...fb, backends: ["bkdwd_u3", "bkdhr_u1"] });
-    const again = ok(await run(["failover", "get", fb.id, "-o", "json"]));
-    expect(JSON.parse(again.stdout)).toEqual({ ...fb, backends: ["bkdwd_u3", "bkdhr_u1"] });
-  });
-
-  it.each([
-    ["a lone comma", ","],
-    ["a trailing comma", "bkdhr_a,"],
-    ["a blank", " "],
-    ["two commas", "bkdhr_a,,bkdhr_b"],
-  ])("--backends with %s is refused: exit 2, no empty backend list is ever sent", async (_name, value) => {
-    const r = await runF(["failover", "update", "bkdfo_abc", "--backends", value]);
-    expect(r.exitCode).toBe(2);
-    expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(/^error: --backends/);
-    expect(server.requests).toEqual([]);
-  });
-
-  it("with no fields, even --dry-run is refused and names the flags", async () => {
-    const r = await runF(["failover", "update", "bkdfo_abc", "--dry-run"]);
-    expect(r.exitCode).toBe(2);
-    expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(/--backends.*--description.*--metadata/);
-    expect(server.requests).toEqual([]);
-  });
-
-  it("of an id the emulator does not know: 404, exit 1, nothing on stdout", async () => {
-    const r = await run(["failover", "update", "bkdfo_nosuch1", "--description", "x"]);
-    expect(r.exitCode).toBe(1);
-    expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(/^error: .*404/);
-  });
-});
 
 describe("webhook-verification get/delete against the emulator", () => {
   const replace = (edge: string, rt: string) =>

@@ -12,57 +12,6 @@ import { useRequestsSuite } from "../e2e/requests.support.js";
 const ctx = useRequestsSuite(appSandbox);
 const { run, env, fb, expectContractHeaders } = ctx;
 
-describe("failover create request", () => {
-  it("sends GET with no body and no content type, keeping a base URL path prefix", async () => {
-    ctx.server.script(json(200, FB));
-    const r = await run(["failover", "get", "bkdfo_abc", "-o", "json"], {
-      env: { ...env(), EDGECTL_BASE_URL: `${ctx.server.url}/prefix/` },
-    });
-    expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout as string)).toEqual(FB);
-    const req = ctx.server.requests[0]!;
-    expect(req.method).toBe("GET");
-    expect(req.path).toBe("/prefix/backends/failover/bkdfo_abc");
-    expect(req.body).toBe("");
-    expect(req.headers["content-type"]).toBeUndefined();
-  });
-
-  it("sends only the backends when nothing else is given, with the contract's headers", async () => {
-    ctx.server.script(json(201, FB));
-    const r = await run(["failover", "create", "--backends", "bkdhr_only"], { env: env() });
-    expect(r.exitCode).toBe(0);
-    const req = ctx.server.requests[0]!;
-    expect(req.body).toBe('{"backends":["bkdhr_only"]}');
-    expectContractHeaders(req, true);
-  });
-
-  it("sends description and metadata verbatim, including multi-byte text and an empty metadata", async () => {
-    ctx.server.script(json(201, FB));
-    const r = await run(
-      [
-        "failover",
-        "create",
-        "--backends",
-        "bkdtg_1",
-        "--backends",
-        "bkdhr_2,bkdsc_3",
-        "--metadata",
-        "",
-        "--description",
-        'zürich ✓ "q"',
-      ],
-      { env: env() },
-    );
-    expect(r.exitCode).toBe(0);
-    expect(JSON.parse(ctx.server.requests[0]!.body)).toEqual({
-      backends: ["bkdtg_1", "bkdhr_2", "bkdsc_3"],
-      description: 'zürich ✓ "q"',
-      metadata: "",
-    });
-    expect(Object.keys(JSON.parse(ctx.server.requests[0]!.body))).toEqual(["backends", "description", "metadata"]);
-  });
-});
-
 describe("failover get/list/update/delete requests", () => {
   it("several ids: one GET each, results printed in input order whatever order the answers come", async () => {
     // The first id answers last, so a result list in completion order would be wrong.

@@ -1,0 +1,45 @@
+// `edgectl failover delete`: (a) the command line → options or refusal (test/commands/parse.ts);
+// (b) its run with fake deps (--dry-run). The batch semantics it shares with get are in
+// test/commands/failover-batch.test.ts and test/batch/; the prompt at a terminal in e2e/terminal-delete.
+
+import { describe, expect, it } from "vitest";
+import { run as deleteRun } from "../../../src/commands/failover/delete.js";
+import { fakeDeps } from "../fake-deps.js";
+
+describe("failover delete --dry-run", () => {
+  it("prints one DELETE per id, in order, without asking or sending", async () => {
+    const deps = fakeDeps();
+    await deleteRun({ ids: ["bkdfo_1", "bkdfo_2"], many: true, yes: false, dryRun: true, concurrency: 8 }, deps);
+    expect(deps.clientCalls).toBe(0);
+    expect(deps.out.text).toBe(
+      "DELETE https://api.example.test/backends/failover/bkdfo_1\nDELETE https://api.example.test/backends/failover/bkdfo_2\n",
+    );
+  });
+
+  it("with several ids and -o json prints ONE JSON array of the requests, in order", async () => {
+    const deps = fakeDeps({ settings: { output: "json" } });
+    await deleteRun({ ids: ["bkdfo_1", "bkdfo_2"], many: true, yes: false, dryRun: true, concurrency: 8 }, deps);
+    expect(deps.clientCalls).toBe(0);
+    expect(JSON.parse(deps.out.text)).toEqual([
+      { dry_run: true, request: { method: "DELETE", url: "https://api.example.test/backends/failover/bkdfo_1" } },
+      { dry_run: true, request: { method: "DELETE", url: "https://api.example.test/backends/failover/bkdfo_2" } },
+    ]);
+  });
+
+  it("with one id from stdin (a list) and -o json prints an array of one", async () => {
+    const deps = fakeDeps({ settings: { output: "json" } });
+    await deleteRun({ ids: ["bkdfo_1"], many: true, yes: false, dryRun: true, concurrency: 8 }, deps);
+    expect(JSON.parse(deps.out.text)).toEqual([
+      { dry_run: true, request: { method: "DELETE", url: "https://api.example.test/backends/failover/bkdfo_1" } },
+    ]);
+  });
+
+  it("with a single id argument and -o json keeps printing one object", async () => {
+    const deps = fakeDeps({ settings: { output: "json" } });
+    await deleteRun({ ids: ["bkdfo_1"], many: false, yes: false, dryRun: true, concurrency: 8 }, deps);
+    expect(JSON.parse(deps.out.text)).toEqual({
+      dry_run: true,
+      request: { method: "DELETE", url: "https://api.example.test/backends/failover/bkdfo_1" },
+    });
+  });
+});
