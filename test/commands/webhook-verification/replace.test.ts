@@ -1,11 +1,57 @@
+// `edgectl webhook-verification replace`: (a) the command line → options or refusal
+// (test/commands/parse.ts), --provider as the declared command checks it, and where the secret
+// comes from (flags, stdin, a file, the environment); (b) its run with fake deps (--dry-run),
+// and the whole CLI in-process (test/helpers/app.ts) against a recording fault server.
+
+import { describe, expect, it, afterEach, beforeEach } from "vitest";
+import { replace, run } from "../../../src/commands/webhook-verification/replace.js";
+import { parse, refusal } from "../parse.js";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { UsageError } from "../../src/errors.js";
-import { replace, run } from "../../src/commands/webhook-verification/replace.js";
-import { readSecret } from "../../src/commands/webhook-verification/secret-input.js";
-import { fakeDeps } from "./fake-deps.js";
+import { UsageError } from "../../../src/errors.js";
+import { readSecret } from "../../../src/commands/webhook-verification/secret-input.js";
+import { fakeDeps } from "../fake-deps.js";
+import { appSandbox } from "../../helpers/app.js";
+import { json, type Reply } from "../../helpers/fault-server.js";
+import { useRequestsSuite } from "../../e2e/requests.support.js";
+
+describe("webhook-verification replace argv → options", () => {
+  it("lower-cases the provider and keeps the secret sources as typed (read only when it runs)", async () => {
+    const { options } = await parse(replace, [
+      "edghts_1",
+      "edghtsrt_2",
+      "--provider",
+      "GitHub",
+      "--secret-file",
+      "./s",
+      "--disabled",
+    ]);
+    expect(options).toEqual({
+      edgeId: "edghts_1",
+      routeId: "edghtsrt_2",
+      provider: "github",
+      secretStdin: false,
+      secretFile: "./s",
+      secret: undefined,
+      disabled: true,
+      showSecret: false,
+      dryRun: false,
+    });
+  });
+
+  it("names <edge-id> before a bad provider, and --provider when it is missing", async () => {
+    expect((await refusal(replace, ["edghts_../x", "edghtsrt_2", "--provider", "nope"])).message).toMatch(
+      /^<edge-id>: "edghts_\.\.\/x" must be edghts_/,
+    );
+    expect((await refusal(replace, ["edghts_1", "edghtsrt_2"])).message).toBe(
+      "--provider: required (e.g. github, stripe, slack, sns)",
+    );
+    expect((await refusal(replace, ["edghts_1", "edghtsrt_2", "--provider", ""])).message).toBe(
+      "--provider: required (e.g. github, stripe, slack, sns)",
+    );
+  });
+});
 
 /** --provider as the declared command checks it (the route valid, nothing else given). */
 const parseProvider = (provider: string | undefined) =>
@@ -242,6 +288,70 @@ describe("replace --dry-run", () => {
         url: "https://api.example.test/edges/https/edghts_1/routes/edghtsrt_2/webhook_verification",
         body: { enabled: false, provider: "sns" },
       },
+    });
+  });
+});
+
+describe("requests (in-process, fault server)", () => {
+  const ctx = useRequestsSuite(appSandbox);
+  const { run, env } = ctx;
+
+  describe("webhook verification requests", () => {
+    const replace = (...extra: string[]) => ["webhook-verification", "replace", "edghts_e1", "edghtsrt_r1", ...extra];
+    const moduleReply = (): Reply => json(200, { enabled: true, provider: "github", secret: "whatever" });
+
+    it("takes the secret from --secret-stdin (one trailing newline dropped)", async () => {
+      ctx.server.script(moduleReply());
+      const r = await run(replace("--provider", "github", "--secret-stdin"), { env: env(), input: "from stdin  \n" });
+      expect(r.exitCode).toBe(0);
+      expect(ctx.server.requests[0]!.body).toBe('{"enabled":true,"provider":"github","secret":"from stdin  "}');
+    });
+
+    it("takes the secret from --secret-file (one trailing newline dropped)", async () => {
+      const file = join(ctx.scratch, "gh.secret");
+      writeFileSync(file, "file-secret\n\n", { mode: 0o600 });
+      ctx.server.script(moduleReply());
+      const r = await run(replace("--provider", "github", "--secret-file", file), { env: env() });
+      expect(r.exitCode).toBe(0);
+      expect(ctx.server.requests[0]!.body).toBe('{"enabled":true,"provider":"github","secret":"file-secret\\n"}');
+    });
+
+    it("takes the secret from EDGECTL_WEBHOOK_SECRET when no flag gives one", async () => {
+      ctx.server.script(moduleReply());
+      const r = await run(replace("--provider", "stripe"), { env: { ...env(), EDGECTL_WEBHOOK_SECRET: "env-secret" } });
+      expect(r.exitCode).toBe(0);
+      expect(ctx.server.requests[0]!.body).toBe('{"enabled":true,"provider":"stripe","secret":"env-secret"}');
+    });
+
+    it("a flag wins over EDGECTL_WEBHOOK_SECRET", async () => {
+      ctx.server.script(moduleReply());
+      const r = await run(replace("--provider", "stripe", "--secret", "flag-secret"), {
+        env: { ...env(), EDGECTL_WEBHOOK_SECRET: "env-secret" },
+      });
+      expect(r.exitCode).toBe(0);
+      expect(JSON.parse(ctx.server.requests[0]!.body).secret).toBe("flag-secret");
+    });
+
+    it("sends the provider in lower case, whatever case was typed", async () => {
+      ctx.server.script(moduleReply(), moduleReply());
+      const a = await run(replace("--provider", "GitHub", "--secret", "abcd1"), { env: env() });
+      const b = await run(replace("--provider", "LAUNCH_DARKLY", "--secret", "abcd2"), { env: env() });
+      expect([a.exitCode, b.exitCode]).toEqual([0, 0]);
+      expect(ctx.server.requests.map((q) => JSON.parse(q.body).provider)).toEqual(["github", "launch_darkly"]);
+    });
+
+    it("sns sends no secret key at all", async () => {
+      ctx.server.script(json(200, { enabled: true, provider: "sns" }));
+      const r = await run(replace("--provider", "SNS"), { env: env() });
+      expect(r.exitCode).toBe(0);
+      expect(ctx.server.requests[0]!.body).toBe('{"enabled":true,"provider":"sns"}');
+    });
+
+    it("--disabled sends enabled false", async () => {
+      ctx.server.script(json(200, { enabled: false, provider: "slack", secret: "x" }));
+      const r = await run(replace("--provider", "slack", "--secret", "slack-secret", "--disabled"), { env: env() });
+      expect(r.exitCode).toBe(0);
+      expect(ctx.server.requests[0]!.body).toBe('{"enabled":false,"provider":"slack","secret":"slack-secret"}');
     });
   });
 });

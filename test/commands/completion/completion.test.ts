@@ -1,12 +1,22 @@
-// Completion scripts, structurally. CI has bash but neither zsh nor fish, so the zsh and fish
-// scripts are checked by what they say (each flag's condition names its full command path,
-// the zsh file both autoloads and sources); the real-bash run is in test/e2e/more-commands.
+// `edgectl completion`: the scripts, structurally (CI has bash but neither zsh nor fish, so the
+// zsh and fish scripts are checked by what they say: each flag's condition names its full
+// command path, the zsh file both autoloads and sources), and the whole CLI in-process
+// (test/helpers/app.ts), its bash script run in a real bash.
+
 import { Command } from "commander";
-import { describe, expect, it } from "vitest";
-import { PROVIDERS } from "../../src/api-data/providers.js";
-import { collect, run, script, type Shell } from "../../src/commands/completion/completion.js";
-import { buildProgram } from "../../src/commands/root.js";
-import { fakeDeps } from "./fake-deps.js";
+import { describe, expect, it, afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { PROVIDERS } from "../../../src/api-data/providers.js";
+import { collect, run, script, type Shell } from "../../../src/commands/completion/completion.js";
+import { buildProgram } from "../../../src/commands/root.js";
+import { fakeDeps } from "../fake-deps.js";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { appSandbox, type AppSandbox } from "../../helpers/app.js";
+import { startInProcessEmulator } from "../../helpers/emulator.js";
+import { startFaultServer, type FaultServer } from "../../helpers/fault-server.js";
+import { runCli } from "../../e2e/support.js";
 
 const program = buildProgram(fakeDeps());
 await program.load(); // the whole tree
@@ -225,5 +235,133 @@ describe("generated from the command tree", () => {
     await run({ shell }, deps, program);
     expect(deps.out.text).toBe(script(shell, program));
     expect(deps.err.text).toBe("");
+  });
+});
+
+describe("the whole CLI in-process", () => {
+  let cli: AppSandbox;
+  let emu: Awaited<ReturnType<typeof startInProcessEmulator>>;
+  let server: FaultServer;
+  let defaultFallback: FaultServer["fallback"];
+  let scratch: string;
+  beforeAll(async () => {
+    cli = appSandbox();
+    scratch = mkdtempSync(join(tmpdir(), "edgectl-more-"));
+    [emu, server] = await Promise.all([startInProcessEmulator(), startFaultServer()]);
+    defaultFallback = server.fallback;
+  });
+  afterAll(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
+    await Promise.all([emu?.stop(), server?.close()]);
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
+    cli?.cleanup();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    server.requests.length = 0;
+  });
+  afterEach(() => {
+    server.fallback = defaultFallback;
+  });
+
+  describe("edgectl completion", () => {
+    let scripts: Record<"bash" | "zsh" | "fish", string>;
+    beforeAll(async () => {
+      const [bash, zsh, fish] = await Promise.all(["bash", "zsh", "fish"].map((s) => runCli(cli, ["completion", s])));
+      for (const r of [bash!, zsh!, fish!]) expect(r.exitCode).toBe(0);
+      scripts = { bash: bash!.stdout, zsh: zsh!.stdout, fish: fish!.stdout };
+      for (const shell of ["bash", "fish"] as const)
+        writeFileSync(join(scratch, `edgectl.${shell}`), `${scripts[shell]}\n`);
+    });
+
+    /** Sources the bash script in a real bash and completes each command line (the last word is the one being completed). */
+    async function completeInBash(lines: string[][]): Promise<string[][]> {
+      const driver = [
+        `source ${JSON.stringify(join(scratch, "edgectl.bash"))}`,
+        "complete -p edgectl",
+        // COMP_WORDS/COMP_CWORD as bash sets them for a TAB at the end of the line.
+        ...lines.map(
+          (words) =>
+            `COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; COMPREPLY=(); _edgectl; echo "reply:\${COMPREPLY[*]}"`,
+        ),
+      ].join("\n");
+      const r = await execa("bash", ["--noprofile", "--norc", "-c", driver], {
+        cwd: scratch,
+        reject: false,
+        env: { PATH: process.env.PATH ?? "" },
+        extendEnv: false,
+      });
+      expect(r.stderr).toBe("");
+      expect(r.exitCode).toBe(0);
+      const out = String(r.stdout).split("\n");
+      expect(out[0]).toBe("complete -F _edgectl edgectl");
+      return out.filter((l) => l.startsWith("reply:")).map((l) => l.slice("reply:".length).split(" ").filter(Boolean));
+    }
+
+    it("bash: commands, nested commands, flags and provider names complete in a real bash", async () => {
+      const replies = await completeInBash([
+        ["edgectl", "fa"],
+        ["edgectl", "webhook-verification", "replace", "edghts_1", "edghtsrt_1", "--provider", "git"],
+        ["edgectl", "failover", "get", "bkdfo_1", "--c"],
+        ["edgectl", "we"],
+        ["edgectl", "failover", "u"],
+        ["edgectl", "--profile", "work", "failover", "l"],
+        ["edgectl", "failover", "list", "-o", "j"],
+        ["edgectl", "webhook-verification", "replace", "edghts_1", "edghtsrt_1", "--provider", "s"],
+        ["edgectl", "failover", "create", "--backends", "bkdhr_a", "--des"],
+        ["edgectl", "zz"],
+        ["edgectl", "config", "get", "--c"],
+        ["edgectl", "failover", "create", "--backends", ""],
+        ["edgectl", "api", "GET", "/backends/failover", "--input", "edgectl.ba"],
+      ]);
+      expect(replies[0]).toEqual(["failover"]);
+      expect(replies[1]).toEqual(["github", "gitlab"]);
+      expect(replies[2]).toEqual(["--concurrency"]);
+      expect(replies[3]).toEqual(["webhook-verification"]);
+      expect(replies[4]).toEqual(["update"]);
+      expect(replies[5]).toEqual(["list"]);
+      expect(replies[6]).toEqual(["json"]);
+      expect(replies[7]).toEqual(expect.arrayContaining(["sns", "stripe", "slack", "shopify", "sendgrid", "sentry"]));
+      expect(replies[7]!.every((p) => p.startsWith("s"))).toBe(true);
+      expect(replies[8]).toEqual(["--description"]);
+      expect(replies[9]).toEqual([]);
+      expect(replies[10]).toEqual([]); // --concurrency is failover get's and delete's, not config get's
+      expect(replies[11]).toEqual([]); // a value goes after --backends, not a flag or command
+      expect(replies[12]).toEqual(["edgectl.bash"]); // file names after --input
+    });
+
+    it("zsh: a #compdef script for edgectl", () => {
+      expect(scripts.zsh.startsWith("#compdef edgectl\n")).toBe(true);
+      expect(scripts.zsh).toContain("_edgectl");
+      expect(scripts.zsh).toContain("github gitlab");
+    });
+
+    it("fish: complete -c edgectl lines for commands, flags and provider names", () => {
+      // Top-level lines: the __edgectl_at helper the conditions call, then `complete` lines only.
+      const lines = scripts.fish.split("\n").filter((l) => l.trim() && !l.startsWith("#") && !l.startsWith(" "));
+      expect(lines.slice(0, 2)).toEqual(["function __edgectl_at", "end"]);
+      expect(lines.length).toBeGreaterThan(20);
+      for (const l of lines.slice(2)) expect(l).toMatch(/^complete -c edgectl /);
+      expect(lines.some((l) => /-a '?failover'?/.test(l))).toBe(true);
+      expect(lines.some((l) => /-a '?webhook-verification'?/.test(l))).toBe(true);
+      const providers = lines.find((l) => /-l provider\b.*-a /.test(l));
+      expect(providers).toBeDefined();
+      for (const p of ["github", "gitlab", "sns", "stripe", "zoom"])
+        expect(providers).toMatch(new RegExp(`\\b${p}\\b`));
+    });
+
+    it.each([["tcsh"], ["BASH"], [""]])("an unsupported shell %j: exit 2, nothing on stdout", async (shell) => {
+      const r = await runCli(cli, ["completion", shell]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toMatch(/^error: .*<shell>/);
+    });
+
+    it("no shell at all: exit 2 naming the missing argument", async () => {
+      const r = await runCli(cli, ["completion"]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toMatch(/^error: .*shell/);
+    });
   });
 });
