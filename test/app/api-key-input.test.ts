@@ -3,22 +3,13 @@
 // nothing is sent or stored.
 // Run in-process (test/helpers/app.ts); one case of each kind runs the real bin in
 // e2e/api-key-input.test.ts.
-import { existsSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { appSandbox } from "../helpers/app.js";
 import { useKeyInputSuite } from "../e2e/api-key-input.support.js";
 
 const { suite, run, MUST, BAD } = useKeyInputSuite(appSandbox);
-
-describe("auth login", () => {
-  it.each(BAD)("refuses a key with %s from stdin and stores nothing", async (_what, key, why) => {
-    const r = await run(["auth", "login", "--with-token"], { input: `${key}\n` });
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toBe(`error: stdin: ${MUST} (this one has ${why})`);
-    expect(existsSync(join(suite.cli.configDir, "config.json"))).toBe(false);
-  });
-});
 
 describe("keys read at every command", () => {
   // The environment cannot hold NUL; the other kinds are tried from each source.
