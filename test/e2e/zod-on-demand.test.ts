@@ -102,7 +102,7 @@ describe("zod on demand", () => {
     expect(zodLine(r.stderr)).toBe("zod evaluated: yes");
   });
 
-  // policy check (moved from e2e/policy-check.test.ts; the rest of its tests run in-process).
+  // policy check (the rest of its tests run in-process, in test/commands/policy/check.test.ts).
   it("policy check makes the config schemas (and loads zod) only when it checks an action's config", async () => {
     const probe = {
       env: { NODE_OPTIONS: `--require ${PROBE}` },

@@ -1,6 +1,10 @@
+// `edgectl emulator`: the command line → options or refusal (test/commands/parse.ts). The command
+// runs until a signal, so what it prints and how it stops are tested on the process, in
+// test/emulator/cli.test.ts and process.test.ts; the server itself in-process in test/emulator/.
+
 import { describe, expect, it } from "vitest";
-import { emulator } from "../../src/commands/emulator/emulator.js";
-import { parse, refusal } from "./parse.js";
+import { emulator } from "../../../src/commands/emulator/emulator.js";
+import { parse, refusal } from "../parse.js";
 
 describe("emulator argv → options", () => {
   it("defaults to 127.0.0.1:8040 in memory, and reads --rate-limit as requests per window", async () => {
