@@ -1,7 +1,6 @@
 // Every command against the emulator, in JSON and table output, as an operator's session would
 // run them: the CLI and the emulator in-process (test/helpers/app.ts; the emulator as a process
 // is test/emulator/cli.test.ts's and process.test.ts's).
-
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

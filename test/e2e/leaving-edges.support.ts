@@ -1,6 +1,6 @@
-// What both halves of the Leaving Edges tests share: an edge built through the emulator's
-// API, the policy its endpoints should get, and an emulator with a CLI pointed at it (spawned
-// in e2e/leaving-edges.test.ts, in-process in app/leaving-edges.test.ts).
+// What the Leaving Edges tests share: an edge built through the emulator's API, the policy its
+// endpoints should get, and an emulator with a CLI pointed at it (in-process in
+// app/leaving-edges.test.ts and test/commands/migrate/edge.test.ts).
 import { afterAll, beforeAll, expect } from "vitest";
 import { sandbox } from "../helpers/cli.js";
 import { call, spawnEmulator, startInProcessEmulator } from "../helpers/emulator.js";

@@ -3,7 +3,6 @@
 // base path, whatever the bytes (issue 9 item 3: control characters are refused, the URL is
 // checked as finally parsed), and hands on the emulator's answers (a policy it refuses: 400
 // and the code of the problem).
-
 import { describe, expect, it, afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { api, apiUrl } from "../../../src/commands/api/api.js";
 import { parse, refusal } from "../parse.js";

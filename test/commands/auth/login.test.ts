@@ -1,7 +1,6 @@
 // `edgectl auth login`: (a) the command line → options or refusal (test/commands/parse.ts);
 // (b) its run with fake deps on a temp config folder, and the whole CLI in-process
 // (test/helpers/app.ts): where the key comes from (--with-token, the prompt) and what is stored.
-
 import { describe, expect, it, afterEach, beforeEach } from "vitest";
 import { login as loginDef, run as loginRun } from "../../../src/commands/auth/login.js";
 import { parse, refusal } from "../parse.js";

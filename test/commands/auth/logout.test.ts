@@ -1,6 +1,5 @@
 // `edgectl auth logout`: (a) the command line → options or refusal (test/commands/parse.ts);
 // (b) its run with fake deps on a temp config folder.
-
 import { describe, expect, it, afterEach, beforeEach } from "vitest";
 import { logout as logoutDef, run as logoutRun } from "../../../src/commands/auth/logout.js";
 import { parse, refusal } from "../parse.js";

@@ -1,6 +1,5 @@
 // `edgectl auth status`: (a) the command line → options or refusal (test/commands/parse.ts);
 // (b) its run with fake deps on a temp config folder: the key masked and where it came from.
-
 import { describe, expect, it, afterEach, beforeEach } from "vitest";
 import { status as statusDef, run as statusRun } from "../../../src/commands/auth/status.js";
 import { parse, refusal } from "../parse.js";

@@ -2,7 +2,6 @@
 // zsh and fish scripts are checked by what they say: each flag's condition names its full
 // command path, the zsh file both autoloads and sources), and the whole CLI in-process
 // (test/helpers/app.ts), its bash script run in a real bash.
-
 import { Command } from "commander";
 import { describe, expect, it, afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { PROVIDERS } from "../../../src/api-data/providers.js";

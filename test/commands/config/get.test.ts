@@ -1,6 +1,5 @@
 // `edgectl config get`: the command line → options or refusal (test/commands/parse.ts); its run
 // is held with set's, in one round trip, in test/commands/config/set.test.ts.
-
 import { describe, expect, it } from "vitest";
 import { getVerb as getDef } from "../../../src/commands/config/verbs.js";
 import { parse, refusal } from "../parse.js";

@@ -1,6 +1,5 @@
 // `edgectl config list`: the command line → options or refusal (test/commands/parse.ts); its run
 // is held with set's, in one round trip, in test/commands/config/set.test.ts.
-
 import { describe, expect, it } from "vitest";
 import { listVerb as listDef } from "../../../src/commands/config/verbs.js";
 import { parse, refusal } from "../parse.js";

@@ -2,7 +2,6 @@
 // (b) the keys and the checks of their values (shared by get and unset), and the verbs run with
 // fake deps on a temp config folder: set, get, list and unset in one round trip. The config file
 // itself (modes, locks, concurrent writers) is in test/app/config-file.test.ts and e2e/config-file.test.ts.
-
 import { describe, expect, it, afterEach, beforeEach } from "vitest";
 import {
   setVerb as setDef,

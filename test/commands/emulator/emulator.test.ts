@@ -1,7 +1,6 @@
 // `edgectl emulator`: the command line → options or refusal (test/commands/parse.ts). The command
 // runs until a signal, so what it prints and how it stops are tested on the process, in
 // test/emulator/cli.test.ts and process.test.ts; the server itself in-process in test/emulator/.
-
 import { describe, expect, it } from "vitest";
 import { emulator } from "../../../src/commands/emulator/emulator.js";
 import { parse, refusal } from "../parse.js";

@@ -2,7 +2,6 @@
 // whole CLI in-process (test/helpers/app.ts) against a fault server scripted with an account:
 // every edge and backend, all pages, as one JSON document, secrets masked. Against the emulator
 // as a process (its closing request count) in e2e/export-emulator.test.ts.
-
 import { describe, expect, it } from "vitest";
 import { exportCommand } from "../../../src/commands/export/export.js";
 import { parse, refusal } from "../parse.js";

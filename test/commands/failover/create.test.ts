@@ -1,7 +1,6 @@
 // `edgectl failover create`: (a) the command line → options or refusal (test/commands/parse.ts);
 // (b) its run with fake deps (--dry-run), and the whole CLI in-process (test/helpers/app.ts)
 // against a recording fault server: what the server receives.
-
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../../src/errors.js";
 import { create, run as createRun } from "../../../src/commands/failover/create.js";

@@ -1,7 +1,6 @@
 // `edgectl failover delete`: (a) the command line → options or refusal (test/commands/parse.ts);
 // (b) its run with fake deps (--dry-run). The batch semantics it shares with get are in
 // test/commands/failover-batch.test.ts and test/batch/; the prompt at a terminal in e2e/terminal-delete.
-
 import { describe, expect, it } from "vitest";
 import { run as deleteRun } from "../../../src/commands/failover/delete.js";
 import { fakeDeps } from "../fake-deps.js";

@@ -1,7 +1,6 @@
 // `edgectl failover get`: (a) the command line → options or refusal (test/commands/parse.ts);
 // (b) the batch semantics get shares with delete (stdin ids, order, failures, exit code) are in
 // test/commands/failover-batch.test.ts and test/batch/; the requests in test/app/requests.test.ts.
-
 import { describe, expect, it } from "vitest";
 import { del } from "../../../src/commands/failover/delete.js";
 import { get } from "../../../src/commands/failover/get.js";

@@ -1,7 +1,6 @@
 // `edgectl failover list`: (a) the command line → options or refusal (test/commands/parse.ts);
 // (b) the whole CLI in-process (test/helpers/app.ts) against the emulator (paging a fresh
 // account) and a fault server (next_page_uri that loops or points elsewhere).
-
 import { describe, expect, it, afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { list } from "../../../src/commands/failover/list.js";
 import { parse, refusal } from "../parse.js";

@@ -1,7 +1,6 @@
 // `edgectl failover update`: (a) the command line → options or refusal (test/commands/parse.ts);
 // (b) its run with fake deps (--dry-run), and the whole CLI in-process (test/helpers/app.ts)
 // against the emulator: refusals and what changes.
-
 import { describe, expect, it, afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { update, run as updateRun } from "../../../src/commands/failover/update.js";
 import { parse, refusal } from "../parse.js";

@@ -5,7 +5,6 @@
 // really shows: the requests it sends, what it prints and how it exits. The planner's rules are
 // held one by one in test/migrate/plan.test.ts; a signal while planning is in
 // test/reliability/signals.test.ts.
-
 import { describe, expect, it, beforeAll, afterAll } from "vitest";
 import { edge as migrateEdge, progressOn } from "../../../src/commands/migrate/edge.js";
 import { parse as parseArgv, refusal } from "../parse.js";

@@ -2,7 +2,6 @@
 // (test/commands/parse.ts); (b) the whole CLI in-process (test/helpers/app.ts) against the
 // emulator: --yes, refusal away from a terminal (the prompt at a real terminal is in
 // e2e/terminal-delete.test.ts; confirmDeletion itself in test/commands/confirm.test.ts).
-
 import { describe, expect, it, afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { del } from "../../../src/commands/webhook-verification/delete.js";
 import { parse, refusal } from "../parse.js";

@@ -1,6 +1,5 @@
 // `edgectl webhook-verification get`: the whole CLI in-process (test/helpers/app.ts) against
 // the emulator: the secret masked in a table and in JSON, shown with --show-secret.
-
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

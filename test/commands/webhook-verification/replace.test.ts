@@ -2,7 +2,6 @@
 // (test/commands/parse.ts), --provider as the declared command checks it, and where the secret
 // comes from (flags, stdin, a file, the environment); (b) its run with fake deps (--dry-run),
 // and the whole CLI in-process (test/helpers/app.ts) against a recording fault server.
-
 import { describe, expect, it, afterEach, beforeEach } from "vitest";
 import { replace, run } from "../../../src/commands/webhook-verification/replace.js";
 import { parse, refusal } from "../parse.js";
