@@ -1,20 +1,21 @@
 // Data on stdout is never altered (issue 9 item 5): with the key `anything` (the README's
 // example), a description "anything goes" prints as the API sent it, in every format and
-// from `edgectl api`; redaction is for logs, messages and --debug.
+// from `edgectl api`; redaction is for logs, messages and --debug. The CLI and the emulator
+// in-process (test/helpers/app.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandbox, type CliSandbox } from "../helpers/cli.js";
-import { call, spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";
-import { runCli } from "./support.js";
+import { appSandbox, type AppSandbox } from "../helpers/app.js";
+import { call, startInProcessEmulator } from "../helpers/emulator.js";
+import { runCli } from "../e2e/support.js";
 
 const KEY = "anything";
-let emulator: SpawnedEmulator;
-let cli: CliSandbox;
+let emulator: Awaited<ReturnType<typeof startInProcessEmulator>>;
+let cli: AppSandbox;
 let id: string;
 const run = (args: string[]) => runCli(cli, args, { env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: emulator.url } });
 
 beforeAll(async () => {
-  emulator = await spawnEmulator();
-  cli = sandbox();
+  emulator = await startInProcessEmulator();
+  cli = appSandbox();
   const created = await call(emulator.url, "POST", "/backends/failover", {
     body: { description: "anything goes", metadata: "anything", backends: ["bkdhr_a"] },
   });
