@@ -1,13 +1,15 @@
 // An option that takes a value never takes another option as it: a typo (`--secret $EMPTY
 // --dry-run`) must not turn a dry run into a write. Exit 2, nothing sent; `--opt=--x` says it
-// on purpose; a negative number is a value, which the option's own check then judges.
+// on purpose; a negative number is a value, which the option's own check then judges. Run
+// in-process (test/helpers/app.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json } from "../helpers/fault-server.js";
-import { FB, envFor, out, sandbox, withServer, type CliSandbox } from "../reliability/support.js";
+import { appSandbox, type AppSandbox } from "../helpers/app.js";
+import { FB, envFor, out, withServer } from "../reliability/support.js";
 
-let cli: CliSandbox;
+let cli: AppSandbox;
 beforeAll(() => {
-  cli = sandbox();
+  cli = appSandbox();
 });
 afterAll(() => cli.cleanup());
 
