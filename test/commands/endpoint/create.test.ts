@@ -1,11 +1,60 @@
-// `edgectl endpoint create` (issue 18 items 3 and 4), the whole CLI in-process: the requests it
-// sends to a fault server that keeps endpoints like the API, what it prints, and what it
-// refuses before sending anything.
+// `edgectl endpoint create` (issue 18 items 3 and 4): (a) the command line → options or refusal
+// (test/commands/parse.ts); (b) the whole CLI in-process (test/helpers/app.ts): the requests it
+// sends to a fault server that keeps endpoints like the API (support.ts), what it prints, and
+// what it refuses before sending anything.
 import { describe, expect, it } from "vitest";
 import { appSandbox } from "../../helpers/app.js";
 import { useEmulator } from "../../e2e/leaving-edges.support.js";
 import { parseJsonError, useScratch } from "../../e2e/support.js";
 import { useEndpointApi, YAML_POLICY } from "./support.js";
+import { create as argvDef } from "../../../src/commands/endpoint/create.js";
+import { parse as parseArgv, refusal } from "../parse.js";
+
+describe("endpoint create argv → options", () => {
+  it.each([
+    [
+      ["--url", "https://a.example.com", "--traffic-policy-file", "p.yml"],
+      { url: "https://a.example.com", trafficPolicyFile: "p.yml", pooling: false, showSecret: false, dryRun: false },
+    ],
+    [
+      [
+        "--url",
+        "https://a.example.com",
+        "--traffic-policy-file",
+        "p.yml",
+        "--binding",
+        "internal",
+        "--pooling",
+        "--description",
+        "d",
+        "--metadata",
+        "m",
+      ],
+      {
+        url: "https://a.example.com",
+        trafficPolicyFile: "p.yml",
+        description: "d",
+        metadata: "m",
+        binding: "internal",
+        pooling: true,
+        showSecret: false,
+        dryRun: false,
+      },
+    ],
+  ] as [string[], object][])("reads %j", async (argv, options) => {
+    expect((await parseArgv(argvDef, argv)).options).toEqual(options);
+  });
+
+  it.each([
+    [["--traffic-policy-file", "p.yml"], "--url: required: the endpoint's URL (e.g. https://shop.example.com)"],
+    [
+      ["--url", "https://a.example.com", "--traffic-policy-file", "p.yml", "--binding", "kubernetes"],
+      '--binding: "kubernetes" must be "public" or "internal"',
+    ],
+  ] as [string[], string][])("refuses %j", async (argv, message) => {
+    expect((await refusal(argvDef, argv)).message).toBe(message);
+  });
+});
 
 const { suite, file, lines } = useEndpointApi();
 

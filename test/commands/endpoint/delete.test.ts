@@ -1,8 +1,27 @@
-// `edgectl endpoint delete` (issue 18 items 3 and 4), the whole CLI in-process: the requests it
-// sends to a fault server that keeps endpoints like the API, what it prints, and what it
-// refuses before sending anything.
+// `edgectl endpoint delete` (issue 18 items 3 and 4): (a) the command line → options or refusal
+// (test/commands/parse.ts); (b) the whole CLI in-process (test/helpers/app.ts): the requests it
+// sends to a fault server that keeps endpoints like the API (support.ts), what it prints, and
+// what it refuses before sending anything.
 import { describe, expect, it } from "vitest";
 import { useEndpointApi } from "./support.js";
+import { del as argvDef } from "../../../src/commands/endpoint/delete.js";
+import { parse as parseArgv, refusal } from "../parse.js";
+
+describe("endpoint delete argv → options", () => {
+  it.each([
+    [["ep_1", "ep_2", "--yes"], { ids: ["ep_1", "ep_2"], yes: true, concurrency: 8, dryRun: false }],
+    [["ep_1"], { ids: ["ep_1"], yes: false, concurrency: 8, dryRun: false }],
+  ] as [string[], object][])("reads %j", async (argv, options) => {
+    expect((await parseArgv(argvDef, argv)).options).toEqual(options);
+  });
+
+  it.each([[["ep_1", "--concurrency", "0"], '--concurrency: "0" must be a whole number from 1 to 64']] as [
+    string[],
+    string,
+  ][])("refuses %j", async (argv, message) => {
+    expect((await refusal(argvDef, argv)).message).toBe(message);
+  });
+});
 
 const { suite, lines, seed } = useEndpointApi();
 

@@ -1,9 +1,28 @@
-// `edgectl endpoint get` (issue 18 items 3 and 4), the whole CLI in-process: the requests it
-// sends to a fault server that keeps endpoints like the API, what it prints, and what it
-// refuses before sending anything.
+// `edgectl endpoint get` (issue 18 items 3 and 4): (a) the command line → options or refusal
+// (test/commands/parse.ts); (b) the whole CLI in-process (test/helpers/app.ts): the requests it
+// sends to a fault server that keeps endpoints like the API (support.ts), what it prints, and
+// what it refuses before sending anything.
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { useEndpointApi, JSON_POLICY, YAML_POLICY } from "./support.js";
+import { get as argvDef } from "../../../src/commands/endpoint/get.js";
+import { parse as parseArgv, refusal } from "../parse.js";
+
+describe("endpoint get argv → options", () => {
+  it.each([
+    [["ep_1", "-"], { ids: ["ep_1", "-"], concurrency: 8, showSecret: false }],
+    [["ep_1", "--show-secret"], { ids: ["ep_1"], concurrency: 8, showSecret: true }],
+  ] as [string[], object][])("reads %j", async (argv, options) => {
+    expect((await parseArgv(argvDef, argv)).options).toEqual(options);
+  });
+
+  it.each([[[], "error: missing required argument 'ep-id'"]] as [string[], string][])(
+    "refuses %j",
+    async (argv, message) => {
+      expect((await refusal(argvDef, argv)).message).toBe(message);
+    },
+  );
+});
 
 const { suite, seed } = useEndpointApi();
 

@@ -1,8 +1,27 @@
-// `edgectl endpoint list` (issue 18 items 3 and 4), the whole CLI in-process: the requests it
-// sends to a fault server that keeps endpoints like the API, what it prints, and what it
-// refuses before sending anything.
+// `edgectl endpoint list` (issue 18 items 3 and 4): (a) the command line → options or refusal
+// (test/commands/parse.ts); (b) the whole CLI in-process (test/helpers/app.ts): the requests it
+// sends to a fault server that keeps endpoints like the API (support.ts), what it prints, and
+// what it refuses before sending anything.
 import { describe, expect, it } from "vitest";
 import { useEndpointApi, JSON_POLICY, YAML_POLICY } from "./support.js";
+import { list as argvDef } from "../../../src/commands/endpoint/list.js";
+import { parse as parseArgv, refusal } from "../parse.js";
+
+describe("endpoint list argv → options", () => {
+  it.each([
+    [[], { all: false, showSecret: false }],
+    [["--limit", "5", "--all"], { limit: 5, all: true, showSecret: false }],
+  ] as [string[], object][])("reads %j", async (argv, options) => {
+    expect((await parseArgv(argvDef, argv)).options).toEqual(options);
+  });
+
+  it.each([[["--limit", "0"], "--limit: must be from 1 to 100"]] as [string[], string][])(
+    "refuses %j",
+    async (argv, message) => {
+      expect((await refusal(argvDef, argv)).message).toBe(message);
+    },
+  );
+});
 
 const { suite, lines, seed } = useEndpointApi();
 

@@ -1,8 +1,30 @@
-// `edgectl endpoint update` (issue 18 items 3 and 4), the whole CLI in-process: the requests it
-// sends to a fault server that keeps endpoints like the API, what it prints, and what it
-// refuses before sending anything.
+// `edgectl endpoint update` (issue 18 items 3 and 4): (a) the command line → options or refusal
+// (test/commands/parse.ts); (b) the whole CLI in-process (test/helpers/app.ts): the requests it
+// sends to a fault server that keeps endpoints like the API (support.ts), what it prints, and
+// what it refuses before sending anything.
 import { describe, expect, it } from "vitest";
 import { useEndpointApi, JSON_POLICY, YAML_POLICY } from "./support.js";
+import { update as argvDef } from "../../../src/commands/endpoint/update.js";
+import { parse as parseArgv, refusal } from "../parse.js";
+
+describe("endpoint update argv → options", () => {
+  it.each([
+    [["ep_1", "--description", ""], { id: "ep_1", description: "", showSecret: false, dryRun: false }],
+    [
+      ["ep_1", "--url", "https://b.example.com", "--traffic-policy-file", "p.yml"],
+      { id: "ep_1", url: "https://b.example.com", trafficPolicyFile: "p.yml", showSecret: false, dryRun: false },
+    ],
+  ] as [string[], object][])("reads %j", async (argv, options) => {
+    expect((await parseArgv(argvDef, argv)).options).toEqual(options);
+  });
+
+  it.each([[["nope"], '<ep-id>: "nope" must be ep_ followed by 1–64 letters or digits']] as [string[], string][])(
+    "refuses %j",
+    async (argv, message) => {
+      expect((await refusal(argvDef, argv)).message).toBe(message);
+    },
+  );
+});
 
 const { suite, file, lines, seed } = useEndpointApi();
 

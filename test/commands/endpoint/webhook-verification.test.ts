@@ -1,8 +1,36 @@
-// `edgectl endpoint webhook-verification replace` (issue 18 items 3 and 4), the whole CLI in-process: the requests it
-// sends to a fault server that keeps endpoints like the API, what it prints, and what it
-// refuses before sending anything.
+// `edgectl endpoint webhook-verification replace` (issue 18 items 3 and 4): (a) the command line → options or refusal
+// (test/commands/parse.ts); (b) the whole CLI in-process (test/helpers/app.ts): the requests it
+// sends to a fault server that keeps endpoints like the API (support.ts), what it prints, and
+// what it refuses before sending anything.
 import { describe, expect, it } from "vitest";
 import { useEndpointApi, JSON_POLICY, YAML_POLICY } from "./support.js";
+import { replace as argvDef } from "../../../src/commands/endpoint/webhook-verification.js";
+import { parse as parseArgv, refusal } from "../parse.js";
+
+describe("endpoint webhook-verification replace argv → options", () => {
+  it.each([
+    [
+      ["ep_1", "--provider", "github", "--secret", "s"],
+      { id: "ep_1", provider: "github", secretStdin: false, secret: "s", showSecret: false, dryRun: false },
+    ],
+    [
+      ["ep_1", "--provider", "sns", "--rule", "hooks", "--dry-run"],
+      { id: "ep_1", provider: "sns", secretStdin: false, rule: "hooks", showSecret: false, dryRun: true },
+    ],
+  ] as [string[], object][])("reads %j", async (argv, options) => {
+    expect((await parseArgv(argvDef, argv)).options).toEqual(options);
+  });
+
+  it.each([
+    [["ep_1"], "--provider: required (e.g. github, stripe, slack, sns)"],
+    [
+      ["ep_1", "--provider", "nope", "--secret", "s"],
+      '--provider: "nope" is not a supported provider (see `edgectl webhook-verification replace --help`)',
+    ],
+  ] as [string[], string][])("refuses %j", async (argv, message) => {
+    expect((await refusal(argvDef, argv)).message).toBe(message);
+  });
+});
 
 const { suite, lines, seed } = useEndpointApi();
 

@@ -4,6 +4,17 @@
 import { describe, expect, it } from "vitest";
 import { run as deleteRun } from "../../../src/commands/failover/delete.js";
 import { fakeDeps } from "../fake-deps.js";
+import { del as argvDef } from "../../../src/commands/failover/delete.js";
+import { parse as parseArgv } from "../parse.js";
+
+describe("failover delete argv → options", () => {
+  it.each([
+    [["bkdfo_1", "--dry-run"], { ids: ["bkdfo_1"], yes: false, concurrency: 8, dryRun: true }],
+    [["bkdfo_1", "bkdfo_2"], { ids: ["bkdfo_1", "bkdfo_2"], yes: false, concurrency: 8, dryRun: false }],
+  ] as [string[], object][])("reads %j", async (argv, options) => {
+    expect((await parseArgv(argvDef, argv)).options).toEqual(options);
+  });
+});
 
 describe("failover delete --dry-run", () => {
   it("prints one DELETE per id, in order, without asking or sending", async () => {

@@ -9,6 +9,24 @@ import type { RunOptions } from "../../helpers/cli.js";
 import { makeRoute, startInProcessEmulator } from "../../helpers/emulator.js";
 import { startFaultServer, type FaultServer } from "../../helpers/fault-server.js";
 import { runCli, type TextResult } from "../../e2e/support.js";
+import { get as argvDef } from "../../../src/commands/webhook-verification/get.js";
+import { parse as parseArgv, refusal } from "../parse.js";
+
+describe("webhook-verification get argv → options", () => {
+  it.each([
+    [["edghts_1", "edghtsrt_1"], { edgeId: "edghts_1", routeId: "edghtsrt_1", showSecret: false }],
+    [["edghts_1", "edghtsrt_1", "--show-secret"], { edgeId: "edghts_1", routeId: "edghtsrt_1", showSecret: true }],
+  ] as [string[], object][])("reads %j", async (argv, options) => {
+    expect((await parseArgv(argvDef, argv)).options).toEqual(options);
+  });
+
+  it.each([
+    [["edghts_1"], "error: missing required argument 'route-id'"],
+    [["x", "edghtsrt_1"], '<edge-id>: "x" must be edghts_ followed by 1–64 letters or digits'],
+  ] as [string[], string][])("refuses %j", async (argv, message) => {
+    expect((await refusal(argvDef, argv)).message).toBe(message);
+  });
+});
 
 describe("against the emulator (in-process)", () => {
   const KEY = "key_more_commands_0123456789";
