@@ -1,7 +1,9 @@
-// `npm test`: the build (test/e2e spawns bin/edgectl.js, which runs dist/) and `tsc --noEmit`
-// side by side, then the whole suite (vitest run, with any arguments given after `--`), then
-// the total time: `npm test: NN.N s`. vitest's own output, its `Tests N passed` line included
-// (.ci/run reads it), goes through untouched. The exit code is the first failure's.
+// `npm test`: the build (test/e2e spawns bin/edgectl.js, which runs dist/), then the whole suite
+// (vitest run, with any arguments given after `--`), with `tsc --noEmit` beside both: started
+// with the build, it runs while vitest's tests wait on the processes and servers they start, so
+// it adds little to the total. vitest's own output, its `Tests N passed` line included
+// (.ci/run reads it), goes through untouched; tsc's follows it. Last comes the total time,
+// `npm test: NN.N s`. The exit code is the build's, else vitest's, else tsc's.
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
@@ -24,19 +26,15 @@ function finish(code) {
   process.exit(code);
 }
 
-const [build, typecheck] = await Promise.all([
-  node(["scripts/build.mjs"], { buffer: true }),
-  node(["node_modules/typescript/bin/tsc", "--noEmit"], { buffer: true }),
-]);
-for (const [name, r] of [
-  ["build", build],
-  ["tsc --noEmit", typecheck],
-]) {
-  if (r.output) process.stdout.write(r.output);
-  if (r.code !== 0) {
-    console.error(`npm test: ${name} failed (exit code ${r.code})`);
-    finish(r.code);
-  }
+const typecheck = node(["node_modules/typescript/bin/tsc", "--noEmit"], { buffer: true });
+const build = await node(["scripts/build.mjs"], { buffer: true });
+if (build.output) process.stdout.write(build.output);
+if (build.code !== 0) {
+  console.error(`npm test: the build failed (exit code ${build.code})`);
+  finish(build.code);
 }
 const vitest = await node(["node_modules/vitest/vitest.mjs", "run", ...process.argv.slice(2)]);
-finish(vitest.code);
+const tsc = await typecheck;
+if (tsc.output) process.stdout.write(tsc.output);
+if (tsc.code !== 0) console.error(`npm test: tsc --noEmit failed (exit code ${tsc.code})`);
+finish(vitest.code || tsc.code);
