@@ -1,11 +1,14 @@
 // `edgectl failover delete`: (a) the command line → options or refusal (test/commands/parse.ts);
-// (b) its run with fake deps (--dry-run). The batch semantics it shares with get are in
-// test/commands/failover-batch.test.ts and test/batch/; the prompt at a terminal in e2e/terminal-delete.
+// (b) its run with fake deps (--dry-run), and the whole CLI in-process against a recording fault
+// server. The batch semantics it shares with get are in test/commands/failover-batch.test.ts,
+// test/app/batch-output.test.ts and test/batch/; the prompt at a terminal in e2e/terminal-delete.
 import { describe, expect, it } from "vitest";
 import { run as deleteRun } from "../../../src/commands/failover/delete.js";
 import { fakeDeps } from "../fake-deps.js";
 import { del as argvDef } from "../../../src/commands/failover/delete.js";
 import { parse as parseArgv } from "../parse.js";
+import { appSandbox } from "../../helpers/app.js";
+import { useRequestsSuite } from "../../e2e/requests.support.js";
 
 describe("failover delete argv → options", () => {
   it.each([
@@ -51,5 +54,29 @@ describe("failover delete --dry-run", () => {
       dry_run: true,
       request: { method: "DELETE", url: "https://api.example.test/backends/failover/bkdfo_1" },
     });
+  });
+});
+
+describe("requests (in-process, fault server)", () => {
+  const ctx = useRequestsSuite(appSandbox);
+  const { run, env } = ctx;
+
+  it("delete of ids from stdin sends one DELETE per line, blank lines ignored", async () => {
+    ctx.server.fallback = () => ({ status: 204 });
+    const r = await run(["failover", "delete", "-", "--yes", "-o", "json"], {
+      env: env(),
+      input: "bkdfo_x1\n\nbkdfo_x2\r\n  bkdfo_x3  \n",
+    });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([
+      { id: "bkdfo_x1", deleted: true },
+      { id: "bkdfo_x2", deleted: true },
+      { id: "bkdfo_x3", deleted: true },
+    ]);
+    expect(ctx.server.requests.map((q) => `${q.method} ${q.path}`).sort()).toEqual([
+      "DELETE /backends/failover/bkdfo_x1",
+      "DELETE /backends/failover/bkdfo_x2",
+      "DELETE /backends/failover/bkdfo_x3",
+    ]);
   });
 });

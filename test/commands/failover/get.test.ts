@@ -1,10 +1,13 @@
 // `edgectl failover get`: (a) the command line → options or refusal (test/commands/parse.ts);
-// (b) the batch semantics get shares with delete (stdin ids, order, failures, exit code) are in
-// test/commands/failover-batch.test.ts and test/batch/; the requests in test/app/requests.test.ts.
+// (b) the whole CLI in-process (test/helpers/app.ts) against a recording fault server: what it
+// sends and prints. The batch semantics get shares with delete (stdin ids, order, failures, exit
+// code) are in test/commands/failover-batch.test.ts, test/app/batch-output.test.ts and test/batch/.
 import { describe, expect, it } from "vitest";
 import { del } from "../../../src/commands/failover/delete.js";
 import { get } from "../../../src/commands/failover/get.js";
 import { parse, refusal } from "../parse.js";
+import { appSandbox } from "../../helpers/app.js";
+import { useRequestsSuite } from "../../e2e/requests.support.js";
 
 describe("failover get and delete argv → options", () => {
   it("keeps the ids as typed (checked once stdin is read) with concurrency 8 by default", async () => {
@@ -21,5 +24,33 @@ describe("failover get and delete argv → options", () => {
     expect((await refusal(get, ["bkdfo_1", "--concurrency", value])).message).toBe(
       `--concurrency: "${value}" must be a whole number from 1 to 64`,
     );
+  });
+});
+
+describe("requests (in-process, fault server)", () => {
+  const ctx = useRequestsSuite(appSandbox);
+  const { run, env, fb, expectContractHeaders } = ctx;
+
+  it("several ids: one GET each, results printed in input order whatever order the answers come", async () => {
+    // The first id answers last, so a result list in completion order would be wrong.
+    ctx.server.fallback = (req) => {
+      const id = req.path.split("/").pop()!;
+      return { status: 200, body: fb(id), delayMs: id === "bkdfo_first" ? 150 : 0 };
+    };
+    const r = await run(["failover", "get", "bkdfo_first", "bkdfo_second", "bkdfo_third", "-o", "json"], {
+      env: env(),
+    });
+    expect(r.exitCode).toBe(0);
+    expect((JSON.parse(r.stdout) as { id: string }[]).map((x) => x.id)).toEqual([
+      "bkdfo_first",
+      "bkdfo_second",
+      "bkdfo_third",
+    ]);
+    expect(ctx.server.requests.map((q) => `${q.method} ${q.path}`).sort()).toEqual([
+      "GET /backends/failover/bkdfo_first",
+      "GET /backends/failover/bkdfo_second",
+      "GET /backends/failover/bkdfo_third",
+    ]);
+    for (const q of ctx.server.requests) expectContractHeaders(q, false);
   });
 });

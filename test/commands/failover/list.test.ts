@@ -12,6 +12,7 @@ import { startInProcessEmulator } from "../../helpers/emulator.js";
 import { json, startFaultServer, type FaultServer } from "../../helpers/fault-server.js";
 import { runCli, type Failover, type TextResult } from "../../e2e/support.js";
 import { FB as ANSWER_FB, envFor, out, withServer } from "../../reliability/support.js";
+import { useRequestsSuite } from "../../e2e/requests.support.js";
 
 describe("failover list argv → options", () => {
   it("reads --limit as a number and --all as a switch", async () => {
@@ -222,5 +223,24 @@ describe("against a fault server (in-process)", () => {
         expect((JSON.parse(out(r.stdout)) as { id: string }[]).map((b) => b.id)).toEqual(["bkdfo_abc", "bkdfo_older"]);
       });
     });
+  });
+});
+
+describe("requests (in-process, fault server)", () => {
+  const ctx = useRequestsSuite(appSandbox);
+  const { run, env, fb } = ctx;
+
+  it("list without --all reads one page only", async () => {
+    ctx.server.script(
+      json(200, {
+        backends: [fb("bkdfo_3")],
+        uri: "u",
+        next_page_uri: `${ctx.server.url}/backends/failover?before_id=bkdfo_3`,
+      }),
+    );
+    const r = await run(["failover", "list", "-o", "json"], { env: env() });
+    expect(r.exitCode).toBe(0);
+    expect(ctx.server.requests.map((q) => q.path)).toEqual(["/backends/failover"]);
+    expect(JSON.parse(r.stdout)).toHaveLength(1);
   });
 });
