@@ -1,14 +1,14 @@
 // Many ids at once (`failover get|delete <id>… | -`): the CLI against the emulator, a
 // rate-limited server, and a scripted server for what the emulator cannot do (slow answers out
-// of order, resets, refused keys). No timing thresholds: only behaviour. The CLI and the
-// emulator run in-process (test/helpers/app.ts), but for what needs a process: a file as stdin
-// itself (`- < ids.txt`) and a result far bigger than a pipe's buffer (`runBin`, the real bin).
+// of order, resets, refused keys). No timing thresholds: only behaviour. The CLI runs in-process
+// (test/helpers/app.ts), but for what needs a process: a file as stdin itself (`- < ids.txt`)
+// and a result far bigger than a pipe's buffer (`runBin`, the real bin).
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appSandbox, type AppSandbox } from "../helpers/app.js";
 import { sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
-import { call, startInProcessEmulator } from "../helpers/emulator.js";
+import { call, spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";
 import { apiError, json, startFaultServer, type FaultServer, type Reply } from "../helpers/fault-server.js";
 
 const KEY = "key_batch_tests_12345";
@@ -78,9 +78,10 @@ function shuffled<T>(items: T[]): T[] {
 }
 
 describe("against the emulator", () => {
-  let emu: Awaited<ReturnType<typeof startInProcessEmulator>>;
+  // A process of its own: the 1000-id case keeps it busy while the bin reads its answers.
+  let emu: SpawnedEmulator;
   beforeAll(async () => {
-    emu = await startInProcessEmulator();
+    emu = await spawnEmulator();
   });
   afterAll(async () => {
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
