@@ -512,3 +512,18 @@ describe("what scripts run into (in-process, fault server)", () => {
     });
   });
 });
+
+describe("requests, one of each kind (in-process, fault server)", () => {
+  const ctx = useRequestsSuite(appSandbox);
+  const { run, env, expectContractHeaders } = ctx;
+
+  it("sends a raw authenticated request and prints the JSON body", async () => {
+    ctx.server.script(json(200, { backends: [], uri: "u", next_page_uri: null }));
+    const r = await run(["api", "get", "/backends/failover?limit=5"], { env: env() });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ backends: [], uri: "u", next_page_uri: null });
+    expect(ctx.server.requests[0]!.method).toBe("GET");
+    expect(ctx.server.requests[0]!.path).toBe("/backends/failover?limit=5");
+    expectContractHeaders(ctx.server.requests[0]!, false);
+  });
+});

@@ -16,6 +16,7 @@ import { appSandbox, type AppSandbox } from "../../helpers/app.js";
 import { startInProcessEmulator } from "../../helpers/emulator.js";
 import { startFaultServer, type FaultServer } from "../../helpers/fault-server.js";
 import { runCli } from "../../e2e/support.js";
+import { useRequestsSuite } from "../../e2e/requests.support.js";
 
 const program = buildProgram(fakeDeps());
 await program.load(); // the whole tree
@@ -362,5 +363,19 @@ describe("the whole CLI in-process", () => {
       expect(r.stdout).toBe("");
       expect(r.stderr).toMatch(/^error: .*shell/);
     });
+  });
+});
+
+describe("requests, one of each kind (in-process, fault server)", () => {
+  const ctx = useRequestsSuite(appSandbox);
+  const { run } = ctx;
+
+  it.each(["bash", "zsh", "fish"])("prints a %s script that mentions the commands", async (shell) => {
+    const r = await run(["completion", shell]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain("edgectl");
+    expect(r.stdout).toContain("failover");
+    expect(r.stdout).toContain("webhook-verification");
+    expect(r.stderr).toBe("");
   });
 });

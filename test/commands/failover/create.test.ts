@@ -120,3 +120,27 @@ describe("requests (in-process, fault server)", () => {
     });
   });
 });
+
+describe("requests, one of each kind (in-process, fault server)", () => {
+  const ctx = useRequestsSuite(appSandbox);
+  const { run, env } = ctx;
+
+  it("posts backends from comma lists and repeated flags in order, with only the fields given", async () => {
+    ctx.server.script(json(201, FB));
+    const r = await run(
+      ["failover", "create", "--backends", "bkdhr_a,bkdtg_b", "--backends", "bkdwd_c", "--description", "eu"],
+      { env: env() },
+    );
+    expect(r.exitCode).toBe(0);
+    expect(ctx.server.requests).toHaveLength(1);
+    const req = ctx.server.requests[0]!;
+    expect(req.method).toBe("POST");
+    expect(req.path).toBe("/backends/failover");
+    expect(req.body).toBe('{"backends":["bkdhr_a","bkdtg_b","bkdwd_c"],"description":"eu"}');
+    expect(req.headers.authorization).toBe("Bearer key_e2e_1234567890");
+    expect(req.headers["ngrok-version"]).toBe("2");
+    expect(req.headers.accept).toBe("application/json");
+    expect(req.headers["content-type"]).toBe("application/json");
+    expect(req.headers["user-agent"]).toMatch(/^edgectl\/\d+\.\d+\.\d+\S* node\/\d+\.\d+\.\d+$/);
+  });
+});

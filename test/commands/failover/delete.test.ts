@@ -80,3 +80,20 @@ describe("requests (in-process, fault server)", () => {
     ]);
   });
 });
+
+describe("requests, one of each kind (in-process, fault server)", () => {
+  const ctx = useRequestsSuite(appSandbox);
+  const { run, env, expectContractHeaders } = ctx;
+
+  it("delete sends DELETE with no body, keeping the base URL's path prefix", async () => {
+    ctx.server.script({ status: 204 });
+    const r = await run(["failover", "delete", "bkdfo_abc", "--yes", "-o", "json"], {
+      env: { ...env(), EDGECTL_BASE_URL: `${ctx.server.url}/api/v2` },
+    });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ id: "bkdfo_abc", deleted: true });
+    const req = ctx.server.requests[0]!;
+    expect([req.method, req.path]).toEqual(["DELETE", "/api/v2/backends/failover/bkdfo_abc"]);
+    expectContractHeaders(req, false);
+  });
+});

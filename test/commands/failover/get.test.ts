@@ -8,6 +8,8 @@ import { get } from "../../../src/commands/failover/get.js";
 import { parse, refusal } from "../parse.js";
 import { appSandbox } from "../../helpers/app.js";
 import { useRequestsSuite } from "../../e2e/requests.support.js";
+import { json } from "../../helpers/fault-server.js";
+import { FB } from "../../e2e/support.js";
 
 describe("failover get and delete argv → options", () => {
   it("keeps the ids as typed (checked once stdin is read) with concurrency 8 by default", async () => {
@@ -52,5 +54,18 @@ describe("requests (in-process, fault server)", () => {
       "GET /backends/failover/bkdfo_third",
     ]);
     for (const q of ctx.server.requests) expectContractHeaders(q, false);
+  });
+});
+
+describe("requests, one of each kind (in-process, fault server)", () => {
+  const ctx = useRequestsSuite(appSandbox);
+  const { run, env, expectContractHeaders } = ctx;
+
+  it("GET carries every contract header and no body", async () => {
+    ctx.server.script(json(200, FB));
+    const r = await run(["failover", "get", "bkdfo_abc", "--json"], { env: env() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(JSON.stringify(FB, null, 2)); // two-space pretty JSON, fields as the API sent them
+    expectContractHeaders(ctx.server.requests[0]!, false);
   });
 });

@@ -244,3 +244,27 @@ describe("requests (in-process, fault server)", () => {
     expect(JSON.parse(r.stdout)).toHaveLength(1);
   });
 });
+
+describe("requests, one of each kind (in-process, fault server)", () => {
+  const ctx = useRequestsSuite(appSandbox);
+  const { run, env, fb, expectContractHeaders } = ctx;
+
+  it("list sends GET with ?limit= and --all follows next_page_uri to the end", async () => {
+    ctx.server.script(
+      json(200, {
+        backends: [fb("bkdfo_3"), fb("bkdfo_2")],
+        uri: "u",
+        next_page_uri: `${ctx.server.url}/backends/failover?limit=2&before_id=bkdfo_2`,
+      }),
+      json(200, { backends: [fb("bkdfo_1")], uri: "u", next_page_uri: null }),
+    );
+    const r = await run(["failover", "list", "--limit", "2", "--all", "-o", "json"], { env: env() });
+    expect(r.exitCode).toBe(0);
+    expect((JSON.parse(r.stdout) as { id: string }[]).map((x) => x.id)).toEqual(["bkdfo_3", "bkdfo_2", "bkdfo_1"]);
+    expect(ctx.server.requests.map((q) => `${q.method} ${q.path}`)).toEqual([
+      "GET /backends/failover?limit=2",
+      "GET /backends/failover?limit=2&before_id=bkdfo_2",
+    ]);
+    for (const q of ctx.server.requests) expectContractHeaders(q, false);
+  });
+});

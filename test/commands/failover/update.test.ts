@@ -13,6 +13,9 @@ import type { RunOptions } from "../../helpers/cli.js";
 import { startInProcessEmulator } from "../../helpers/emulator.js";
 import { startFaultServer, type FaultServer } from "../../helpers/fault-server.js";
 import { runCli, type Failover, type TextResult } from "../../e2e/support.js";
+import { useRequestsSuite } from "../../e2e/requests.support.js";
+import { json } from "../../helpers/fault-server.js";
+import { FB } from "../../e2e/support.js";
 
 describe("failover update argv → options", () => {
   it("sends only the fields given", async () => {
@@ -131,5 +134,27 @@ describe("against the emulator (in-process)", () => {
       expect(r.stdout).toBe("");
       expect(r.stderr).toMatch(/^error: .*404/);
     });
+  });
+});
+
+describe("requests, one of each kind (in-process, fault server)", () => {
+  const ctx = useRequestsSuite(appSandbox);
+  const { run, env, expectContractHeaders } = ctx;
+
+  it("update sends PATCH with only the fields given", async () => {
+    ctx.server.script(json(200, FB), json(200, FB), json(200, FB));
+    const a = await run(["failover", "update", "bkdfo_abc", "--description", "new"], { env: env() });
+    const b = await run(
+      ["failover", "update", "bkdfo_abc", "--backends", "bkdhr_b,bkdhr_a", "--backends", "bkdtg_c", "--metadata", ""],
+      { env: env() },
+    );
+    const c = await run(["failover", "update", "bkdfo_abc", "--description", ""], { env: env() });
+    expect([a.exitCode, b.exitCode, c.exitCode]).toEqual([0, 0, 0]);
+    expect(ctx.server.requests.map((q) => [q.method, q.path, q.body])).toEqual([
+      ["PATCH", "/backends/failover/bkdfo_abc", '{"description":"new"}'],
+      ["PATCH", "/backends/failover/bkdfo_abc", '{"backends":["bkdhr_b","bkdhr_a","bkdtg_c"],"metadata":""}'],
+      ["PATCH", "/backends/failover/bkdfo_abc", '{"description":""}'],
+    ]);
+    for (const q of ctx.server.requests) expectContractHeaders(q, true);
   });
 });

@@ -11,6 +11,9 @@ import { startFaultServer, type FaultServer } from "../../helpers/fault-server.j
 import { runCli, type TextResult } from "../../e2e/support.js";
 import { get as argvDef } from "../../../src/commands/webhook-verification/get.js";
 import { parse as parseArgv, refusal } from "../parse.js";
+import { useRequestsSuite } from "../../e2e/requests.support.js";
+import { json } from "../../helpers/fault-server.js";
+import type { Reply } from "../../helpers/fault-server.js";
 
 describe("webhook-verification get argv → options", () => {
   it.each([
@@ -84,5 +87,22 @@ describe("against the emulator (in-process)", () => {
       const s = ok(await run(["webhook-verification", "get", edge, rt, "--show-secret", "-o", "json"]));
       expect(JSON.parse(s.stdout).secret).toBe("whsec_more_1234");
     });
+  });
+});
+
+describe("requests, one of each kind (in-process, fault server)", () => {
+  const ctx = useRequestsSuite(appSandbox);
+  const { run, env, expectContractHeaders } = ctx;
+  const path = "/edges/https/edghts_e1/routes/edghtsrt_r1/webhook_verification";
+  const moduleReply = (): Reply => json(200, { enabled: true, provider: "github", secret: "whatever" });
+
+  it("get sends GET and delete sends DELETE to …/webhook_verification, with a prefix kept", async () => {
+    ctx.server.script(moduleReply(), { status: 204 });
+    const e = { ...env(), EDGECTL_BASE_URL: `${ctx.server.url}/p` };
+    const g = await run(["webhook-verification", "get", "edghts_e1", "edghtsrt_r1"], { env: e });
+    const d = await run(["webhook-verification", "delete", "edghts_e1", "edghtsrt_r1", "--yes"], { env: e });
+    expect([g.exitCode, d.exitCode]).toEqual([0, 0]);
+    expect(ctx.server.requests.map((q) => `${q.method} ${q.path}`)).toEqual([`GET /p${path}`, `DELETE /p${path}`]);
+    for (const q of ctx.server.requests) expectContractHeaders(q, false);
   });
 });

@@ -354,3 +354,21 @@ describe("requests (in-process, fault server)", () => {
     });
   });
 });
+
+describe("requests, one of each kind (in-process, fault server)", () => {
+  const ctx = useRequestsSuite(appSandbox);
+  const { run, env, expectContractHeaders } = ctx;
+  const path = "/edges/https/edghts_e1/routes/edghtsrt_r1/webhook_verification";
+  const replace = (...extra: string[]) => ["webhook-verification", "replace", "edghts_e1", "edghtsrt_r1", ...extra];
+  const moduleReply = (): Reply => json(200, { enabled: true, provider: "github", secret: "whatever" });
+
+  it("replace sends PUT {enabled, provider, secret} with the secret from --secret", async () => {
+    ctx.server.script(moduleReply());
+    const r = await run(replace("--provider", "github", "--secret", "s3cret-flag"), { env: env() });
+    expect(r.exitCode).toBe(0);
+    const req = ctx.server.requests[0]!;
+    expect([req.method, req.path]).toEqual(["PUT", path]);
+    expect(req.body).toBe('{"enabled":true,"provider":"github","secret":"s3cret-flag"}');
+    expectContractHeaders(req, true);
+  });
+});
