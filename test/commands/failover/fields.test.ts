@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { collectBackends } from "../../src/commands/failover/fields.js";
+import { collectBackends } from "../../../src/commands/failover/fields.js";
 
 describe("collectBackends", () => {
   it("splits a comma list", () => {
