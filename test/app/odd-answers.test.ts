@@ -6,63 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseJsonError } from "../e2e/support.js";
 import { json } from "../helpers/fault-server.js";
 import { appSandbox, type AppSandbox } from "../helpers/app.js";
-import { FB, KEY, envFor, expectCleanError, expectNoRawControl, out, withServer } from "../reliability/support.js";
+import { KEY, envFor, expectCleanError, expectNoRawControl, out, withServer } from "../reliability/support.js";
 
 let cli: AppSandbox;
 beforeAll(() => {
   cli = appSandbox();
 });
 afterAll(() => cli.cleanup());
-
-describe("failover list --all", () => {
-  it("a protocol-relative next_page_uri (//other-host/…) is asked of the base URL by its query alone", async () => {
-    await withServer(async (server) => {
-      server.script(
-        json(200, { backends: [FB], next_page_uri: "//127.0.0.2:9/backends/failover?before_id=bkdfo_abc" }),
-        json(200, { backends: [], next_page_uri: null }),
-      );
-      const r = await cli.run(["failover", "list", "--all", "-o", "json"], { env: envFor(server) });
-      expect(out(r.stderr)).toBe("");
-      expect(r.exitCode).toBe(0);
-      expect(server.requests.map((q) => q.path)).toEqual([
-        "/backends/failover",
-        "/backends/failover?before_id=bkdfo_abc",
-      ]);
-    });
-  });
-
-  it("an empty page ends the list even if it names a next page", async () => {
-    await withServer(async (server) => {
-      server.script(
-        json(200, { backends: [FB], next_page_uri: `${server.url}/backends/failover?before_id=bkdfo_abc` }),
-        json(200, { backends: [], next_page_uri: `${server.url}/backends/failover?before_id=bkdfo_zzz` }),
-      );
-      const r = await cli.run(["failover", "list", "--all", "-o", "json"], { env: envFor(server) });
-      expect(r.exitCode).toBe(0);
-      expect(JSON.parse(out(r.stdout))).toEqual([FB]);
-      expect(server.requests).toHaveLength(2);
-    });
-  });
-
-  it("with a base URL path prefix, a root-relative next_page_uri (prefix included) is followed as given", async () => {
-    await withServer(async (server) => {
-      server.script(
-        json(200, { backends: [FB], next_page_uri: "/pfx/backends/failover?before_id=bkdfo_abc&limit=1" }),
-        json(200, { backends: [{ ...FB, id: "bkdfo_older" }], next_page_uri: null }),
-      );
-      const r = await cli.run(["failover", "list", "--all", "--limit", "1", "-o", "json"], {
-        env: envFor(server, { EDGECTL_BASE_URL: `${server.url}/pfx` }),
-      });
-      expect(out(r.stderr)).toBe("");
-      expect(r.exitCode).toBe(0);
-      expect(server.requests.map((q) => q.path)).toEqual([
-        "/pfx/backends/failover?limit=1",
-        "/pfx/backends/failover?before_id=bkdfo_abc&limit=1",
-      ]);
-      expect((JSON.parse(out(r.stdout)) as { id: string }[]).map((b) => b.id)).toEqual(["bkdfo_abc", "bkdfo_older"]);
-    });
-  });
-});
 
 describe("-o json prints the resource as the API returned it", () => {
   it("keeps the API's field order and fields edgectl does not know", async () => {

@@ -1,26 +1,39 @@
-// Many ids at once (`failover get|delete <id>… | -`), end to end: the real CLI against the
-// emulator, a rate-limited emulator, and a scripted server for what the emulator cannot do
-// (slow answers out of order, resets, refused keys). No timing thresholds: only behaviour.
+// Many ids at once (`failover get|delete <id>… | -`): the CLI against the emulator, a
+// rate-limited server, and a scripted server for what the emulator cannot do (slow answers out
+// of order, resets, refused keys). No timing thresholds: only behaviour. The CLI runs in-process
+// (test/helpers/app.ts), but for what needs a process: a file as stdin itself (`- < ids.txt`)
+// and a result far bigger than a pipe's buffer (`runBin`, the real bin).
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appSandbox, type AppSandbox } from "../helpers/app.js";
 import { sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
 import { call, spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";
 import { apiError, json, startFaultServer, type FaultServer, type Reply } from "../helpers/fault-server.js";
 
 const KEY = "key_batch_tests_12345";
+let app: AppSandbox;
 let cli: CliSandbox;
 beforeAll(() => {
+  app = appSandbox();
   cli = sandbox();
 });
-afterAll(() => cli.cleanup());
+afterAll(() => {
+  app.cleanup();
+  cli.cleanup();
+});
 
 interface Result {
   exitCode: number | undefined;
   stdout: string;
   stderr: string;
 }
+/** The CLI in-process. */
 async function run(baseUrl: string, args: string[], opts: RunOptions = {}): Promise<Result> {
+  return app.run(args, { ...opts, env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: baseUrl, ...opts.env } });
+}
+/** The real bin, for what only a process shows (a file as stdin itself, a pipe's buffer). */
+async function runBin(baseUrl: string, args: string[], opts: RunOptions = {}): Promise<Result> {
   const r = await cli.run(args, { ...opts, env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: baseUrl, ...opts.env } });
   return { exitCode: r.exitCode, stdout: String(r.stdout ?? ""), stderr: String(r.stderr ?? "") };
 }
@@ -65,6 +78,7 @@ function shuffled<T>(items: T[]): T[] {
 }
 
 describe("against the emulator", () => {
+  // A process of its own: the 1000-id case keeps it busy while the bin reads its answers.
   let emu: SpawnedEmulator;
   beforeAll(async () => {
     emu = await spawnEmulator();
@@ -101,12 +115,12 @@ describe("against the emulator", () => {
     const ids = await createIds(emu.url, 5);
     const file = join(cli.configDir, "ids.txt");
     writeFileSync(file, `${ids[0]}\r\n\n${ids.slice(1).join("\n")}`);
-    const r = await run(emu.url, ["failover", "get", "-", "-o", "json"], { inputFile: file });
+    const r = await runBin(emu.url, ["failover", "get", "-", "-o", "json"], { inputFile: file });
     expect(r.stderr).toBe("");
     expect(r.exitCode).toBe(0);
     expect((JSON.parse(r.stdout) as { id: string }[]).map((b) => b.id)).toEqual(ids);
     writeFileSync(file, "\n");
-    const empty = await run(emu.url, ["failover", "get", "-"], { inputFile: file });
+    const empty = await runBin(emu.url, ["failover", "get", "-"], { inputFile: file });
     expect(empty.exitCode).toBe(2);
     expect(empty.stderr).toContain("no ids on stdin");
   });
@@ -169,12 +183,12 @@ describe("against the emulator", () => {
     // 4 KB of metadata each: more than any pipe or socket buffer holds, so exiting before
     // stdout has drained would cut the document short.
     const ids = await createIds(emu.url, 1000, "m".repeat(4000));
-    const r = await run(emu.url, ["failover", "get", "-", "-o", "json"], { input: ids.join("\n") });
+    const r = await runBin(emu.url, ["failover", "get", "-", "-o", "json"], { input: ids.join("\n") });
     expect(r.stderr).toBe("");
     expect(r.exitCode).toBe(0);
     expect(r.stdout.length).toBeGreaterThan(4_000_000);
     expect((JSON.parse(r.stdout) as { id: string }[]).map((b) => b.id)).toEqual(ids);
-    const table = await run(emu.url, ["failover", "get", "-"], { input: ids.join("\n") });
+    const table = await runBin(emu.url, ["failover", "get", "-"], { input: ids.join("\n") });
     expect(table.exitCode).toBe(0);
     expect(tableIds(table.stdout)).toEqual(ids);
   });

@@ -1,5 +1,5 @@
-// What both halves of the API key input tests share: the keys that must be refused and a
-// fresh sandbox per test (spawned in e2e/api-key-input.test.ts, in-process in app/).
+// The API key input tests' keys that must be refused and a fresh sandbox per test (the CLI
+// in-process in app/api-key-input.test.ts and test/commands/auth/login.test.ts).
 import { json } from "../helpers/fault-server.js";
 import { sandbox } from "../helpers/cli.js";
 import { FB, useFreshSandboxes, type Sandbox } from "./support.js";

@@ -1,16 +1,16 @@
-// What both halves of the emulator-session tests share (the CLI spawned in e2e/emulator-session.test.ts, in-process in
-// app/emulator-session.test.ts).
+// The emulator-session suite's emulator, sandbox and helpers (app/emulator-session.test.ts runs
+// the CLI and the emulator in-process; with the spawned sandbox, the emulator is a process too).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
 import { sandbox, type RunOptions } from "../helpers/cli.js";
-import { spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";
+import { spawnEmulator, startInProcessEmulator } from "../helpers/emulator.js";
 import { runCli, type Failover, type Sandbox } from "./support.js";
 
 export function useEmulatorSessionSuite(makeSandbox: () => Sandbox = sandbox) {
   const KEY = "key_emulator_session_12345";
-  let emu: SpawnedEmulator;
+  let emu: { url: string; stop(): Promise<unknown> };
   let cli: Sandbox;
   let scratch: string;
   const env = (extra: Record<string, string> = {}) => ({ EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: emu.url, ...extra });
@@ -36,7 +36,7 @@ export function useEmulatorSessionSuite(makeSandbox: () => Sandbox = sandbox) {
   }
 
   beforeAll(async () => {
-    emu = await spawnEmulator();
+    emu = await (makeSandbox === sandbox ? spawnEmulator : startInProcessEmulator)();
     cli = makeSandbox();
     scratch = mkdtempSync(join(tmpdir(), "edgectl-emu-session-"));
   });

@@ -1,5 +1,5 @@
-// What both halves of the export tests share: the fault server answering the account's lists
-// (the CLI spawned in e2e/export.test.ts, in-process in app/export.test.ts).
+// The export tests' fault server answering the account's lists (the CLI in-process in
+// test/commands/export/export.test.ts).
 import { apiError, json, type Reply } from "../helpers/fault-server.js";
 import { edge, failover, httpResponse, route, staticBackend, tunnelGroup, weighted } from "../migrate/fixtures.js";
 import { sandbox } from "../helpers/cli.js";

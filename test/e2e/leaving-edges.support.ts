@@ -1,9 +1,9 @@
-// What both halves of the Leaving Edges tests share: an edge built through the emulator's
-// API, the policy its endpoints should get, and an emulator with a CLI pointed at it (spawned
-// in e2e/leaving-edges.test.ts, in-process in app/leaving-edges.test.ts).
+// What the Leaving Edges tests share: an edge built through the emulator's API, the policy its
+// endpoints should get, and an emulator with a CLI pointed at it (in-process in
+// app/leaving-edges.test.ts and test/commands/migrate/edge.test.ts).
 import { afterAll, beforeAll, expect } from "vitest";
 import { sandbox } from "../helpers/cli.js";
-import { call, spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";
+import { call, spawnEmulator, startInProcessEmulator } from "../helpers/emulator.js";
 import { runCli, type Sandbox, type TextResult } from "./support.js";
 
 export const GITHUB_SECRET = 'whsec-"gh"\\1234';
@@ -125,11 +125,16 @@ const DENY_503 = { type: "deny", config: { status_code: 503 } };
 
 export const URLS = ["https://shop.example.com", "https://www.example.com"];
 
-/** One emulator (started with `args`) and one CLI sandbox pointed at it, for a describe block. */
+/**
+ * One emulator (started with `args`) and one CLI sandbox pointed at it, for a describe block:
+ * with the spawned CLI (the default), the emulator is a process too; with the CLI in-process
+ * (`appSandbox`), so is the emulator.
+ */
 export function useEmulator(args: () => string[] = () => [], makeSandbox: () => Sandbox = sandbox) {
-  const ctx = {} as { emulator: SpawnedEmulator; cli: Sandbox };
+  const ctx = {} as { emulator: { url: string; stop(): Promise<unknown> }; cli: Sandbox };
+  const start = makeSandbox === sandbox ? spawnEmulator : startInProcessEmulator;
   beforeAll(async () => {
-    ctx.emulator = await spawnEmulator(args());
+    ctx.emulator = await start(args());
     ctx.cli = makeSandbox();
   });
   afterAll(async () => {

@@ -1,6 +1,5 @@
-// What both halves of the migrate tests share: a fault server scripted with an edge and its
-// backends, and the policy their endpoints should get (the CLI spawned in e2e/migrate.test.ts,
-// in-process in app/migrate.test.ts).
+// The migrate tests' fault server scripted with an edge and its backends, and the policy their
+// endpoints should get (the CLI in-process in test/commands/migrate/edge.test.ts).
 import { apiError, json, type Reply } from "../helpers/fault-server.js";
 import {
   backendModule,

@@ -1,5 +1,5 @@
-// What both halves of the request tests share: a recording fault server and a CLI pointed at
-// it (spawned in e2e/requests.test.ts, in-process in app/requests.test.ts).
+// The request tests' recording fault server and a CLI pointed at it (in-process, in the verbs'
+// files under test/commands/: what the server receives for each command).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

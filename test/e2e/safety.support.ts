@@ -1,5 +1,4 @@
-// What both halves of the safety tests share (the CLI spawned in e2e/safety.test.ts, in-process in
-// app/safety.test.ts).
+// The safety tests' server, sandbox and helpers (the CLI in-process in app/safety.test.ts).
 import { sandbox, type RunOptions } from "../helpers/cli.js";
 import { runCli, useServerAndSandbox, type Sandbox } from "./support.js";
 

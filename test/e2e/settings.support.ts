@@ -1,5 +1,5 @@
-// What both halves of the settings tests share (the CLI spawned in e2e/settings.test.ts, in-process in
-// app/settings.test.ts).
+// The settings suite's server, sandbox and helpers (app/settings.test.ts runs the CLI in-process;
+// the spawned default is for a test of the real bin).
 
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
 import { sandbox, type RunOptions } from "../helpers/cli.js";

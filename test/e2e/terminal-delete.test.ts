@@ -1,6 +1,6 @@
 // The delete prompts at a real terminal, end to end: the CLI runs in a pseudo-terminal made by
 // util-linux `script` and the answer is typed on it (the rest of these commands' behaviour is
-// in app/more-commands.test.ts, run in-process).
+// in test/commands/webhook-verification/delete.test.ts, run in-process).
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, baseEnv, sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";

@@ -101,6 +101,27 @@ describe("zod on demand", () => {
     expect(r.stderr).toContain("backends: ");
     expect(zodLine(r.stderr)).toBe("zod evaluated: yes");
   });
+
+  // policy check (the rest of its tests run in-process, in test/commands/policy/check.test.ts).
+  it("policy check makes the config schemas (and loads zod) only when it checks an action's config", async () => {
+    const probe = {
+      env: { NODE_OPTIONS: `--require ${PROBE}` },
+    };
+    const passThrough = file(
+      "log.json",
+      JSON.stringify({ on_http_request: [{ actions: [{ type: "log", config: { metadata: {} } }] }] }),
+    );
+    const withConfig = file(
+      "headers.json",
+      JSON.stringify({ on_http_request: [{ actions: [{ type: "add-headers", config: { headers: { a: "b" } } }] }] }),
+    );
+    const lazy = await suite.cli.run(["policy", "check", passThrough, "--internal"], probe);
+    expect(lazy.stdout).toBe("ok");
+    expect(lazy.stderr).toBe("zod evaluated: no");
+    const made = await suite.cli.run(["policy", "check", withConfig, "--internal"], probe);
+    expect(made.stdout).toBe("ok");
+    expect(made.stderr).toBe("zod evaluated: yes");
+  });
 });
 
 // node:http and node:net are taken at the first request (src/api/transport.ts, proxy.ts,

@@ -184,3 +184,20 @@ export async function makeRoute(
   const path = `/edges/https/${edgeId}/routes/${routeId}`;
   return { edgeId, routeId, path, webhook: `${path}/webhook_verification` };
 }
+
+/**
+ * The emulator in this process (src/emulator/server.ts's startEmulator) for tests of what the
+ * CLI says to it, not of the emulator as a process: `args` are `edgectl emulator`'s words
+ * (`--state`, `--edges`, `--rate-limit`, the root's `--api-key`), read by its own declaration.
+ */
+export async function startInProcessEmulator(args: string[] = []): Promise<{ url: string; stop(): Promise<void> }> {
+  const { parse } = await import("../commands/parse.js");
+  const { emulator } = await import("../../src/commands/emulator/emulator.js");
+  const { startEmulator } = await import("../../src/emulator/server.js");
+  const keyAt = args.indexOf("--api-key");
+  const apiKey = keyAt === -1 ? undefined : args[keyAt + 1];
+  const words = keyAt === -1 ? args : [...args.slice(0, keyAt), ...args.slice(keyAt + 2)];
+  const { options } = await parse(emulator, ["--port", "0", ...words]);
+  const emu = await startEmulator({ ...options, apiKey });
+  return { url: emu.url, stop: () => emu.close() };
+}

@@ -1,4 +1,4 @@
-// "Never lost, never touched", end to end against the fault server: --debug shows no part of a
+// "Never lost, never touched", against the fault server: --debug shows no part of a
 // secret however long the body; listings end; an interrupted batch says what it did; a DELETE
 // whose answer was lost counts as done; a POST whose answer cannot be read says it may have
 // been created; the code cache deletes only its own files; blank variables are unset; faults
@@ -8,14 +8,22 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appSandbox, type AppSandbox } from "../helpers/app.js";
 import { json, type RecordedRequest, type Reply } from "../helpers/fault-server.js";
 import { FB, envFor, expectCleanError, out, sandbox, spawn, withServer, type CliSandbox } from "./support.js";
 
+// The CLI in-process (test/helpers/app.ts) for what needs no process; the real bin (`cli`) for a
+// signal mid-batch and for the code cache, which only the bin's start-up (src/start.ts) keeps.
+let app: AppSandbox;
 let cli: CliSandbox;
 beforeAll(() => {
+  app = appSandbox();
   cli = sandbox();
 });
-afterAll(() => cli.cleanup());
+afterAll(() => {
+  app.cleanup();
+  cli.cleanup();
+});
 
 const emptyLists = (req: RecordedRequest): Reply | undefined => {
   const kind = /^\/(edges|backends)\/(\w+)/.exec(req.path);
@@ -63,7 +71,7 @@ describe("--debug redacts before it shortens", () => {
         req.path.startsWith("/edges/https")
           ? { status: 200, headers: { "Content-Type": "application/json" }, body }
           : (emptyLists(req) ?? json(404, { msg: "no" }));
-      const r = await cli.run(["export", "--debug"], { env: envFor(server) });
+      const r = await app.run(["export", "--debug"], { env: envFor(server) });
       const stderr = out(r.stderr);
       expect(stderr).toMatch(/debug: +body: .*https_edges/);
       for (const piece of [...pieces(webhook), ...pieces(oidc), ...pieces(policy)]) expect(stderr).not.toContain(piece);
@@ -77,7 +85,7 @@ describe("--debug redacts before it shortens", () => {
         truncate: `{"enabled":true,"provider":"github","secret":"${secret.slice(0, 300)}`,
         status: 200,
       });
-      const r = await cli.run(["webhook-verification", "get", "edghts_1", "edghtsrt_1", "--retries", "0", "--debug"], {
+      const r = await app.run(["webhook-verification", "get", "edghts_1", "edghtsrt_1", "--retries", "0", "--debug"], {
         env: envFor(server),
       });
       expect(r.exitCode).toBe(3);
@@ -95,7 +103,7 @@ describe("listings end", () => {
   it("failover list --all stops with exit 3 when a page brings nothing new, though next_page_uri changes", async () => {
     await withServer(async (server) => {
       server.fallback = sameItemForever(server);
-      const r = await cli.run(["failover", "list", "--all"], { env: envFor(server), timeoutMs: 15_000 });
+      const r = await app.run(["failover", "list", "--all"], { env: envFor(server), timeoutMs: 15_000 });
       expect(r.exitCode).toBe(3);
       expect(out(r.stdout)).toBe("");
       expectCleanError(out(r.stderr));
@@ -111,7 +119,7 @@ describe("listings end", () => {
         req.path.startsWith("/backends/failover")
           ? json(200, { backends: [FB], next_page_uri: `/backends/failover?before_id=x${++n}&limit=100` })
           : (emptyLists(req) ?? json(404, { msg: "no" }));
-      const r = await cli.run(["export"], { env: envFor(server), timeoutMs: 15_000 });
+      const r = await app.run(["export"], { env: envFor(server), timeoutMs: 15_000 });
       expect(r.exitCode).toBe(3);
       expect(out(r.stdout)).toBe("");
       expect(server.requests.filter((q) => q.path.startsWith("/backends/failover"))).toHaveLength(2);
@@ -124,7 +132,7 @@ describe("listings end", () => {
         json(200, { backends: [FB], next_page_uri: "/backends/failover?before_id=a" }),
         json(200, { backends: [{ ...FB, id: "bkdfo_b" }], next_page_uri: "/backends/failover?before_id=a" }),
       );
-      const r = await cli.run(["failover", "list", "--all"], { env: envFor(server), timeoutMs: 15_000 });
+      const r = await app.run(["failover", "list", "--all"], { env: envFor(server), timeoutMs: 15_000 });
       expect(r.exitCode).toBe(3);
       expect(out(r.stderr)).toMatch(/leads back/);
       expect(server.requests).toHaveLength(2);
@@ -142,7 +150,7 @@ describe("listings end", () => {
           next_page_uri: `/backends/failover?before_id=bkdfo_p${n}`,
         },
       });
-      const r = await cli.run(["failover", "list", "--all", "--timeout", "1"], {
+      const r = await app.run(["failover", "list", "--all", "--timeout", "1"], {
         env: envFor(server),
         timeoutMs: 15_000,
       });
@@ -157,7 +165,7 @@ describe("listings end", () => {
         req.path.startsWith("/evil")
           ? json(200, { backends: [], next_page_uri: null })
           : json(200, { backends: [FB], next_page_uri: `${server.url}/evil/collect?before_id=x` });
-      const r = await cli.run(["failover", "list", "--all"], {
+      const r = await app.run(["failover", "list", "--all"], {
         env: envFor(server, { EDGECTL_BASE_URL: `${server.url}/api/ngrok` }),
       });
       expect(r.exitCode).toBe(3);
@@ -175,7 +183,7 @@ describe("listings end", () => {
         }),
         json(200, { backends: [{ ...FB, id: "bkdfo_older" }], next_page_uri: null }),
       );
-      const r = await cli.run(["failover", "list", "--all", "--limit", "1", "-o", "json"], {
+      const r = await app.run(["failover", "list", "--all", "--limit", "1", "-o", "json"], {
         env: envFor(server, { EDGECTL_BASE_URL: `${server.url}/api/ngrok` }),
       });
       expect(out(r.stderr)).toBe("");
@@ -248,7 +256,7 @@ describe("a DELETE whose answer was lost counts as done", () => {
       server.script({ reset: true }, { reset: true }, json(404, { msg: "not found", status_code: 404 }), {
         ...json(404, { msg: "not found", status_code: 404 }),
       });
-      const r = await cli.run(["failover", "delete", "bkdfo_a", "bkdfo_b", "--yes", "-o", "json"], {
+      const r = await app.run(["failover", "delete", "bkdfo_a", "bkdfo_b", "--yes", "-o", "json"], {
         env: envFor(server),
       });
       expect(out(r.stderr)).toMatch(/counts as deleted/);
@@ -263,7 +271,7 @@ describe("a DELETE whose answer was lost counts as done", () => {
   it("a 404 at the first try stays an error (exit 1)", async () => {
     await withServer(async (server) => {
       server.script(json(404, { msg: "not found", status_code: 404 }));
-      const r = await cli.run(["failover", "delete", "bkdfo_a", "--yes"], { env: envFor(server) });
+      const r = await app.run(["failover", "delete", "bkdfo_a", "--yes"], { env: envFor(server) });
       expect(r.exitCode).toBe(1);
       expect(out(r.stderr)).not.toMatch(/counts as deleted/);
     });
@@ -277,7 +285,7 @@ describe("a POST whose answer cannot be read says it may have been created", () 
   ] as const)("201 with %s: exit 3 and how to check", async (_name, reply) => {
     await withServer(async (server) => {
       server.script(reply);
-      const r = await cli.run(["failover", "create", "--backends", "bkdhr_a"], { env: envFor(server) });
+      const r = await app.run(["failover", "create", "--backends", "bkdhr_a"], { env: envFor(server) });
       expect(r.exitCode).toBe(3);
       expect(out(r.stderr)).toMatch(/may have been created.*edgectl failover list/);
       expect(server.requests).toHaveLength(1);
@@ -306,7 +314,7 @@ describe("a variable set to blanks counts as unset", () => {
   it("EDGECTL_WEBHOOK_SECRET='   ' is no secret: exit 2, nothing sent", async () => {
     await withServer(async (server) => {
       server.fallback = () => json(200, { enabled: true, provider: "github", secret: "x" });
-      const r = await cli.run(["webhook-verification", "replace", "edghts_1", "edghtsrt_1", "--provider", "github"], {
+      const r = await app.run(["webhook-verification", "replace", "edghts_1", "edghtsrt_1", "--provider", "github"], {
         env: envFor(server, { EDGECTL_WEBHOOK_SECRET: "   " }),
       });
       expect(r.exitCode).toBe(2);
@@ -319,13 +327,13 @@ describe("a variable set to blanks counts as unset", () => {
     try {
       await withServer(async (server) => {
         server.fallback = () => json(200, FB);
-        const r = await cli.run(["failover", "get", "bkdfo_abc"], {
+        const r = await app.run(["failover", "get", "bkdfo_abc"], {
           env: envFor(server, { EDGECTL_PROFILE: "  ", EDGECTL_DEBUG: " " }),
         });
         expect(out(r.stderr)).toBe("");
         expect(r.exitCode).toBe(0);
       });
-      const r = await cli.run(["config", "path"], { env: { EDGECTL_CONFIG_DIR: "  ", XDG_CONFIG_HOME: home } });
+      const r = await app.run(["config", "path"], { env: { EDGECTL_CONFIG_DIR: "  ", XDG_CONFIG_HOME: home } });
       expect(r.exitCode).toBe(0);
       if (process.platform === "linux") expect(out(r.stdout).trim()).toBe(join(home, "edgectl", "config.json"));
     } finally {
@@ -340,7 +348,7 @@ describe("faults of the environment are not bugs", () => {
     try {
       writeFileSync(join(dir, "file"), "");
       mkdirSync(join(dir, "ok"));
-      const r = await cli.run(["auth", "login"], {
+      const r = await app.run(["auth", "login"], {
         env: { EDGECTL_CONFIG_DIR: join(dir, "file", "edgectl") },
         input: "key_abc123\n",
       });
@@ -364,7 +372,7 @@ describe("faults of the environment are not bugs", () => {
         headers: { "Content-Type": "application/json", "Content-Encoding": "gzip" },
         body,
       });
-      const r = await cli.run(["failover", "get", "bkdfo_abc"], { env: envFor(server) });
+      const r = await app.run(["failover", "get", "bkdfo_abc"], { env: envFor(server) });
       expect(r.exitCode).toBe(1);
       expect(out(r.stderr)).toMatch(/^error: readable words \(HTTP 400, ERR_NGROK_999/);
     });
@@ -377,7 +385,7 @@ describe("faults of the environment are not bugs", () => {
         headers: { "Content-Encoding": "zstd" },
         body: Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x01, 0x02]),
       });
-      const r = await cli.run(["failover", "get", "bkdfo_abc"], { env: envFor(server) });
+      const r = await app.run(["failover", "get", "bkdfo_abc"], { env: envFor(server) });
       expect(r.exitCode).toBe(1);
       expectCleanError(out(r.stderr));
       expect(out(r.stderr)).toMatch(/"zstd" content encoding/);

@@ -1,5 +1,6 @@
 // Ctrl-C (SIGINT) and SIGTERM abort an in-flight request: exit 130 at once, one line on
-// stderr, nothing on stdout, no stack trace.
+// stderr, nothing on stdout, no stack trace; and SIGTERM is heard while
+// migrate edge plans nested failovers.
 import { execFileSync, spawn as nodeSpawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { open } from "node:fs/promises";
@@ -8,6 +9,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, NODE, baseEnv } from "../helpers/cli.js";
 import { FB, envFor, expectNoStack, out, sandbox, spawn, withServer, type CliSandbox } from "./support.js";
+import { apiError, json, type Reply } from "../helpers/fault-server.js";
+import { edge, failover, route, tunnelGroup } from "../migrate/fixtures.js";
+import { useFaultServer } from "../e2e/support.js";
 
 let cli: CliSandbox;
 beforeAll(() => {
@@ -188,5 +192,33 @@ describe("a signal while ids are still coming in on stdin", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("SIGTERM while planning nested repeating failovers", () => {
+  const suite = useFaultServer("key_migrate_sigterm_1");
+
+  it("is heard: once the last backend is read, the process ends (done, or 130), never spins on", async () => {
+    const answers: Record<string, object> = {
+      "/backends/tunnel_group/bkdtg_leaf": tunnelGroup("bkdtg_leaf", { service: "leaf" }),
+    };
+    let child = "bkdtg_leaf";
+    for (let i = 0; i < 24; i++) {
+      answers[`/backends/failover/bkdfo_${i}`] = failover(`bkdfo_${i}`, [child, child]);
+      child = `bkdfo_${i}`;
+    }
+    answers["/edges/https/edghts_1"] = edge([route("edghtsrt_1", "path_prefix", "/", child)]);
+    suite.server.fallback = (req): Reply =>
+      answers[req.path] ? json(200, answers[req.path]!) : apiError(404, "Resource not found");
+    const run = (suite.cli as CliSandbox).run(["migrate", "edge", "edghts_1", "-o", "json"], {
+      env: { EDGECTL_API_KEY: "key_migrate_sigterm_1", EDGECTL_BASE_URL: suite.server.url },
+    }) as ReturnType<CliSandbox["run"]> & { kill(signal: NodeJS.Signals): boolean };
+    const leafRead = () => suite.server.requests.some((q) => q.path === "/backends/tunnel_group/bkdtg_leaf");
+    for (let i = 0; i < 200 && !leafRead(); i++) await new Promise((r) => setTimeout(r, 25));
+    run.kill("SIGTERM");
+    const r = await run;
+    expect([0, 130]).toContain(r.exitCode);
+    // Each backend was read once: 1 edge + 24 failovers + 1 tunnel group.
+    expect(suite.server.requests).toHaveLength(26);
   });
 });

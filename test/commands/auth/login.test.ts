@@ -1,0 +1,91 @@
+// `edgectl auth login`: (a) the command line → options or refusal (test/commands/parse.ts);
+// (b) its run with fake deps on a temp config folder, and the whole CLI in-process
+// (test/helpers/app.ts): where the key comes from (--with-token, the prompt) and what is stored.
+import { describe, expect, it, afterEach, beforeEach } from "vitest";
+import { login as loginDef, run as loginRun } from "../../../src/commands/auth/login.js";
+import { parse, refusal } from "../parse.js";
+import { mkdtempSync, readFileSync, rmSync, statSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { UsageError } from "../../../src/errors.js";
+import { fakeDeps } from "../fake-deps.js";
+import { appSandbox } from "../../helpers/app.js";
+import { useKeyInputSuite } from "../../e2e/api-key-input.support.js";
+
+describe("auth login argv → options", () => {
+  it.each([
+    [[], { withToken: false }],
+    [["--with-token"], { withToken: true }],
+  ])("reads %j", async (argv, options) => {
+    expect((await parse(loginDef, argv)).options).toEqual(options);
+  });
+
+  it.each([[["--token", "x"], "error: unknown option '--token'"]])("refuses %j", async (argv, message) => {
+    expect((await refusal(loginDef, argv)).message).toBe(message);
+  });
+});
+
+describe("its run (fake deps)", () => {
+  const KEY = "2xYzAbCdEfGhIjKlMnOp_1234";
+
+  let tmp: string;
+  beforeEach(() => {
+    tmp = mkdtempSync(join(tmpdir(), "edgectl-auth-test-"));
+  });
+  afterEach(() => {
+    rmSync(tmp, { recursive: true, force: true });
+  });
+  const stored = () => JSON.parse(readFileSync(join(tmp, "config.json"), "utf8"));
+
+  describe("auth login", () => {
+    it("stores a key piped on stdin, trimmed, and reports on stderr only", async () => {
+      const deps = fakeDeps({ env: { EDGECTL_CONFIG_DIR: tmp }, stdin: `${KEY}\n` });
+      await loginRun({ withToken: true }, deps);
+      expect(stored()).toEqual({ profiles: { default: { api_key: KEY } } });
+      expect(deps.out.text).toBe("");
+      expect(deps.err.text).toContain('Logged in: key stored in profile "default"');
+      expect(deps.err.text).not.toContain(KEY);
+      if (process.platform !== "win32") expect(statSync(join(tmp, "config.json")).mode & 0o777).toBe(0o600);
+    });
+
+    it("asks with a hidden prompt on a terminal", async () => {
+      const deps = fakeDeps({
+        env: { EDGECTL_CONFIG_DIR: tmp },
+        stdinIsTTY: true,
+        prompt: ` ${KEY} `,
+        settings: { profile: "staging" },
+      });
+      await loginRun({ withToken: false }, deps);
+      expect(stored()).toEqual({ profiles: { staging: { api_key: KEY } } });
+    });
+
+    it("refuses --with-token from a terminal", async () => {
+      await expect(
+        loginRun({ withToken: true }, fakeDeps({ env: { EDGECTL_CONFIG_DIR: tmp }, stdinIsTTY: true })),
+      ).rejects.toThrow(/--with-token: stdin is a terminal/);
+    });
+
+    it("refuses an empty key or one with spaces, storing nothing", async () => {
+      await expect(
+        loginRun({ withToken: true }, fakeDeps({ env: { EDGECTL_CONFIG_DIR: tmp }, stdin: "\n" })),
+      ).rejects.toBeInstanceOf(UsageError);
+      await expect(
+        loginRun({ withToken: true }, fakeDeps({ env: { EDGECTL_CONFIG_DIR: tmp }, stdin: "two words\n" })),
+      ).rejects.toThrow(/spaces/);
+      expect(() => statSync(join(tmp, "config.json"))).toThrow();
+    });
+  });
+});
+
+describe("the whole CLI in-process", () => {
+  const { suite, run, MUST, BAD } = useKeyInputSuite(appSandbox);
+
+  describe("auth login", () => {
+    it.each(BAD)("refuses a key with %s from stdin and stores nothing", async (_what, key, why) => {
+      const r = await run(["auth", "login", "--with-token"], { input: `${key}\n` });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toBe(`error: stdin: ${MUST} (this one has ${why})`);
+      expect(existsSync(join(suite.cli.configDir, "config.json"))).toBe(false);
+    });
+  });
+});

@@ -1,0 +1,40 @@
+// `edgectl emulator`: the command line → options or refusal (test/commands/parse.ts). The command
+// runs until a signal, so what it prints and how it stops are tested on the process, in
+// test/emulator/cli.test.ts and process.test.ts; the server itself in-process in test/emulator/.
+import { describe, expect, it } from "vitest";
+import { emulator } from "../../../src/commands/emulator/emulator.js";
+import { parse, refusal } from "../parse.js";
+
+describe("emulator argv → options", () => {
+  it("defaults to 127.0.0.1:8040 in memory, and reads --rate-limit as requests per window", async () => {
+    expect((await parse(emulator, [])).options).toEqual({
+      host: "127.0.0.1",
+      port: 8040,
+      stateFile: undefined,
+      rateLimit: undefined,
+    });
+    expect((await parse(emulator, ["--port", " 0 ", "--rate-limit", "60/0.5", "--state", "s.json"])).options).toEqual({
+      host: "127.0.0.1",
+      port: 0,
+      stateFile: "s.json",
+      rateLimit: { requests: 60, windowSeconds: 0.5 },
+    });
+  });
+
+  it.each([
+    [["--port", "70000"], '--port: "70000" must be a whole number from 0 to 65535'],
+    [["--port", "-1"], '--port: "-1" must be a whole number from 0 to 65535'],
+    [["--host", " "], "--host: must not be empty"],
+    [["--state", ""], "--state: must name a file"],
+    [
+      ["--rate-limit", "0/1"],
+      '--rate-limit: "0/1" must be <n>/<seconds>, e.g. 100/60 (n from 1 to 1000000, seconds above 0)',
+    ],
+    [
+      ["--rate-limit", "5/0"],
+      '--rate-limit: "5/0" must be <n>/<seconds>, e.g. 100/60 (n from 1 to 1000000, seconds above 0)',
+    ],
+  ])("refuses %j", async (argv, message) => {
+    expect((await refusal(emulator, argv)).message).toBe(message);
+  });
+});
