@@ -141,7 +141,7 @@ export async function endpoints(ctx: Context, r: Request): Promise<Answer | unde
       body.traffic_policy === undefined || body.traffic_policy === null ? current.traffic_policy : body.traffic_policy,
       endpointTarget(url, binds),
     );
-    if (url !== current.url) unusedUrl(ctx, url);
+    if (url !== current.url) unusedUrl(ctx, url, current.id);
     const next: EndpointRecord = {
       ...current,
       updated_at: rfc3339(new Date()),
@@ -189,9 +189,21 @@ function endpointUrl(value: unknown): string {
   return text;
 }
 
-function unusedUrl(ctx: Context, url: string): void {
-  const same = (a: string) => a.replace(/\/$/, "").toLowerCase() === url.replace(/\/$/, "").toLowerCase();
-  if (ctx.store.endpoints.all().some((e) => same(e.url))) {
+/**
+ * The address a URL names: scheme, host in lower case and port, the scheme's default port
+ * filled in (`https://a.example.com` and `https://A.example.com:443/` are one address), as
+ * the contract and `migrate --apply` compare endpoint URLs.
+ */
+function address(url: string): string {
+  const u = new URL(url);
+  const port = u.port === "" ? (DEFAULT_PORT[u.protocol] ?? 0) : Number(u.port);
+  return `${u.protocol.toLowerCase()}//${u.hostname.toLowerCase()}:${port}`;
+}
+
+/** One cloud endpoint per address (the endpoint `self` may keep or rename its own). */
+function unusedUrl(ctx: Context, url: string, self?: string): void {
+  const wanted = address(url);
+  if (ctx.store.endpoints.all().some((e) => e.id !== self && address(e.url) === wanted)) {
     throw new HttpError(409, "ERR_NGROK_18009", "This account already has a cloud endpoint on this URL.");
   }
 }
