@@ -139,7 +139,8 @@ export function renderEdgeModule(
   return stored ? EDGE_MODULES[as]!.render(ctx, stored) : null;
 }
 
-const HOSTPORT = /^[A-Za-z0-9.-]+:\d{1,5}$/;
+/** host:port; the host may be a wildcard (`*.example.com:443`), as ngrok took for HTTPS and TLS edges. */
+const HOSTPORT = /^(?:\*\.(?=[A-Za-z0-9]))?[A-Za-z0-9.-]+:\d{1,5}$/;
 /** A TCP address ngrok reserves: `<n>.tcp.ngrok.io:<port>` (and regional `<n>.tcp.<region>.ngrok.io`). */
 const TCP_ADDRESS = /^\d+\.tcp\.(?:[a-z]{2,4}\.)?ngrok\.io:\d{1,5}$/;
 
