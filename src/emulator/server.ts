@@ -55,6 +55,8 @@ export interface EmulatorOptions {
   rateLimit?: { requests: number; windowSeconds: number };
   /** How /edges and /backends answer; default `active`. */
   edges?: EdgesMode;
+  /** How long a request (headers and body) may take to arrive, in ms; default 10 s. */
+  requestTimeoutMs?: number;
 }
 
 export interface Emulator {
@@ -71,12 +73,16 @@ export interface Emulator {
 }
 
 const MAX_RATE_REQUESTS = 1_000_000;
+const REQUEST_TIMEOUT_MS = 10_000;
 
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
   const host = opts.host ?? "127.0.0.1";
   const port = opts.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new StartError(`port ${port} must be a whole number from 0 to 65535`);
+  const requestTimeoutMs = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  if (!Number.isInteger(requestTimeoutMs) || requestTimeoutMs < 1)
+    throw new StartError("request timeout: must be a whole, positive number of milliseconds");
   let limiter: RateLimiter | undefined;
   if (opts.rateLimit) {
     const { requests, windowSeconds } = opts.rateLimit;
@@ -97,22 +103,46 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     edges: opts.edges ?? "active",
     ownNames: ownNames(host),
   };
-  // Sockets with a request being answered, and those of them whose next bytes did not parse:
-  // the answer under way goes out first, then the connection closes.
-  const busy = new WeakSet<object>();
+  // Sockets with a request being answered (and its answer), and those of them whose next bytes
+  // did not parse: the answer under way goes out first, then the connection closes.
+  const busy = new WeakMap<object, http.ServerResponse>();
   const doomed = new WeakSet<object>();
-  const server = http.createServer((req, res) => {
-    const socket = req.socket;
-    busy.add(socket);
-    res.once("close", () => {
-      busy.delete(socket);
-      if (doomed.has(socket)) socket.destroySoon();
-    });
-    handle(ctx, req, res).catch((err: unknown) => sendFailure(res, err));
-  });
-  // A client that stops mid-request must not take the emulator down with it.
-  server.on("clientError", (_err, socket) => {
-    if (busy.has(socket)) doomed.add(socket);
+  // A request must arrive whole within the bound: node:http answers for headers, and for a body
+  // raises a clientError, answered below.
+  const server = http.createServer(
+    {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, Math.max(10, Math.floor(requestTimeoutMs / 4))),
+    },
+    (req, res) => {
+      const socket = req.socket;
+      busy.set(socket, res);
+      res.once("close", () => {
+        busy.delete(socket);
+        if (doomed.has(socket)) socket.destroySoon();
+      });
+      handle(ctx, req, res).catch((err: unknown) => sendFailure(res, err));
+    },
+  );
+  // A client that stops mid-request must not take the emulator down with it, nor hold it: a
+  // body that cannot come (the client half-closed before Content-Length bytes) or that did
+  // not arrive within the bound is answered 400 at once, and the connection closes.
+  server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
+    const res = busy.get(socket);
+    if (res && !res.req.complete && !res.headersSent && socket.writable) {
+      const why =
+        err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? `it did not arrive within ${requestTimeoutMs} ms`
+          : "the client ended the connection before the length its Content-Length gives";
+      sendFailure(
+        res,
+        new HttpError(400, "ERR_NGROK_212", `The emulator was unable to read the complete request body: ${why}.`, {
+          Connection: "close",
+        }),
+      );
+      res.once("finish", () => socket.end());
+    } else if (res) doomed.add(socket);
     else if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
     else socket.destroy();
   });
