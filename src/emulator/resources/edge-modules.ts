@@ -14,7 +14,7 @@ import {
 } from "../http.js";
 import { backendKindOf } from "../../api-data/ids.js";
 import { PHASES } from "../../policy/actions.js";
-import { parsePolicyText } from "../../policy/parse.js";
+import { parseBoundedPolicy } from "../policy-text.js";
 
 /** The API's link to a backend of any kind, named by its id's prefix. */
 export function backendUri(ctx: Context, id: string): string {
@@ -182,7 +182,7 @@ export function unclaimedHostports(ctx: Context, edgeId: string, wanted: string[
  */
 export async function checkModulePolicy(module: Record<string, unknown> | undefined, field: string): Promise<void> {
   if (module === undefined) return;
-  const parsed = await parsePolicyText(module.value as string);
+  const parsed = await parseBoundedPolicy(module.value as string, `${field}.value`);
   if (!parsed.ok)
     throw invalid(`${field}.value could not be parsed as JSON or YAML: ${parsed.problems[0]!.message.split("\n")[0]}`);
   const data = parsed.document;

@@ -25,7 +25,7 @@ import {
   type Request,
 } from "../http.js";
 import { checkEndpointUrl, checkPolicy, type Problem, type Target } from "../../policy/index.js";
-import { parsePolicyText } from "../../policy/parse.js";
+import { parseBoundedPolicy } from "../policy-text.js";
 import { rfc3339, type EndpointRecord } from "../store.js";
 
 const CREATE_FIELDS = ["type", "url", "traffic_policy", "description", "metadata", "bindings", "pooling_enabled"];
@@ -239,7 +239,7 @@ async function trafficPolicy(value: unknown, target: Target): Promise<string> {
   if (value === undefined || value === null || value === "")
     throw invalid("traffic_policy is required: a Traffic Policy as JSON or YAML text");
   if (typeof value !== "string") throw invalid("traffic_policy must be a string: the policy as JSON or YAML text");
-  const parsed = await parsePolicyText(value);
+  const parsed = await parseBoundedPolicy(value, "traffic_policy");
   const problems = parsed.ok ? checkPolicy(parsed.document, target) : parsed.problems;
   if (problems.length > 0) throw refusal("traffic_policy", problems);
   return value;
