@@ -16,6 +16,8 @@
 //   ERR_NGROK_7110 a route body naming another edge ERR_NGROK_7122 a hostport another edge has
 //   ERR_NGROK_248 an endpoint type other than cloud ERR_NGROK_18009 a cloud endpoint URL in use
 //   ERR_NGROK_18003 a tcp/tls endpoint URL without a port
+//   ERR_NGROK_2264 a policy over the rule per policy limit (policy-text.ts)
+//   ERR_NGROK_212 a body that cannot come whole (half-closed, or not in time): 400
 // The docs give 7008 and 7196 no HTTP status; the emulator answers 403 (access refused),
 // and 409 for 18009 (a conflict with an existing endpoint).
 // The real API answers a missing resource with 404 and NO error_code
