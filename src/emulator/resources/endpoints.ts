@@ -2,8 +2,8 @@
 // through the API (ERR_NGROK_248 otherwise); the Traffic Policy is kept as the text sent, once
 // it and the URL pass src/policy, the validator `policy check` runs (400 with the code of the
 // first problem, every problem's place in the message). One cloud endpoint per address
-// (ERR_NGROK_18009), as the API has it: URLs compared without the default port; `pooling_enabled` is only kept, since the emulator
-// serves no traffic.
+// (ERR_NGROK_18009), as the API has it: URLs compared without the default port;
+// `pooling_enabled` is only kept, since the emulator serves no traffic.
 import { createHash } from "node:crypto";
 import {
   FORMATS,
