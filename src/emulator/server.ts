@@ -16,6 +16,8 @@
 //   ERR_NGROK_7110 a route body naming another edge ERR_NGROK_7122 a hostport another edge has
 //   ERR_NGROK_248 an endpoint type other than cloud ERR_NGROK_18009 a cloud endpoint URL in use
 //   ERR_NGROK_18003 a tcp/tls endpoint URL without a port
+//   ERR_NGROK_2264 a policy over the rule per policy limit (policy-text.ts)
+//   ERR_NGROK_212 a body that cannot come whole (half-closed, or not in time): 400
 // The docs give 7008 and 7196 no HTTP status; the emulator answers 403 (access refused),
 // and 409 for 18009 (a conflict with an existing endpoint).
 // The real API answers a missing resource with 404 and NO error_code
@@ -25,10 +27,11 @@
 // A body over 1 MiB gets 413 with ERR_NGROK_212 ("unable to read the complete request
 // body"), our choice: the list has no size-specific code.
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { isIP, type AddressInfo } from "node:net";
+import { networkInterfaces } from "node:os";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { StartError } from "./start-error.js";
-import { HttpError, notFound, send, sendFailure, type Answer, type Context, type Request } from "./http.js";
+import { HttpError, notFound, quoted, send, sendFailure, type Answer, type Context, type Request } from "./http.js";
 import { backends, isOtherBackendKind } from "./resources/backends.js";
 import { edges } from "./resources/edges.js";
 import { endpoints } from "./resources/endpoints.js";
@@ -54,6 +57,8 @@ export interface EmulatorOptions {
   rateLimit?: { requests: number; windowSeconds: number };
   /** How /edges and /backends answer; default `active`. */
   edges?: EdgesMode;
+  /** How long a request (headers and body) may take to arrive, in ms; default 10 s. */
+  requestTimeoutMs?: number;
 }
 
 export interface Emulator {
@@ -70,12 +75,16 @@ export interface Emulator {
 }
 
 const MAX_RATE_REQUESTS = 1_000_000;
+const REQUEST_TIMEOUT_MS = 10_000;
 
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
   const host = opts.host ?? "127.0.0.1";
   const port = opts.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new StartError(`port ${port} must be a whole number from 0 to 65535`);
+  const requestTimeoutMs = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  if (!Number.isInteger(requestTimeoutMs) || requestTimeoutMs < 1)
+    throw new StartError("request timeout: must be a whole, positive number of milliseconds");
   let limiter: RateLimiter | undefined;
   if (opts.rateLimit) {
     const { requests, windowSeconds } = opts.rateLimit;
@@ -94,23 +103,48 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     apiKeyDigest: opts.apiKey === undefined ? undefined : digest(opts.apiKey),
     limiter,
     edges: opts.edges ?? "active",
+    ownNames: ownNames(host),
   };
-  // Sockets with a request being answered, and those of them whose next bytes did not parse:
-  // the answer under way goes out first, then the connection closes.
-  const busy = new WeakSet<object>();
+  // Sockets with a request being answered (and its answer), and those of them whose next bytes
+  // did not parse: the answer under way goes out first, then the connection closes.
+  const busy = new WeakMap<object, http.ServerResponse>();
   const doomed = new WeakSet<object>();
-  const server = http.createServer((req, res) => {
-    const socket = req.socket;
-    busy.add(socket);
-    res.once("close", () => {
-      busy.delete(socket);
-      if (doomed.has(socket)) socket.destroySoon();
-    });
-    handle(ctx, req, res).catch((err: unknown) => sendFailure(res, err));
-  });
-  // A client that stops mid-request must not take the emulator down with it.
-  server.on("clientError", (_err, socket) => {
-    if (busy.has(socket)) doomed.add(socket);
+  // A request must arrive whole within the bound: node:http answers for headers, and for a body
+  // raises a clientError, answered below.
+  const server = http.createServer(
+    {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, Math.max(10, Math.floor(requestTimeoutMs / 4))),
+    },
+    (req, res) => {
+      const socket = req.socket;
+      busy.set(socket, res);
+      res.once("close", () => {
+        busy.delete(socket);
+        if (doomed.has(socket)) socket.destroySoon();
+      });
+      handle(ctx, req, res).catch((err: unknown) => sendFailure(res, err));
+    },
+  );
+  // A client that stops mid-request must not take the emulator down with it, nor hold it: a
+  // body that cannot come (the client half-closed before Content-Length bytes) or that did
+  // not arrive within the bound is answered 400 at once, and the connection closes.
+  server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
+    const res = busy.get(socket);
+    if (res && !res.req.complete && !res.headersSent && socket.writable) {
+      const why =
+        err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? `it did not arrive within ${requestTimeoutMs} ms`
+          : "the client ended the connection before the length its Content-Length gives";
+      sendFailure(
+        res,
+        new HttpError(400, "ERR_NGROK_212", `The emulator was unable to read the complete request body: ${why}.`, {
+          Connection: "close",
+        }),
+      );
+      res.once("finish", () => socket.end());
+    } else if (res) doomed.add(socket);
     else if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
     else socket.destroy();
   });
@@ -159,11 +193,14 @@ interface ServerContext {
   apiKeyDigest: Buffer | undefined;
   limiter: RateLimiter | undefined;
   edges: EdgesMode;
+  /** The names `Host` may give besides loopback ones: the listening host, or on a wildcard every local address. */
+  ownNames: (name: string) => boolean;
 }
 
 async function handle(ctx: ServerContext, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   ctx.store.requestCount++;
   try {
+    checkHost(ctx, req.headers.host);
     if (ctx.limiter) {
       const wait = ctx.limiter.take(Date.now());
       if (wait > 0) {
@@ -229,13 +266,8 @@ function checkVersion(header: string | string[] | undefined): void {
 }
 
 async function route(shared: ServerContext, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-  // Links (uri, next_page_uri) name the host the client asked for, as a real server does:
-  // reached as localhost, the emulator must not point to 127.0.0.1, another origin.
-  const host = req.headers.host;
-  const ctx: Context = {
-    store: shared.store,
-    base: host && /^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(host) ? `http://${host}` : shared.base,
-  };
+  // Links (uri, next_page_uri) are built from the emulator's own address, never from `Host`.
+  const ctx: Context = { store: shared.store, base: shared.base };
   const raw = req.url ?? "/";
   const q = raw.indexOf("?");
   let path = q < 0 ? raw : raw.slice(0, q);
@@ -268,6 +300,63 @@ function checkEdgesAccess(mode: EdgesMode, method: string): void {
     throw new HttpError(403, "ERR_NGROK_7196", EDGES_READ_ONLY);
 }
 
+/**
+ * The API listener answers only to its own name: `Host` must be a loopback name
+ * (`localhost`, `*.localhost`, 127.0.0.0/8, ::1) or the address it listens on (on a wildcard
+ * address, any of this machine's). A page whose DNS name is rebound to 127.0.0.1 sends its
+ * own name and gets 400, before the key or anything of the state is looked at. The port is
+ * not compared: a forwarded port (a container's) reaches the same emulator. A request without
+ * `Host` (HTTP/1.0; node:http refuses HTTP/1.1 without one) came from no browser page.
+ */
+function checkHost(ctx: ServerContext, header: string | undefined): void {
+  if (header === undefined) return;
+  const name = hostName(header);
+  if (name !== undefined && (isLoopbackName(name) || ctx.ownNames(name))) return;
+  throw new HttpError(
+    400,
+    undefined,
+    `The Host header ${quoted(header)} is not this emulator's address: it answers only to a loopback name (localhost, 127.0.0.1, [::1]) or the address it listens on.`,
+  );
+}
+
+/** The host of a `Host` header, lower case, without port, brackets or a final dot; an IP address in its canonical form. */
+function hostName(header: string): string | undefined {
+  const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([^:[\]]+))(?::\d*)?$/.exec(header.trim());
+  if (!m) return undefined;
+  if (m[1] !== undefined) return canonicalIp(m[1]);
+  const name = m[2]!.toLowerCase().replace(/\.$/, "");
+  return name;
+}
+
+/** An IPv6 address as `new URL` writes it (`0:0::1` → `::1`); undefined when it is none. */
+function canonicalIp(address: string): string | undefined {
+  if (isIP(address) !== 6) return undefined;
+  try {
+    return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return undefined;
+  }
+}
+
+function isLoopbackName(name: string): boolean {
+  return name === "localhost" || name.endsWith(".localhost") || isLoopback(name);
+}
+
+/** What else `Host` may name: the host it listens on, and on a wildcard address every address of this machine. */
+function ownNames(host: string): (name: string) => boolean {
+  const bare = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  const own = new Set([isIP(bare) === 6 ? (canonicalIp(bare) ?? bare) : bare]);
+  const wildcard = bare === "" || bare === "0.0.0.0" || bare === "::";
+  return (name) => {
+    if (own.has(name)) return true;
+    if (!wildcard) return false;
+    // Read at each request: an interface may come up after the start.
+    return Object.values(networkInterfaces()).some((list) =>
+      (list ?? []).some((a) => (a.family === "IPv6" ? canonicalIp(a.address.replace(/%.*$/, "")) : a.address) === name),
+    );
+  };
+}
+
 function digest(key: string): Buffer {
   return createHash("sha256").update(key, "utf8").digest();
 }
@@ -276,9 +365,13 @@ function formatHost(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
 }
 
-/** 127.0.0.0/8, ::1, and 127.x.y.z as an IPv4-mapped IPv6 address. */
+/** 127.0.0.0/8, ::1, and 127.x.y.z as an IPv4-mapped IPv6 address (also as `new URL` writes it: ::ffff:7f00:1). */
 function isLoopback(address: string): boolean {
-  return address === "::1" || /^(::ffff:)?127\.\d+\.\d+\.\d+$/i.test(address);
+  return (
+    address === "::1" ||
+    /^(::ffff:)?127\.\d+\.\d+\.\d+$/i.test(address) ||
+    /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/i.test(address)
+  );
 }
 
 /** A host a client can connect to: wildcard addresses become loopback. */

@@ -55,9 +55,11 @@ const idWith = (prefix: string) =>
   id(new RegExp(`^${prefix}[A-Za-z0-9]{1,64}$`), `must be ${prefix} followed by 1–64 letters or digits`);
 const backendRef = id(ID_RULES.backend.re, "is not a valid backend id");
 const object = z.record(z.string(), z.unknown());
+// The API takes a provider name in any case and shows it as sent ("TWILIO" in its examples):
+// the emulator keeps it so, and loads it so.
 const webhook = z.object({
   enabled: z.boolean(),
-  provider: z.string().refine(isProvider, "is not a supported provider"),
+  provider: z.string().refine((p) => isProvider(p.toLowerCase()), "is not a supported provider"),
   secret: z.string(),
 });
 
@@ -117,6 +119,45 @@ const legacyWebhook = webhook.extend({
   route_id: id(ID_RULES.route.re, ID_RULES.route.rule),
 });
 
+/** Where a record lives in the state file: its list (a backend kind's under `backends`). */
+export type RecordKind =
+  "failover_backends" | `backends.${OtherBackendKind}` | "https_edges" | "endpoints" | "tls_edges" | "tcp_edges";
+
+const backendSchemas: Partial<Record<RecordKind, z.ZodType>> = {};
+for (const k of OTHER_BACKEND_KINDS) backendSchemas[`backends.${k}`] = backendSchema(BACKEND_PREFIX[k]);
+const RECORD_SCHEMAS: Record<RecordKind, z.ZodType> = {
+  ...(backendSchemas as Record<`backends.${OtherBackendKind}`, z.ZodType>),
+  failover_backends: failoverSchema,
+  https_edges: edgeSchema,
+  endpoints: endpointSchema,
+  tls_edges: tcpTlsEdgeSchema("edgtls_"),
+  tcp_edges: tcpTlsEdgeSchema("edgtcp_"),
+};
+
+/**
+ * Why a record about to be saved could not be loaded again from the state file, by the very
+ * schema `parseState` loads it with (undefined: it could). The store asks before every change,
+ * so the emulator never writes a state it would refuse at the next start.
+ */
+export function recordProblem(kind: RecordKind, record: unknown): string | undefined {
+  const parsed = RECORD_SCHEMAS[kind].safeParse(record);
+  return parsed.success ? undefined : describeIssue(record, parsed.error.issues[0]!, [kind]);
+}
+
+function describeIssue(data: unknown, issue: z.core.$ZodIssue, prefix: PropertyKey[] = []): string {
+  const where = [...prefix, ...issue.path]
+    .map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))
+    .join("");
+  const value = valueAt(data, issue.path);
+  const message =
+    issue.code === "invalid_type" && issue.expected === "string"
+      ? "must be a string"
+      : issue.code === "too_small"
+        ? "must not be empty"
+        : issue.message;
+  return `${where}${typeof value === "string" ? ` "${value}"` : ""} ${message}`;
+}
+
 const stateSchema = z.object({
   version: z.unknown(),
   failover_backends: z.array(failoverSchema).default([]),
@@ -150,20 +191,7 @@ export function parseState(path: string, text: string): StateFile {
   if (version !== STATE_VERSION)
     return fail(`unsupported version ${JSON.stringify(version)} (expected ${STATE_VERSION})`);
   const parsed = stateSchema.safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const where = issue.path
-      .map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))
-      .join("");
-    const value = valueAt(data, issue.path);
-    const message =
-      issue.code === "invalid_type" && issue.expected === "string"
-        ? "must be a string"
-        : issue.code === "too_small"
-          ? "must not be empty"
-          : issue.message;
-    return fail(`${where}${typeof value === "string" ? ` "${value}"` : ""} ${message}`);
-  }
+  if (!parsed.success) return fail(describeIssue(data, parsed.error.issues[0]!));
   const state = parsed.data as StateFile & { webhook_verifications: z.infer<typeof legacyWebhook>[] };
 
   const seen = new Set<string>();

@@ -6,12 +6,12 @@
 // throughput high without one rename per request.
 import { randomFillSync } from "node:crypto";
 import { constants as fsConstants } from "node:fs";
-import { access, link, readFile, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { access, link, readFile, readdir, readlink, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { OTHER_BACKEND_KINDS, type OtherBackendKind } from "../api-data/ids.js";
 import { writeDurable } from "../files/durable.js";
 import { StartError } from "./start-error.js";
-import { parseState, serializeState, type StateFile } from "./state-file.js";
+import { parseState, recordProblem, serializeState, type RecordKind, type StateFile } from "./state-file.js";
 
 export interface FailoverRecord {
   id: string;
@@ -104,6 +104,9 @@ export class Collection<T extends { id: string }> {
   private readonly byId = new Map<string, T>();
   private readonly order: string[] = [];
 
+  /** `kind`: where its records go in the state file, whose loader checks each one saved. */
+  constructor(readonly kind: RecordKind) {}
+
   get size(): number {
     return this.order.length;
   }
@@ -142,19 +145,19 @@ export class Collection<T extends { id: string }> {
 }
 
 export class Store {
-  readonly failover = new Collection<FailoverRecord>();
+  readonly failover = new Collection<FailoverRecord>("failover_backends");
   readonly backends: Record<OtherBackendKind, Collection<BackendRecord>> = {
-    tunnel_group: new Collection(),
-    http_response: new Collection(),
-    weighted: new Collection(),
-    static: new Collection(),
+    tunnel_group: new Collection("backends.tunnel_group"),
+    http_response: new Collection("backends.http_response"),
+    weighted: new Collection("backends.weighted"),
+    static: new Collection("backends.static"),
   };
-  readonly edges = new Collection<EdgeRecord>();
-  readonly tlsEdges = new Collection<TcpTlsEdgeRecord>();
-  readonly tcpEdges = new Collection<TcpTlsEdgeRecord>();
+  readonly edges = new Collection<EdgeRecord>("https_edges");
+  readonly tlsEdges = new Collection<TcpTlsEdgeRecord>("tls_edges");
+  readonly tcpEdges = new Collection<TcpTlsEdgeRecord>("tcp_edges");
   /** Requests received since start (every one, answered or refused): `--debug`-free bench counts. */
   requestCount = 0;
-  readonly endpoints = new Collection<EndpointRecord>();
+  readonly endpoints = new Collection<EndpointRecord>("endpoints");
   private readonly ids = new IdGenerator();
   private writing: Promise<void> | null = null;
   private pending: Deferred | null = null;
@@ -174,7 +177,7 @@ export class Store {
    */
   static async open(file?: string): Promise<Store> {
     if (file === undefined) return new Store(undefined);
-    const path = resolve(file);
+    const path = await realStatePath(file);
     const store = new Store(path);
     await checkWritableDir(path);
     await lockState(path);
@@ -209,8 +212,12 @@ export class Store {
   /**
    * Puts a record (new or replacing) in its collection and resolves once that is on disk.
    * Records are replaced, never mutated: a list being serialized never sees half an update.
+   * A record the state file's loader would refuse is refused here, before anything changes
+   * (in memory too): the emulator never writes a state it cannot start from again.
    */
   async save<T extends { id: string }>(collection: Collection<T>, record: T): Promise<T> {
+    const problem = recordProblem(collection.kind, record);
+    if (problem !== undefined) throw new Error(`it would save a record it could not load again: ${problem}`);
     collection.put(record);
     await this.persist();
     return record;
@@ -429,6 +436,37 @@ function deferred(): Deferred {
   // A batch nobody awaits any more must not become an unhandled rejection.
   promise.catch(() => undefined);
   return { promise, resolve: resolveFn, reject: rejectFn };
+}
+
+/**
+ * The file a state path names: a symbolic link (dangling too, the file not made yet) is
+ * followed, and so is every link among its folders. The state is read, written and locked
+ * there, so `--state link.json` writes the link's target (the link stays), and emulators on
+ * two names of one file are one file's emulators: the second refuses to start.
+ */
+async function realStatePath(file: string): Promise<string> {
+  let path = resolve(file);
+  for (let hops = 0; hops < 40; hops++) {
+    try {
+      return await realpath(path);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT") throw new StartError(`state file ${file}: cannot be resolved (${code ?? "error"})`);
+    }
+    let target: string;
+    try {
+      target = await readlink(path);
+    } catch {
+      // Not a link, and not there yet: the name in its folder's real place (a missing folder is reported later).
+      try {
+        return join(await realpath(dirname(path)), basename(path));
+      } catch {
+        return path;
+      }
+    }
+    path = resolve(dirname(path), target);
+  }
+  throw new StartError(`state file ${file}: too many levels of symbolic links`);
 }
 
 async function readState(path: string): Promise<string | undefined> {

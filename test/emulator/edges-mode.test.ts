@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../src/emulator/server.js";
+import { startEmulator } from "../helpers/emulator-states.js";
 import { call, makeRoute } from "../helpers/emulator.js";
 
 let dir: string;

@@ -68,6 +68,35 @@ describe("POST /edges/https and GET /edges/https/{id}", () => {
     expect(g.json).toEqual(r.json);
   });
 
+  it("takes a wildcard hostport as ngrok did (*.example.com:443), on HTTPS and TLS edges, shown as sent (issue 25)", async () => {
+    for (const kind of ["https", "tls"]) {
+      const hp = `*.wild-${kind}.example.com:443`;
+      const r = await call(emu.url, "POST", `/edges/${kind}`, { body: { hostports: [hp] } });
+      expect([kind, r.status, r.json.hostports]).toEqual([kind, 201, [hp]]);
+      const p = await call(emu.url, "PATCH", `/edges/${kind}/${r.json.id}`, {
+        body: { hostports: [hp, `x-${kind}.example.com:443`] },
+      });
+      expect(p.status).toBe(200);
+      // One edge per hostport, wildcards included.
+      const dup = await call(emu.url, "POST", "/edges/https", { body: { hostports: [hp] } });
+      expect(dup.json.error_code).toBe("ERR_NGROK_7122");
+    }
+    for (const hp of [
+      "*example.com:443",
+      "a.*.example.com:443",
+      "*.:443",
+      "*:443",
+      "**.example.com:443",
+      "*.example.com",
+    ]) {
+      const r = await call(emu.url, "POST", "/edges/https", { body: { hostports: [hp] } });
+      expect([hp, r.status]).toEqual([hp, 400]);
+    }
+    // A TCP edge takes only reserved TCP addresses, never a wildcard.
+    const tcp = await call(emu.url, "POST", "/edges/tcp", { body: { hostports: ["*.tcp.ngrok.io:12345"] } });
+    expect(tcp.status).toBe(400);
+  });
+
   it("refuses a malformed hostport and a hostport another edge has (ERR_NGROK_7122)", async () => {
     const bad = await call(emu.url, "POST", "/edges/https", { body: { hostports: ["no-port"] } });
     expect(bad.status).toBe(400);

@@ -126,6 +126,43 @@ describe("POST /endpoints", () => {
     expect(again.status).toBe(409);
     expect(again.json.error_code).toBe("ERR_NGROK_18009");
   });
+
+  it("compares URLs without their default port or letter case: one cloud endpoint per address (issue 25)", async () => {
+    const TCP_POLICY = JSON.stringify({ on_tcp_connect: [{ actions: [{ type: "deny" }] }] });
+    const cases: [string, string, string][] = [
+      ["https://dup%d.example.com", "https://dup%d.example.com:443", JSON_POLICY],
+      ["https://dup%d.example.com:443", "https://DUP%d.Example.com", JSON_POLICY],
+      ["http://dup%d.example.com", "http://dup%d.example.com:80/", JSON_POLICY],
+      ["tls://dup%d.example.com", "tls://dup%d.example.com:443", TCP_POLICY],
+      ["tls://dup%d.example.com:443", "tls://Dup%d.example.com", TCP_POLICY],
+    ];
+    for (const [first, second, policy] of cases) {
+      const k = ++n;
+      const [a, b] = [first.replace("%d", String(k)), second.replace("%d", String(k))];
+      const made = await call(emu.url, "POST", "/endpoints", {
+        body: { type: "cloud", url: a, traffic_policy: policy },
+      });
+      expect(made.status, `${a}: ${made.text}`).toBe(201);
+      const again = await call(emu.url, "POST", "/endpoints", {
+        body: { type: "cloud", url: b, traffic_policy: policy },
+      });
+      expect([b, again.status, again.json?.error_code]).toEqual([b, 409, "ERR_NGROK_18009"]);
+      // Another endpoint moved onto the address is refused too; the endpoint itself may be renamed so.
+      const other = await call(emu.url, "POST", "/endpoints", {
+        body: { type: "cloud", url: a.replace("dup", "other"), traffic_policy: policy },
+      });
+      const moved = await call(emu.url, "PATCH", `/endpoints/${other.json.id}`, { body: { url: b } });
+      expect([b, moved.status, moved.json?.error_code]).toEqual([b, 409, "ERR_NGROK_18009"]);
+      expect((await call(emu.url, "PATCH", `/endpoints/${made.json.id}`, { body: { url: b } })).status).toBe(200);
+    }
+    // Different schemes are different addresses.
+    const k = ++n;
+    for (const u of [`https://dup${k}.example.com`, `http://dup${k}.example.com`])
+      expect(
+        (await call(emu.url, "POST", "/endpoints", { body: { type: "cloud", url: u, traffic_policy: JSON_POLICY } }))
+          .status,
+      ).toBe(201);
+  });
 });
 
 it("refers to the host's reserved domain (one per host), a TCP endpoint to its address, an internal one to neither", async () => {

@@ -111,13 +111,13 @@ describe("GET /backends/failover", () => {
   });
 });
 
-describe("links name the host the client asked for", () => {
-  it("reached as localhost, uri and next_page_uri point to localhost, not 127.0.0.1", async () => {
+describe("links are built from the emulator's own address", () => {
+  it("reached as localhost, it answers, and uri and next_page_uri still name its own address (issue 25: never Host)", async () => {
     const asLocalhost = emu.url.replace("127.0.0.1", "localhost");
     const r = await call(asLocalhost, "GET", "/backends/failover?limit=2");
     expect(r.status).toBe(200);
-    expect(r.json.uri).toBe(`${asLocalhost}/backends/failover?limit=2`);
-    expect(new URL(r.json.next_page_uri).origin).toBe(new URL(asLocalhost).origin);
-    expect(r.json.backends[0].uri.startsWith(`${asLocalhost}/backends/failover/`)).toBe(true);
+    expect(r.json.uri).toBe(`${emu.url}/backends/failover?limit=2`);
+    expect(new URL(r.json.next_page_uri).origin).toBe(new URL(emu.url).origin);
+    expect(r.json.backends[0].uri.startsWith(`${emu.url}/backends/failover/`)).toBe(true);
   });
 });

@@ -1,10 +1,10 @@
 // --state FILE: state survives restarts, writes are atomic, a damaged file is refused.
-import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { StartError } from "../../src/emulator/start-error.js";
-import { startEmulator } from "../../src/emulator/server.js";
+import { startEmulator } from "../helpers/emulator-states.js";
 import { Store } from "../../src/emulator/store.js";
 import { call, makeRoute } from "../helpers/emulator.js";
 
@@ -368,5 +368,80 @@ describe("atomic writes", () => {
     // The first change starts a write; the other 499 arrive while it runs and share the next.
     expect(store.writeCount).toBe(2);
     expect(JSON.parse(await readFile(file, "utf8")).failover_backends).toHaveLength(500);
+  });
+});
+
+describe("the emulator never writes a state it cannot load again (issue 25)", () => {
+  it("restarts from a webhook module whose provider was sent in upper case (TWILIO), shown as sent", async () => {
+    const first = await startEmulator({ port: 0, stateFile: file });
+    const made = await makeRoute(first.url);
+    const put = await call(first.url, "PUT", made.webhook, { body: { provider: "TWILIO", secret: "s" } });
+    expect(put.status).toBe(200);
+    await first.close();
+    const second = await startEmulator({ port: 0, stateFile: file });
+    try {
+      expect((await call(second.url, "GET", made.webhook)).json).toEqual({
+        enabled: true,
+        provider: "TWILIO",
+        secret: "s",
+      });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("checks every record it saves with the loader's own rules: one it could not load is refused, nothing changed", async () => {
+    const store = await Store.open(file);
+    try {
+      const bad = { id: "bkdfo_x", created_at: "not a time", description: "", metadata: "", backends: ["bkdhr_a"] };
+      await expect(store.save(store.failover, bad)).rejects.toThrow(/could not load again: .*created_at/);
+      expect(store.failover.get("bkdfo_x")).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+    await expect(readFile(file, "utf8")).rejects.toThrow(/ENOENT/);
+  });
+});
+
+describe("--state through a symbolic link (issue 25)", () => {
+  it("writes the link's target and keeps the link", async () => {
+    const real = join(dir, "real.json");
+    const link = join(dir, "link.json");
+    await symlink("real.json", link); // dangling until the first change
+    const emu = await startEmulator({ port: 0, stateFile: link });
+    try {
+      const a = await call(emu.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_a"] } });
+      expect(a.status).toBe(201);
+      expect((await lstat(link)).isSymbolicLink()).toBe(true);
+      expect(JSON.parse(await readFile(real, "utf8")).failover_backends[0].id).toBe(a.json.id);
+      await call(emu.url, "POST", "/backends/failover", { body: { backends: ["bkdhr_b"] } });
+      expect((await lstat(link)).isSymbolicLink()).toBe(true);
+      expect(JSON.parse(await readFile(real, "utf8")).failover_backends).toHaveLength(2);
+    } finally {
+      await emu.close();
+    }
+    expect((await lstat(link)).isSymbolicLink()).toBe(true);
+    expect((await readdir(dir)).sort()).toEqual(["link.json", "real.json"]);
+  });
+
+  it("locks the real path: an emulator on the link and one on its target do not run at once", async () => {
+    const real = join(dir, "real.json");
+    const link = join(dir, "link.json");
+    await writeFile(real, '{"version":1}\n');
+    await symlink(real, link);
+    const emu = await startEmulator({ port: 0, stateFile: link });
+    try {
+      const err = await startEmulator({ port: 0, stateFile: real }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(StartError);
+      expect((err as Error).message).toMatch(/is in use by another emulator/);
+      // A folder reached through a link is the same folder.
+      await symlink(dir, join(dir, "again"));
+      const err2 = await startEmulator({ port: 0, stateFile: join(dir, "again", "link.json") }).catch(
+        (e: unknown) => e,
+      );
+      expect((err2 as Error).message).toMatch(/is in use by another emulator/);
+    } finally {
+      await emu.close();
+    }
   });
 });

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator/server.js";
+import type { Emulator } from "../../src/emulator/server.js";
+import { startEmulator } from "../helpers/emulator-states.js";
 import { call } from "../helpers/emulator.js";
 
 let emu: Emulator;

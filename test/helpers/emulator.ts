@@ -8,6 +8,7 @@ import http from "node:http";
 import { createInterface } from "node:readline";
 import { execa, type ResultPromise } from "execa";
 import { BIN, baseEnv } from "./cli.js";
+import { reloadState } from "./emulator-states.js";
 
 export interface SpawnedEmulator {
   url: string;
@@ -70,6 +71,9 @@ export async function spawnEmulator(
     async stop(signal = "SIGTERM") {
       if (!exited) child.kill(signal);
       const result = await child;
+      // Whatever it wrote, the emulator can start from again (issue 25, item 15).
+      const state = args.indexOf("--state");
+      if (state >= 0 && args[state + 1] !== undefined) await reloadState(args[state + 1]!);
       return result.exitCode;
     },
   };

@@ -14,7 +14,7 @@ import {
 } from "../http.js";
 import { backendKindOf } from "../../api-data/ids.js";
 import { PHASES } from "../../policy/actions.js";
-import { parsePolicyText } from "../../policy/parse.js";
+import { parseBoundedPolicy } from "../policy-text.js";
 
 /** The API's link to a backend of any kind, named by its id's prefix. */
 export function backendUri(ctx: Context, id: string): string {
@@ -139,7 +139,8 @@ export function renderEdgeModule(
   return stored ? EDGE_MODULES[as]!.render(ctx, stored) : null;
 }
 
-const HOSTPORT = /^[A-Za-z0-9.-]+:\d{1,5}$/;
+/** host:port; the host may be a wildcard (`*.example.com:443`), as ngrok took for HTTPS and TLS edges. */
+const HOSTPORT = /^(?:\*\.(?=[A-Za-z0-9]))?[A-Za-z0-9.-]+:\d{1,5}$/;
 /** A TCP address ngrok reserves: `<n>.tcp.ngrok.io:<port>` (and regional `<n>.tcp.<region>.ngrok.io`). */
 const TCP_ADDRESS = /^\d+\.tcp\.(?:[a-z]{2,4}\.)?ngrok\.io:\d{1,5}$/;
 
@@ -181,7 +182,7 @@ export function unclaimedHostports(ctx: Context, edgeId: string, wanted: string[
  */
 export async function checkModulePolicy(module: Record<string, unknown> | undefined, field: string): Promise<void> {
   if (module === undefined) return;
-  const parsed = await parsePolicyText(module.value as string);
+  const parsed = await parseBoundedPolicy(module.value as string, `${field}.value`);
   if (!parsed.ok)
     throw invalid(`${field}.value could not be parsed as JSON or YAML: ${parsed.problems[0]!.message.split("\n")[0]}`);
   const data = parsed.document;

@@ -28,7 +28,7 @@ import {
   described,
 } from "../http.js";
 import { OTHER_ROUTE_MODULES } from "../../api-data/route-modules.js";
-import { parseEdgeModule, renderEdgeModule, unclaimedHostports } from "./edge-modules.js";
+import { parseEdgeModule, parseHostports, renderEdgeModule, unclaimedHostports } from "./edge-modules.js";
 import { renderRouteModule } from "./route-modules.js";
 import { rfc3339, type EdgeRecord, type RouteRecord, type WebhookModule } from "../store.js";
 
@@ -98,7 +98,7 @@ export async function edges(ctx: Context, r: Request): Promise<Answer | undefine
       created_at: rfc3339(new Date()),
       description: description(body.description) ?? "",
       metadata: metadata(body.metadata) ?? "",
-      hostports: unclaimedHostports(ctx, "", hostports(body.hostports) ?? []),
+      hostports: unclaimedHostports(ctx, "", parseHostports(body.hostports) ?? []),
       mutual_tls: edgeModule(body.mutual_tls, "mutual_tls"),
       tls_termination: edgeModule(body.tls_termination, "tls_termination"),
       routes: [],
@@ -119,7 +119,7 @@ export async function edges(ctx: Context, r: Request): Promise<Answer | undefine
       ...edge,
       description: description(body.description) ?? edge.description,
       metadata: metadata(body.metadata) ?? edge.metadata,
-      hostports: unclaimedHostports(ctx, edgeId, hostports(body.hostports) ?? edge.hostports),
+      hostports: unclaimedHostports(ctx, edgeId, parseHostports(body.hostports) ?? edge.hostports),
       mutual_tls: body.mutual_tls === undefined ? edge.mutual_tls : edgeModule(body.mutual_tls, "mutual_tls"),
       tls_termination:
         body.tls_termination === undefined ? edge.tls_termination : edgeModule(body.tls_termination, "tls_termination"),
@@ -254,17 +254,6 @@ const ROUTE_FIELDS = [
   "webhook_verification",
   ...OTHER_ROUTE_MODULES,
 ];
-
-function hostports(value: unknown): string[] | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value)) throw invalid("hostports must be an array of host:port strings");
-  return value.map((hp, i) => {
-    if (typeof hp !== "string" || !/^[A-Za-z0-9.-]+:\d{1,5}$/.test(hp) || Number(hp.split(":")[1]) > 65535) {
-      throw invalid(`hostports[${i}] must be host:port (e.g. example.com:443)`);
-    }
-    return hp;
-  });
-}
 
 /** An HTTPS edge's mutual_tls or tls_termination, checked as the API checks it; null when absent. */
 function edgeModule(value: unknown, field: "mutual_tls" | "tls_termination"): Record<string, unknown> | null {

@@ -1,9 +1,9 @@
 // Cloud Endpoints: /endpoints and /endpoints/{id}. Only cloud endpoints can be made
 // through the API (ERR_NGROK_248 otherwise); the Traffic Policy is kept as the text sent, once
 // it and the URL pass src/policy, the validator `policy check` runs (400 with the code of the
-// first problem, every problem's place in the message). One cloud endpoint per URL
-// (ERR_NGROK_18009), as the API has it; `pooling_enabled` is only kept, since the emulator
-// serves no traffic.
+// first problem, every problem's place in the message). One cloud endpoint per address
+// (ERR_NGROK_18009), as the API has it: URLs compared without the default port;
+// `pooling_enabled` is only kept, since the emulator serves no traffic.
 import { createHash } from "node:crypto";
 import {
   FORMATS,
@@ -25,7 +25,7 @@ import {
   type Request,
 } from "../http.js";
 import { checkEndpointUrl, checkPolicy, type Problem, type Target } from "../../policy/index.js";
-import { parsePolicyText } from "../../policy/parse.js";
+import { parseBoundedPolicy } from "../policy-text.js";
 import { rfc3339, type EndpointRecord } from "../store.js";
 
 const CREATE_FIELDS = ["type", "url", "traffic_policy", "description", "metadata", "bindings", "pooling_enabled"];
@@ -141,7 +141,7 @@ export async function endpoints(ctx: Context, r: Request): Promise<Answer | unde
       body.traffic_policy === undefined || body.traffic_policy === null ? current.traffic_policy : body.traffic_policy,
       endpointTarget(url, binds),
     );
-    if (url !== current.url) unusedUrl(ctx, url);
+    if (url !== current.url) unusedUrl(ctx, url, current.id);
     const next: EndpointRecord = {
       ...current,
       updated_at: rfc3339(new Date()),
@@ -189,9 +189,21 @@ function endpointUrl(value: unknown): string {
   return text;
 }
 
-function unusedUrl(ctx: Context, url: string): void {
-  const same = (a: string) => a.replace(/\/$/, "").toLowerCase() === url.replace(/\/$/, "").toLowerCase();
-  if (ctx.store.endpoints.all().some((e) => same(e.url))) {
+/**
+ * The address a URL names: scheme, host in lower case and port, the scheme's default port
+ * filled in (`https://a.example.com` and `https://A.example.com:443/` are one address), as
+ * the contract and `migrate --apply` compare endpoint URLs.
+ */
+function address(url: string): string {
+  const u = new URL(url);
+  const port = u.port === "" ? (DEFAULT_PORT[u.protocol] ?? 0) : Number(u.port);
+  return `${u.protocol.toLowerCase()}//${u.hostname.toLowerCase()}:${port}`;
+}
+
+/** One cloud endpoint per address (the endpoint `self` may keep or rename its own). */
+function unusedUrl(ctx: Context, url: string, self?: string): void {
+  const wanted = address(url);
+  if (ctx.store.endpoints.all().some((e) => e.id !== self && address(e.url) === wanted)) {
     throw new HttpError(409, "ERR_NGROK_18009", "This account already has a cloud endpoint on this URL.");
   }
 }
@@ -227,7 +239,7 @@ async function trafficPolicy(value: unknown, target: Target): Promise<string> {
   if (value === undefined || value === null || value === "")
     throw invalid("traffic_policy is required: a Traffic Policy as JSON or YAML text");
   if (typeof value !== "string") throw invalid("traffic_policy must be a string: the policy as JSON or YAML text");
-  const parsed = await parsePolicyText(value);
+  const parsed = await parseBoundedPolicy(value, "traffic_policy");
   const problems = parsed.ok ? checkPolicy(parsed.document, target) : parsed.problems;
   if (problems.length > 0) throw refusal("traffic_policy", problems);
   return value;
