@@ -22,6 +22,19 @@ export function translateHeaders(module: Obj, cx: { name: HeadersModule }): Tran
     return refused(name, `${name}.add is not an object of header values`);
   const entries = Object.entries(add as Record<string, string>);
   if (entries.some(([n]) => n.includes("${"))) return refused(name, `${name}.add has a header name holding "\${"`);
+  // "You may not add or remove the `user-agent` header." (traffic-policy/actions/add-headers.mdx,
+  // traffic-policy/actions/remove-headers.mdx, Behavior): the edge could; a plan cannot.
+  for (const [verb, names] of [
+    ["adds", entries.map(([n]) => n)],
+    ["removes", remove],
+  ] as const) {
+    const ua = names.find((n) => n.toLowerCase() === "user-agent");
+    if (ua !== undefined)
+      return refused(
+        name,
+        `${name} ${verb} the ${ua} header, which ngrok's add-headers and remove-headers may not touch; change it upstream by hand`,
+      );
+  }
   const out = translation();
   const list: Action[] = byTen(remove).map((headers) => ({ type: "remove-headers", config: { headers } }));
   for (const group of byTen(entries))

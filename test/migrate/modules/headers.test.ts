@@ -51,6 +51,25 @@ const REQUEST: Case[] = [
     },
   },
   { name: "nothing to do: no actions", module: { remove: [], add: {} }, out: { steps: [{ actions: [] }] } },
+  // Issue 25 item 17 (c): "You may not add or remove the `user-agent` header."
+  {
+    name: "adding user-agent (any case): not migrated, ngrok forbids it",
+    doc: `${action("add-headers")} (behavior)`,
+    module: { add: { "User-Agent": "edge/1", "x-a": "1" } },
+    out: refusal(
+      "request_headers",
+      "request_headers adds the User-Agent header, which ngrok's add-headers and remove-headers may not touch; change it upstream by hand",
+    ),
+  },
+  {
+    name: "removing user-agent: not migrated, ngrok forbids it",
+    doc: `${action("remove-headers")} (behavior)`,
+    module: { remove: ["x-a", "user-agent"] },
+    out: refusal(
+      "request_headers",
+      "request_headers removes the user-agent header, which ngrok's add-headers and remove-headers may not touch; change it upstream by hand",
+    ),
+  },
   {
     name: 'a header name holding "${"',
     module: { add: { "${x}": "v" } },
@@ -74,6 +93,15 @@ const RESPONSE: Case[] = [
     doc: action("remove-headers"),
     module: { remove: ["server"], add: {} },
     out: { response: [{ type: "remove-headers", config: { headers: ["server"] } }] },
+  },
+  {
+    name: "user-agent in a response: not migrated either (the rule is the action's, in both phases)",
+    doc: action("add-headers"),
+    module: { add: { "user-agent": "x" } },
+    out: refusal(
+      "response_headers",
+      "response_headers adds the user-agent header, which ngrok's add-headers and remove-headers may not touch; change it upstream by hand",
+    ),
   },
   {
     name: "refusals name the response module",
