@@ -616,7 +616,7 @@ describe("text copied into a policy: a literal ${ is escaped, with a warning", (
       https(
         edge([
           route("edghtsrt_1", "path_prefix", "/", "bkdhr_1", {
-            request_headers: { enabled: true, add: { "x-t": "a${b}" }, remove: [] },
+            request_headers: { enabled: true, add: { "x-t": "a${b" }, remove: [] },
             response_headers: { enabled: true, add: { "x-r": "${x" }, remove: [] },
           }),
         ]),
@@ -625,7 +625,7 @@ describe("text copied into a policy: a literal ${ is escaped, with a warning", (
     );
     const esc = '${"${"}';
     expect(request(p)[0]!.actions).toEqual([
-      { type: "add-headers", config: { headers: { "x-t": `a${esc}b}` } } },
+      { type: "add-headers", config: { headers: { "x-t": `a${esc}b` } } },
       {
         type: "custom-response",
         config: { status_code: 200, body: `cost: ${esc}price}`, headers: { "x-h": `${esc}h}` } },
