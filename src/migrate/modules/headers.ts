@@ -13,14 +13,13 @@ export type HeadersModule = "request_headers" | "response_headers";
  * `${conn.geo.country_code}`; the older JSONPath form `${.ngrok.geo.country_code}`,
  * ngrok.com/docs/http-header-templates), each with the Traffic Policy variable of the same
  * meaning (traffic-policy/variables/connection.mdx: `conn.client_ip` "Source IP of the
- * connection to the ngrok endpoint", `conn.server_ip`, `conn.server_port`, `conn.geo.*` "where
- * the conn.client_ip is likely to originate"). Any other variable is not migrated: its value
- * cannot be told to be the same.
+ * connection to the ngrok endpoint", `conn.geo.*` "where the conn.client_ip is likely to
+ * originate"; the edge's HTTP variables reference, ngrok.com/docs/http/traffic-policy/expressions/variables,
+ * named the same client IP and geo fields). Any other variable is not migrated: no doc says its
+ * value is the same.
  */
 export const EDGE_HEADER_VARIABLES: Readonly<Record<string, string>> = {
   "conn.client_ip": "conn.client_ip",
-  "conn.server_ip": "conn.server_ip",
-  "conn.server_port": "conn.server_port",
   "conn.geo.city": "conn.geo.city",
   "conn.geo.country": "conn.geo.country",
   "conn.geo.country_code": "conn.geo.country_code",

@@ -86,6 +86,15 @@ const REQUEST: Case[] = [
     },
   },
   {
+    name: "a variable no doc says means the same in Traffic Policy: not migrated",
+    doc: "traffic-policy/variables/connection.mdx",
+    module: { add: { "x-a": "1", "x-s": "${conn.server_ip}" } },
+    out: refusal(
+      "request_headers",
+      'request_headers.add["x-s"]: the edge filled in ${conn.server_ip}, which has no Traffic Policy variable edgectl knows to mean the same; set this header by hand',
+    ),
+  },
+  {
     name: "a variable with no Traffic Policy variable of the same meaning: not migrated",
     doc: "ngrok.com/docs/http-header-templates",
     module: { add: { "x-id": "${.ngrok.request_id}" } },
