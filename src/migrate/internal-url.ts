@@ -1,6 +1,7 @@
 // Internal URLs: what a backend is forwarded to once its edge is gone. A URL is checked as the
 // text it is and written as that same text: no URL parser between the check and the policy
 // (WHATWG's drops tabs and newlines, and percent-encodes spaces, after which anything passes).
+import { createHash } from "node:crypto";
 import { ID_RULES } from "../api-data/ids.js";
 import { UsageError } from "../errors.js";
 import { escapeControl } from "../text/escape.js";
@@ -46,15 +47,25 @@ export function internalUrlProblem(url: string, schemes: readonly string[]): str
  * The internal host of a tunnel group: its labels as key-value joined by `-` in key order,
  * lower case, every character but a-z, 0-9 and `-` made `-` (service=app → service-app.internal);
  * undefined when that is no valid internal host (no labels, a label over 63, a leading `-`, …).
+ * That name loses what tells label sets apart ({app: x_y} and {app: x-y} are both app-x-y), so
+ * unless it is one label whose key and value are already [a-z0-9]+ (nothing lost), `-` and the
+ * first 8 hex digits of the SHA-256 of the labels' canonical JSON (keys sorted, no spaces,
+ * UTF-8) are appended: different label sets never share a host, in one run or across runs.
  */
 export function tunnelGroupHost(labels: Record<string, string>): string | undefined {
   const keys = Object.keys(labels).sort();
   if (keys.length === 0) return undefined;
-  const host = `${keys
+  let name = keys
     .map((k) => `${k}-${labels[k]}`)
     .join("-")
     .toLowerCase()
-    .replace(/[^a-z0-9-]/g, "-")}.internal`;
+    .replace(/[^a-z0-9-]/g, "-");
+  const exact = keys.length === 1 && /^[a-z0-9]+$/.test(keys[0]!) && /^[a-z0-9]+$/.test(labels[keys[0]!]!);
+  if (!exact) {
+    const canonical = `{${keys.map((k) => `${JSON.stringify(k)}:${JSON.stringify(labels[k])}`).join(",")}}`;
+    name += `-${createHash("sha256").update(canonical, "utf8").digest("hex").slice(0, 8)}`;
+  }
+  const host = `${name}.internal`;
   return isInternalHost(host) ? host : undefined;
 }
 

@@ -28,7 +28,15 @@ import {
   type Step,
   type Translation,
 } from "./modules/translator.js";
-import { exactPathExpression, pathPrefixExpression, type Action, type Rule, type TrafficPolicy } from "./policy.js";
+import {
+  exactPathExpression,
+  hostExpression,
+  hostVariantExpression,
+  pathPrefixExpression,
+  type Action,
+  type Rule,
+  type TrafficPolicy,
+} from "./policy.js";
 
 export interface NotMigrated {
   edge_id: string;
@@ -409,6 +417,20 @@ function endpointsOf(kind: EdgeKind, hostports: string[], notes: Notes): (Endpoi
 /** Items that concern one endpoint only (its hostport, an existing endpoint): the others go on. */
 const isEndpointItem = (n: NotMigrated) => n.route_id === null && (n.item === "hostport" || n.item === "endpoint");
 
+/** Whether `host` (a route's match) lies under the wildcard `wild` (`*.example.com`): a name ending in `.example.com`. */
+function isUnder(host: string, wild: string): boolean {
+  return wild.startsWith("*.") && host !== wild && host.endsWith(wild.slice(1));
+}
+
+/** A route as placed on one endpoint: the host condition a wildcard endpoint adds before its expressions. */
+interface Placed {
+  rp: RoutePlan;
+  /** `req.host == "<host>"` on a wildcard endpoint for a route naming a host under it; else none. */
+  host: string[];
+  /** The host condition and the route's expressions: what selects the route's traffic here. */
+  expressions: string[];
+}
+
 function httpsEndpoints(
   edge: HttpsEdge,
   input: PlanInput,
@@ -422,15 +444,26 @@ function httpsEndpoints(
   const spots = endpointsOf("https", edge.hostports ?? [], notes);
   const routes = (edge.routes ?? []).map((r) => planRoute(r, input, collisions, notes));
   for (const rp of routes) {
+    if (rp.host === undefined) continue;
+    const host = rp.host;
+    // A route naming a wildcard under a wildcard endpoint's cannot be told apart by `req.host ==`:
+    // not migrated, and its rule denies its path on that endpoint (fail closed).
+    if (host.includes("*") && spots.some((s) => isUnder(host, s.host))) {
+      notes.refuse(
+        rp.id,
+        "match",
+        `the match names the wildcard ${host}, which a rule of the wildcard endpoint cannot select by host; rebuild the route by hand`,
+      );
+      rp.request = undefined;
+    }
     if (
-      rp.host !== undefined &&
-      !spots.some((s) => s.host === rp.host) &&
-      !(edge.hostports ?? []).some((hp) => hp.toLowerCase().startsWith(`${rp.host}:`) || hp.toLowerCase() === rp.host)
+      !spots.some((s) => s.host === host || isUnder(host, s.host)) &&
+      !(edge.hostports ?? []).some((hp) => hp.toLowerCase().startsWith(`${host}:`) || hp.toLowerCase() === host)
     )
       notes.warn(
         rp.id,
         "match",
-        `the match names host ${rp.host}, which the edge does not serve: the route can never be reached`,
+        `the match names host ${host}, which the edge does not serve: the route can never be reached`,
       );
   }
   const ordered = [...routes].sort(bySpecificity);
@@ -439,25 +472,48 @@ function httpsEndpoints(
     let policy: TrafficPolicy;
     if (edgeRefused) policy = { on_http_request: [{ name: edge.id, actions: [DENY_503] }] };
     else {
-      const mine = ordered.filter((rp) => rp.host === undefined || rp.host === spot.host);
+      // The routes this endpoint serves: bare ones, those naming its host, and on a wildcard
+      // endpoint those naming a host under it, each of those behind `req.host == "<host>"`.
+      const mine: Placed[] = [];
+      for (const rp of ordered) {
+        let host: string[];
+        if (rp.host === undefined || rp.host === spot.host) host = [];
+        else if (isUnder(rp.host, spot.host)) host = rp.host.includes("*") ? [] : [hostExpression(rp.host)];
+        else continue;
+        mine.push({ rp, host, expressions: [...host, ...rp.expressions] });
+      }
       const request: Rule[] = [];
-      for (const rp of mine) {
-        if (rp.request) request.push(...rp.request);
+      // A Host naming a route's host in another case or with a port never reaches a less specific route.
+      const guarded = new Set<string>();
+      for (const { rp, host } of mine) {
+        if (host.length === 0 || guarded.has(rp.host!)) continue;
+        guarded.add(rp.host!);
+        request.push({ name: `${rp.id} host`, expressions: [hostVariantExpression(rp.host!)], actions: [DENY_503] });
+      }
+      for (const { rp, host, expressions } of mine) {
+        if (rp.request)
+          request.push(
+            ...rp.request.map((rule) =>
+              host.length === 0
+                ? rule
+                : { name: rule.name, expressions: [...host, ...(rule.expressions ?? [])], actions: rule.actions },
+            ),
+          );
         else
           request.push({
             name: rp.id,
-            ...(rp.expressions.length ? { expressions: rp.expressions } : {}),
+            ...(expressions.length ? { expressions } : {}),
             actions: [DENY_503],
           });
       }
-      if (!mine.some((rp) => !rp.exact && rp.path === "/")) request.push(NOT_FOUND_RULE);
+      if (!mine.some((m) => !m.rp.exact && m.rp.path === "/" && m.host.length === 0)) request.push(NOT_FOUND_RULE);
       const response: Rule[] = [];
-      mine.forEach((rp, i) => {
+      mine.forEach(({ rp, expressions }, i) => {
         if (!rp.request || rp.response.length === 0) return;
         const before = mine.slice(0, i);
         // A more specific route that matches everything here leaves this one no traffic.
         if (before.some((m) => m.expressions.length === 0)) return;
-        const condition = [...rp.expressions, ...before.map((m) => `!(${m.expressions.join(" && ")})`)];
+        const condition = [...expressions, ...before.map((m) => `!(${m.expressions.join(" && ")})`)];
         for (const rule of rp.response) response.push(copyRule(rule, rule.name!, condition));
       });
       policy = {};

@@ -29,6 +29,16 @@ export function celString(value: string): string {
 
 export const exactPathExpression = (path: string) => `req.url.path == ${celString(path)}`;
 export const pathPrefixExpression = (path: string) => `req.url.path.startsWith(${celString(path)})`;
+/** A route's host on a wildcard endpoint (contract: `req.host == "<host>"`; `req.host` is the Host header's value, traffic-policy/variables/req). */
+export const hostExpression = (host: string) => `req.host == ${celString(host)}`;
+/**
+ * The Host header naming `host` other than as written: in another letter case, or with a port.
+ * A DNS name is case-insensitive and a Host header may carry a port (RFC 9110 §7.2), so such a
+ * request may well have been the route's on the edge; `req.host ==` would send it past the
+ * route's checks to a less specific route. It is refused instead (fail closed).
+ */
+export const hostVariantExpression = (host: string) =>
+  `req.host != ${celString(host)} && (req.host.lowerAscii() == ${celString(host)} || req.host.lowerAscii().startsWith(${celString(`${host}:`)}))`;
 
 function mapActions(policy: TrafficPolicy, f: (a: Action) => Action): TrafficPolicy {
   const out: TrafficPolicy = {};

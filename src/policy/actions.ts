@@ -48,6 +48,15 @@ const len = (v: unknown[]) => v.length;
 /** A header map: name → value, min–max names. */
 const headerMap = (min: number, max: number) =>
   z.record(z.string(), z.string()).check(count("headers", min, max, keys));
+/**
+ * "You may not add or remove the `user-agent` header." (traffic-policy/actions/add-headers.mdx and
+ * traffic-policy/actions/remove-headers.mdx, Behavior; header names are case-insensitive).
+ */
+const noUserAgent = <T>(names: (v: T) => string[]) =>
+  z.refine<T>(
+    (v) => !names(v).some((n) => n.toLowerCase() === "user-agent"),
+    "must not name the user-agent header: ngrok forbids adding or removing it",
+  );
 const whole = (min: number, max: number) =>
   z.int().check(z.refine((v) => v >= min && v <= max, `must be a whole number from ${min} to ${max}`));
 const statusCode = () => whole(100, 599);
@@ -173,11 +182,17 @@ export const ACTIONS: Record<string, ActionSpec> = {
   },
   "add-headers": {
     phases: [REQ, RES],
-    schema: () => z.strictObject({ headers: headerMap(1, 10) }),
+    schema: () => z.strictObject({ headers: headerMap(1, 10).check(noUserAgent((v) => Object.keys(v))) }),
   },
   "remove-headers": {
     phases: [REQ, RES],
-    schema: () => z.strictObject({ headers: strings().check(count("headers", 1, 10, len)) }),
+    schema: () =>
+      z.strictObject({
+        headers: strings().check(
+          count("headers", 1, 10, len),
+          noUserAgent((v: string[]) => v),
+        ),
+      }),
   },
   "compress-response": {
     phases: [RES],

@@ -81,12 +81,12 @@ it("the demo's first part: failover, webhook verification on a route, an edge mi
   expect(hookRule!.expressions).toEqual(['req.url.path == "/hooks/github"']);
   expect(hookRule!.actions).toEqual([
     { type: "verify-webhook", config: { provider: "github", secret: "********" } },
-    { type: "forward-internal", config: { url: "https://dc-eu-service-app.internal" } },
+    { type: "forward-internal", config: { url: "https://dc-eu-service-app-a6db399e.internal" } },
   ]);
   expect(rootRule!.expressions).toBeUndefined();
   expect(rootRule!.actions).toEqual([
-    { type: "forward-internal", config: { url: "https://dc-eu-service-app.internal", on_error: "continue" } },
-    { type: "forward-internal", config: { url: "https://dc-us-service-app.internal", on_error: "continue" } },
+    { type: "forward-internal", config: { url: "https://dc-eu-service-app-a6db399e.internal", on_error: "continue" } },
+    { type: "forward-internal", config: { url: "https://dc-us-service-app-14890f0a.internal", on_error: "continue" } },
     { type: "custom-response", config: { status_code: 503, body: "down for maintenance" } },
   ]);
   expect(stepOutput(r.stdout, `migrate edge ${edgeId}\n`)).not.toContain("gh-s3cr3t");
@@ -172,8 +172,8 @@ it("migrate edge --all plans OAuth, the IP restriction, response headers and the
   expect(email!.expressions).toEqual(['!(actions.ngrok.oauth.identity.email.endsWith("@example.com"))']);
   expect(email!.actions).toEqual([{ type: "deny", config: { status_code: 403 } }]);
   expect(forward!.actions.map((a) => [a.type, a.config.url ?? a.config.status_code])).toEqual([
-    ["forward-internal", "https://dc-eu-service-app.internal"],
-    ["forward-internal", "https://dc-us-service-app.internal"],
+    ["forward-internal", "https://dc-eu-service-app-a6db399e.internal"],
+    ["forward-internal", "https://dc-us-service-app-14890f0a.internal"],
     ["custom-response", 503],
   ]);
   expect(policy.on_http_response).toEqual([

@@ -104,8 +104,14 @@ export function expectedPolicy(b: Built, secret: string, lbUrl?: string) {
         name: b.routes.api,
         expressions: ['req.url.path.startsWith("/api")'],
         actions: [
-          { type: "forward-internal", config: { url: "https://dc-eu-service-api.internal", on_error: "continue" } },
-          { type: "forward-internal", config: { url: "https://dc-us-service-api.internal", on_error: "continue" } },
+          {
+            type: "forward-internal",
+            config: { url: "https://dc-eu-service-api-42d11f28.internal", on_error: "continue" },
+          },
+          {
+            type: "forward-internal",
+            config: { url: "https://dc-us-service-api-a6e57162.internal", on_error: "continue" },
+          },
           {
             type: "custom-response",
             // The API keeps header names lower-cased, whatever case they were sent in.

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/errors.js";
 import { internalUrlProblem, parseMaps, tunnelGroupHost } from "../../src/migrate/internal-url.js";
@@ -70,16 +71,45 @@ describe("--map values", () => {
 });
 
 describe("tunnel group hosts", () => {
-  it("are labels key-value in key order, lower case, other characters made -", () => {
-    expect(tunnelGroupHost({ b: "2", A: "x y" })).toBe("a-x-y-b-2.internal");
+  /** The first 8 hex digits of the SHA-256 of the labels' canonical JSON (keys sorted, no spaces, UTF-8). */
+  const hash8 = (canonical: string) => createHash("sha256").update(canonical, "utf8").digest("hex").slice(0, 8);
+
+  it("are labels key-value in key order, lower case, other characters made -, and a hash of the labels", () => {
+    expect(tunnelGroupHost({ b: "2", A: "x y" })).toBe(`a-x-y-b-2-${hash8('{"A":"x y","b":"2"}')}.internal`);
     expect(internalUrlProblem(`https://${tunnelGroupHost({ "a b": "C" })!}`, ["https"])).toBeUndefined();
+  });
+
+  it("one label whose key and value are already [a-z0-9]+ is just key-value (nothing was lost)", () => {
+    expect(tunnelGroupHost({ service: "app" })).toBe("service-app.internal");
+    expect(tunnelGroupHost({ app: "v2" })).toBe("app-v2.internal");
+  });
+
+  // Issue 25 item 17 (a): {app: x_y} and {app: x-y}, migrated in separate runs, both forwarded to
+  // https://app-x-y.internal. A lossy name carries a hash of the labels, so different label sets
+  // never share a host, in one run or across runs (the host depends on the labels alone).
+  it.each([
+    [{ app: "x_y" }, { app: "x-y" }],
+    [{ a: "b-c" }, { "a-b": "c" }],
+    [{ App: "x" }, { app: "x" }],
+    [{ a: "b", c: "d" }, { a: "b-c-d" }],
+  ])("%j and %j give different hosts", (one, other) => {
+    const a = tunnelGroupHost(one)!;
+    const b = tunnelGroupHost(other)!;
+    expect(a).toMatch(/^[a-z0-9-]+-[0-9a-f]{8}\.internal$/);
+    expect(b).not.toBe(a);
+  });
+
+  it("the hash is of the labels' canonical JSON: the same labels in another order give the same host", () => {
+    expect(tunnelGroupHost({ app: "x_y" })).toBe(`app-x-y-${hash8('{"app":"x_y"}')}.internal`);
+    expect(tunnelGroupHost({ z: "1", a: "2" })).toBe(tunnelGroupHost({ a: "2", z: "1" }));
+    expect(tunnelGroupHost({ z: "1", a: "2" })).toBe(`a-2-z-1-${hash8('{"a":"2","z":"1"}')}.internal`);
   });
 
   it.each([
     ["no labels", {}],
     ["over 63 characters", { k: "v".repeat(70) }],
+    ["over 63 characters once the hash is added", { k: `${"v".repeat(56)}_x` }],
     ["starting with -", { "-k": "v" }],
-    ["ending with -", { k: "v!" }],
   ])("give no host with %s", (_n, labels) => {
     expect(tunnelGroupHost(labels)).toBeUndefined();
   });

@@ -1,4 +1,5 @@
 // The planner, rule by rule of the contract's "Leaving Edges": edges in, policies out.
+import { createHash } from "node:crypto";
 import { parse as parseYaml } from "yaml";
 import { describe, expect, it } from "vitest";
 import type { AnyEdge } from "../../src/api/edges.js";
@@ -35,6 +36,7 @@ const FWD_APP = { type: "forward-internal", config: { url: "https://service-app.
 const DENY_503 = { type: "deny", config: { status_code: 503 } };
 const DENY_403 = { type: "deny", config: { status_code: 403 } };
 const none = new Map<string, string>();
+const hash8 = (canonical: string) => createHash("sha256").update(canonical, "utf8").digest("hex").slice(0, 8);
 
 function plan(e: AnyEdge, objects: { id: string }[] = [APP], maps = none, policies?: Map<string, ParsedPolicy>): Plan {
   return planEdge(e, { backends: backendMap(...objects), maps, policies });
@@ -449,8 +451,9 @@ describe("the response phase, scoped to each route alone", () => {
 describe("backends", () => {
   it.each([
     [{ service: "app" }, "https://service-app.internal"],
-    [{ service: "api", dc: "eu" }, "https://dc-eu-service-api.internal"],
-    [{ Team: "Web_1", "x.y": "a b" }, "https://team-web-1-x-y-a-b.internal"],
+    // Anything but one [a-z0-9]+ label carries a hash of the labels (issue 25 item 17 a).
+    [{ service: "api", dc: "eu" }, `https://dc-eu-service-api-${hash8('{"dc":"eu","service":"api"}')}.internal`],
+    [{ Team: "Web_1", "x.y": "a b" }, `https://team-web-1-x-y-a-b-${hash8('{"Team":"Web_1","x.y":"a b"}')}.internal`],
   ])("tunnel group labels %j → %s", (labels, url) => {
     const p = plan(https(edge([route("edghtsrt_1", "path_prefix", "/", "bkdtg_t")])), [tunnelGroup("bkdtg_t", labels)]);
     expect(request(p)[0]!.actions).toEqual([{ type: "forward-internal", config: { url } }]);
@@ -574,38 +577,36 @@ describe("backends", () => {
     ]);
   });
 
-  it("tunnel groups whose different labels give one host within the plan are not migrated, across edges too", () => {
+  it("tunnel groups with different labels that once gave one host (a-b-c) now get one each, across edges too; the same labels share one (issue 25 item 17 a)", () => {
     const a = tunnelGroup("bkdtg_a", { a: "b-c" });
     const b = tunnelGroup("bkdtg_b", { "a-b": "c" });
     const same = tunnelGroup("bkdtg_same", { a: "b-c" });
     const plans = planEdges(
       [
         https(edge([route("edghtsrt_1", "path_prefix", "/", "bkdtg_a")])),
-        https(edge([route("edghtsrt_2", "path_prefix", "/", "bkdtg_b")], { id: "edghts_2" })),
-      ],
-      { backends: backendMap(a, b), maps: none },
-    );
-    expect(plans.map((p) => p.not_migrated.map((n) => [n.route_id, n.item]))).toEqual([
-      [["edghtsrt_1", "backend"]],
-      [["edghtsrt_2", "backend"]],
-    ]);
-    expect(plans[0]!.not_migrated[0]!.reason).toMatch(/a-b-c\.internal.*--map/);
-    // Two tunnel groups with the same labels share the host: no collision.
-    const ok = planEdges(
-      [
         https(
-          edge([
-            route("edghtsrt_1", "path_prefix", "/", "bkdtg_a"),
-            route("edghtsrt_2", "path_prefix", "/s", "bkdtg_same"),
-          ]),
+          edge(
+            [
+              route("edghtsrt_2", "path_prefix", "/", "bkdtg_b"),
+              route("edghtsrt_3", "path_prefix", "/s", "bkdtg_same"),
+            ],
+            { id: "edghts_2" },
+          ),
         ),
       ],
-      {
-        backends: backendMap(a, same),
-        maps: none,
-      },
+      { backends: backendMap(a, b, same), maps: none },
     );
-    expect(ok[0]!.not_migrated).toEqual([]);
+    expect(plans.map((p) => p.not_migrated)).toEqual([[], []]);
+    const urls = plans.flatMap((p) =>
+      p.endpoints[0]!.traffic_policy.on_http_request!.map((r) => r.actions[0]!.config!.url),
+    );
+    expect(urls).toEqual([
+      `https://a-b-c-${hash8('{"a":"b-c"}')}.internal`,
+      // edghts_2: /s (bkdtg_same) is more specific than / (bkdtg_b).
+      `https://a-b-c-${hash8('{"a":"b-c"}')}.internal`,
+      `https://a-b-c-${hash8('{"a-b":"c"}')}.internal`,
+    ]);
+    expect(new Set(urls).size).toBe(2);
   });
 });
 
@@ -615,7 +616,7 @@ describe("text copied into a policy: a literal ${ is escaped, with a warning", (
       https(
         edge([
           route("edghtsrt_1", "path_prefix", "/", "bkdhr_1", {
-            request_headers: { enabled: true, add: { "x-t": "a${b}" }, remove: [] },
+            request_headers: { enabled: true, add: { "x-t": "a${b" }, remove: [] },
             response_headers: { enabled: true, add: { "x-r": "${x" }, remove: [] },
           }),
         ]),
@@ -624,7 +625,7 @@ describe("text copied into a policy: a literal ${ is escaped, with a warning", (
     );
     const esc = '${"${"}';
     expect(request(p)[0]!.actions).toEqual([
-      { type: "add-headers", config: { headers: { "x-t": `a${esc}b}` } } },
+      { type: "add-headers", config: { headers: { "x-t": `a${esc}b` } } },
       {
         type: "custom-response",
         config: { status_code: 200, body: `cost: ${esc}price}`, headers: { "x-h": `${esc}h}` } },

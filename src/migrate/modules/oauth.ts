@@ -7,6 +7,7 @@ import {
   DENY_403,
   isObj,
   isStrings,
+  literal,
   seconds,
   translation,
   warnCookiePrefix,
@@ -60,8 +61,12 @@ export function translateOauth(m: Obj): Translation {
   }
   if (out.refused.length > 0) return out;
   const config: Obj = { provider: name };
-  if (typeof p.client_id === "string" && p.client_id) config.client_id = p.client_id;
-  if (typeof p.client_secret === "string" && p.client_secret) config.client_secret = p.client_secret;
+  // ngrok interpolates `${…}` in both (traffic-policy/actions/oauth.mdx: "Supports CEL
+  // Interpolation"); the edge took them as written.
+  for (const key of ["client_id", "client_secret"] as const) {
+    const v = p[key];
+    if (typeof v === "string" && v) config[key] = literal(v, out, "oauth", `oauth.provider.${name}.${key}`);
+  }
   if (isStrings(p.scopes) && p.scopes.length > 0) config.scopes = p.scopes;
   if (m.options_passthrough === true) config.allow_cors_preflight = true;
   const idle = seconds(m.inactivity_timeout);

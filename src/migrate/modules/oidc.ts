@@ -1,6 +1,7 @@
 // oidc → openid-connect: the issuer, the client, scopes and session times.
 import {
   isStrings,
+  literal,
   refused,
   seconds,
   translation,
@@ -13,8 +14,12 @@ export function translateOidc(m: Obj): Translation {
   if (typeof m.issuer !== "string" || m.issuer === "") return refused("oidc", "the oidc module has no issuer");
   const out = translation();
   const config: Obj = { issuer_url: m.issuer };
-  if (typeof m.client_id === "string" && m.client_id) config.client_id = m.client_id;
-  if (typeof m.client_secret === "string" && m.client_secret) config.client_secret = m.client_secret;
+  // ngrok interpolates `${…}` in both (traffic-policy/actions/oidc.mdx: "Supports CEL
+  // Interpolation"); the edge took them as written.
+  for (const key of ["client_id", "client_secret"] as const) {
+    const v = m[key];
+    if (typeof v === "string" && v) config[key] = literal(v, out, "oidc", `oidc.${key}`);
+  }
   if (isStrings(m.scopes) && m.scopes.length > 0) config.scopes = m.scopes;
   if (m.options_passthrough === true) config.allow_cors_preflight = true;
   const idle = seconds(m.inactivity_timeout);

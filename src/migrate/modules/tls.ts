@@ -1,6 +1,7 @@
 // mutual_tls and tls_termination (an HTTPS or TLS edge's own) → terminate-tls in on_tcp_connect:
 // the client certificate authorities, the lowest TLS version (1.0 and 1.1 become 1.2, the
-// lowest ngrok offers), and for a TLS edge whether TLS ends at ngrok at all.
+// lowest ngrok offers), and for a TLS edge whether TLS ends at ngrok at all (mutual TLS on a TLS
+// edge that passes TLS through cannot be kept: not migrated).
 import type { Action } from "../policy.js";
 import { isObj, isOn, translation, type Obj, type Translation } from "./translator.js";
 
@@ -46,6 +47,14 @@ export function translateTls(edge: TlsModules, cx: { kind: "https" | "tls" }): T
       );
     } else if (terminate_at !== "upstream" && terminate_at !== "agent") {
       return refuse("tls_termination", `terminate_at ${JSON.stringify(terminate_at)} is not edge or upstream`);
+    } else if (config.mutual_tls_certificate_authorities !== undefined) {
+      // TLS passed through to the upstream, yet mutual TLS: terminate-tls is the only action that
+      // checks client certificates (traffic-policy/actions/terminate-tls.mdx), and it ends TLS at
+      // ngrok, which the edge did not: a change no notice can make safe.
+      return refuse(
+        "mutual_tls",
+        `mutual TLS with terminate_at ${JSON.stringify(terminate_at)}: terminate-tls would end TLS at ngrok, where the edge passed it through to the upstream; rebuild it by hand`,
+      );
     }
   }
   const action: Action | undefined =

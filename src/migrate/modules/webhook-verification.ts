@@ -1,7 +1,8 @@
 // webhook_verification → verify-webhook with the same provider and secret. SNS needs no secret
-// at the edge but one in the action: refused, as is a secret the API did not show.
+// at the edge but one in the action: refused, as is a secret the API did not show. A literal
+// `${` in the secret is escaped (ngrok interpolates it).
 import { isProvider } from "../../api-data/providers.js";
-import { actions, refused, type Obj, type Translation } from "./translator.js";
+import { literal, refused, translation, type Obj, type Translation } from "./translator.js";
 
 export function translateWebhookVerification(m: Obj): Translation {
   const provider = typeof m.provider === "string" ? m.provider.toLowerCase() : "";
@@ -17,5 +18,10 @@ export function translateWebhookVerification(m: Obj): Translation {
       "webhook_verification",
       `the API did not show the ${provider} secret, so the verify-webhook action cannot be written`,
     );
-  return actions({ type: "verify-webhook", config: { provider, secret: m.secret } });
+  // ngrok interpolates `${…}` in the secret (traffic-policy/actions/verify-webhook.mdx: "Supports
+  // CEL Interpolation"); the edge took it as written.
+  const out = translation();
+  const secret = literal(m.secret, out, "webhook_verification", "webhook_verification.secret");
+  out.steps.push({ actions: [{ type: "verify-webhook", config: { provider, secret } }] });
+  return out;
 }

@@ -8,6 +8,33 @@ const email = "actions.ngrok.oauth.identity.email";
 
 const CASES: Case[] = [
   {
+    // Issue 25 item 17 (b): ngrok interpolates client_id and client_secret, the edge did not.
+    name: 'a literal "${" in client_id and client_secret is escaped, with a warning',
+    doc: `${action("oauth")} (client_id, client_secret: "Supports CEL Interpolation")`,
+    module: { provider: { github: { client_id: "i${d}", client_secret: "s${x}" } } },
+    out: {
+      steps: [
+        {
+          actions: [
+            { type: "oauth", config: { provider: "github", client_id: 'i${"${"}d}', client_secret: 's${"${"}x}' } },
+          ],
+        },
+      ],
+      warnings: [
+        {
+          item: "oauth",
+          message:
+            'a literal "${" in oauth.provider.github.client_id is written ${"${"} so ngrok does not read it as CEL',
+        },
+        {
+          item: "oauth",
+          message:
+            'a literal "${" in oauth.provider.github.client_secret is written ${"${"} so ngrok does not read it as CEL',
+        },
+      ],
+    },
+  },
+  {
     name: "a managed provider: the action alone",
     doc: action("oauth"),
     module: { enabled: true, provider: { google: { client_id: null, client_secret: null, scopes: [] } } },

@@ -5,6 +5,34 @@ import { action, edgeModule, refusal, table, type Case } from "./table.js";
 
 const CASES: Case[] = [
   {
+    // Issue 25 item 17 (b): ngrok interpolates client_id and client_secret, the edge did not.
+    name: 'a literal "${" in client_id and client_secret is escaped, with a warning',
+    doc: `${action("oidc")} (client_id, client_secret: "Supports CEL Interpolation")`,
+    module: { issuer: "https://id.example.com", client_id: "i${d}", client_secret: "s${x}" },
+    out: {
+      steps: [
+        {
+          actions: [
+            {
+              type: "openid-connect",
+              config: { issuer_url: "https://id.example.com", client_id: 'i${"${"}d}', client_secret: 's${"${"}x}' },
+            },
+          ],
+        },
+      ],
+      warnings: [
+        {
+          item: "oidc",
+          message: 'a literal "${" in oidc.client_id is written ${"${"} so ngrok does not read it as CEL',
+        },
+        {
+          item: "oidc",
+          message: 'a literal "${" in oidc.client_secret is written ${"${"} so ngrok does not read it as CEL',
+        },
+      ],
+    },
+  },
+  {
     name: "issuer, client, scopes, CORS preflight and session times",
     doc: action("oidc"),
     module: {

@@ -1,6 +1,8 @@
 // mutual_tls and tls_termination → terminate-tls (on_tcp_connect).
-import { describe } from "vitest";
+import { describe, expect, it } from "vitest";
+import { planEdge } from "../../../src/migrate/plan.js";
 import { translateTls } from "../../../src/migrate/modules/tls.js";
+import { backendMap, backendModule, tls, tlsEdge, tunnelGroup } from "../fixtures.js";
 import { action, edgeModule, refusal, table, type Case } from "./table.js";
 
 const DOC = action("terminate-tls");
@@ -79,6 +81,20 @@ const TLS: Case[] = [
     module: { tls_termination: { terminate_at: "upstream" } },
     out: {},
   },
+  // Issue 25 item 17 (e): terminate-tls with the certificate authorities would end TLS at ngrok,
+  // which the edge left to the upstream: listed, and the endpoint fails closed.
+  {
+    name: "terminated upstream with mutual TLS: not migrated (terminate-tls would end TLS at ngrok)",
+    doc: `${edgeModule("tlsedgetlsterminationmodule")}, ${edgeModule("tlsedgemutualtlsmodule")}, ${DOC}`,
+    module: {
+      mutual_tls: { enabled: true, certificate_authorities: [{ id: "ca_1" }] },
+      tls_termination: { terminate_at: "upstream" },
+    },
+    out: refusal(
+      "mutual_tls",
+      'mutual TLS with terminate_at "upstream": terminate-tls would end TLS at ngrok, where the edge passed it through to the upstream; rebuild it by hand',
+    ),
+  },
   {
     name: "terminate_at neither edge nor upstream",
     module: { tls_termination: { terminate_at: "nowhere" } },
@@ -88,3 +104,23 @@ const TLS: Case[] = [
 
 describe("TLS of an HTTPS edge", () => table(HTTPS, (m) => translateTls(m, { kind: "https" })));
 describe("TLS of a TLS edge", () => table(TLS, (m) => translateTls(m, { kind: "tls" })));
+
+// The whole TLS edge fails closed: its endpoint's on_tcp_connect only denies (contract, "Not migrated").
+describe("a TLS edge terminated upstream with mutual TLS (issue 25 item 17 e)", () => {
+  it("is listed and its endpoint denies every connection, never terminate-tls", () => {
+    const p = planEdge(
+      tls(
+        tlsEdge({
+          backend: backendModule("bkdtg_db"),
+          mutual_tls: { enabled: true, certificate_authorities: [{ id: "ca_1", uri: "u" }] },
+          tls_termination: { enabled: true, terminate_at: "upstream", min_version: null },
+        }),
+      ),
+      { backends: backendMap(tunnelGroup("bkdtg_db", { service: "db" })), maps: new Map() },
+    );
+    expect(p.not_migrated.map((n) => [n.route_id, n.item])).toEqual([[null, "mutual_tls"]]);
+    expect(p.endpoints[0]!.traffic_policy).toEqual({
+      on_tcp_connect: [{ name: "edgtls_1", actions: [{ type: "deny" }] }],
+    });
+  });
+});

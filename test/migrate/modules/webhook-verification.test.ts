@@ -11,6 +11,21 @@ const CASES: Case[] = [
     out: { steps: [{ actions: [{ type: "verify-webhook", config: { provider: "github", secret: "whsec" } }] }] },
   },
   {
+    // Issue 25 item 17 (b): ngrok interpolates the secret, the edge did not.
+    name: 'a literal "${" in the secret is escaped (ngrok reads ${…} there as CEL), with a warning',
+    doc: `${action("verify-webhook")} (secret: "Supports CEL Interpolation"), traffic-policy/how-it-works.mdx#cel-interpolation`,
+    module: { provider: "github", secret: "a${b}c" },
+    out: {
+      steps: [{ actions: [{ type: "verify-webhook", config: { provider: "github", secret: 'a${"${"}b}c' } }] }],
+      warnings: [
+        {
+          item: "webhook_verification",
+          message: 'a literal "${" in webhook_verification.secret is written ${"${"} so ngrok does not read it as CEL',
+        },
+      ],
+    },
+  },
+  {
     name: "sns: the action needs a secret the edge never held",
     doc: action("verify-webhook"),
     module: { provider: "sns", secret: "" },
