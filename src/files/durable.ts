@@ -28,7 +28,10 @@ export interface DurableWrite {
   mode: number;
   /** The temp file's path for the file written (default `.<name>.<pid>.tmp` beside it). */
   temp?: (file: string) => string;
-  /** Create the temp exclusively (`wx`): fail if a file of that name is there. */
+  /**
+   * Create the temp exclusively (`wx`, O_CREAT|O_EXCL): fail if anything of that name is there,
+   * a symbolic link included (it is never followed), and leave that alone.
+   */
   exclusive?: boolean;
   /** fsync the data before the rename. */
   syncData?: boolean;
@@ -86,8 +89,12 @@ export function writeDurableSync(file: string, data: string | Uint8Array, o: Dur
   const { target, owner } = targetOf(file, o);
   const temp = (o.temp ?? defaultTemp)(target);
   let fd: number | undefined;
+  // The temp is removed on failure only once this write made it: an exclusive create that
+  // meets a file of that name (another writer's, or a planted link) leaves it alone.
+  let made = false;
   try {
     fd = openSync(temp, o.exclusive ? "wx" : "w", o.mode);
+    made = true;
     writeFileSync(fd, data);
     const opened = fd;
     if (owner) tolerated(() => fchownSync(opened, owner.uid, owner.gid));
@@ -105,7 +112,7 @@ export function writeDurableSync(file: string, data: string | Uint8Array, o: Dur
       }
     }
     try {
-      rmSync(temp, { force: true });
+      if (made) rmSync(temp, { force: true });
     } catch {
       // nothing was left
     }
@@ -131,8 +138,10 @@ export function writeDurableSync(file: string, data: string | Uint8Array, o: Dur
 export async function writeDurable(file: string, data: string | Uint8Array, o: DurableWrite): Promise<void> {
   const { target, owner } = targetOf(file, o);
   const temp = (o.temp ?? defaultTemp)(target);
+  let made = false; // as above
   try {
     const fh = await fsp.open(temp, o.exclusive ? "wx" : "w", o.mode);
+    made = true;
     try {
       await fh.writeFile(data);
       if (owner) await fh.chown(owner.uid, owner.gid).catch(tolerate);
@@ -143,7 +152,7 @@ export async function writeDurable(file: string, data: string | Uint8Array, o: D
     }
     await fsp.rename(temp, target);
   } catch (err) {
-    await fsp.unlink(temp).catch(() => undefined);
+    if (made) await fsp.unlink(temp).catch(() => undefined);
     throw err;
   }
   if (o.syncFolder) {
