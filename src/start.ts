@@ -217,7 +217,8 @@ function readOwnCache(file: string): { data?: Buffer; refused?: string } | undef
  * Writes the cache beside a temp name, then renames it in place; on any failure, nothing. The
  * temp is created exclusively (O_EXCL: never through an existing file or symbolic link, which
  * another user of a shared folder could have planted to have edgectl overwrite what it names),
- * and a temp name that is taken means no cache this time; the rename replaces the name itself.
+ * and a temp name that is taken means no cache this time (and is left alone); the rename
+ * replaces the name itself.
  */
 function saveCache(script: Script, file: string, commands: string[]): void {
   try {
@@ -227,7 +228,7 @@ function saveCache(script: Script, file: string, commands: string[]): void {
     writeDurableSync(
       file,
       Buffer.concat([Buffer.from(`${HEADER}${JSON.stringify(commands)}\n`), script.createCachedData()]),
-      { mode: 0o600, temp: (target) => `${target}.${process.pid}.tmp`, exclusive: true },
+      { mode: 0o600, temp: (target) => `${target}.${process.pid}.tmp`, exclusive: true, leaveTaken: true },
     );
     // Caches of other builds are dead weight once this one exists (other Node versions' stay).
     // Only files edgectl named: `<bundle>-<build>-node<version>-<arch>.v8cache`, for a bundle

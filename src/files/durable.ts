@@ -30,9 +30,14 @@ export interface DurableWrite {
   temp?: (file: string) => string;
   /**
    * Create the temp exclusively (`wx`, O_CREAT|O_EXCL): fail if anything of that name is there,
-   * a symbolic link included (it is never followed), and leave that alone.
+   * a symbolic link included (it is never followed).
    */
   exclusive?: boolean;
+  /**
+   * With `exclusive`: a temp name that is taken is left alone (in a shared folder it may be
+   * another user's); without, it is removed, so that a stale temp does not block the next write.
+   */
+  leaveTaken?: boolean;
   /** fsync the data before the rename. */
   syncData?: boolean;
   /** fsync the folder after the rename, so the rename itself is durable (best effort). */
@@ -89,9 +94,9 @@ export function writeDurableSync(file: string, data: string | Uint8Array, o: Dur
   const { target, owner } = targetOf(file, o);
   const temp = (o.temp ?? defaultTemp)(target);
   let fd: number | undefined;
-  // The temp is removed on failure only once this write made it: an exclusive create that
-  // meets a file of that name (another writer's, or a planted link) leaves it alone.
-  let made = false;
+  // With leaveTaken, the temp is removed on failure only once this write made it: an exclusive
+  // create that meets a file of that name (another user's, or a planted link) leaves it alone.
+  let made = !o.leaveTaken;
   try {
     fd = openSync(temp, o.exclusive ? "wx" : "w", o.mode);
     made = true;
@@ -138,7 +143,7 @@ export function writeDurableSync(file: string, data: string | Uint8Array, o: Dur
 export async function writeDurable(file: string, data: string | Uint8Array, o: DurableWrite): Promise<void> {
   const { target, owner } = targetOf(file, o);
   const temp = (o.temp ?? defaultTemp)(target);
-  let made = false; // as above
+  let made = !o.leaveTaken; // as above
   try {
     const fh = await fsp.open(temp, o.exclusive ? "wx" : "w", o.mode);
     made = true;
