@@ -16,7 +16,7 @@ import { maskSecretsIn } from "../../output/mask.js";
 import { printResult } from "../../output/print.js";
 import { renderRows } from "../../output/table.js";
 import { defineCommand, type OptionsOf } from "../define.js";
-import type { Deps } from "../deps.js";
+import type { Deps, InterruptReport } from "../deps.js";
 import { printDryRuns } from "../dry-run.js";
 import { INTERNAL_SCHEMES, parseMaps } from "../../migrate/internal-url.js";
 import {
@@ -271,18 +271,27 @@ function createBody(endpoint: PlannedEndpoint, withSecrets: boolean): EndpointCr
   };
 }
 
-/** One POST at a time, in plan order; after a failure nothing more is sent, and what was created is told. */
+/**
+ * One POST at a time, in plan order; after a failure nothing more is sent, and what was created
+ * is told. Ctrl-C or SIGTERM meanwhile says it too, as an interrupted batch does
+ * (src/commands/batch.ts): the endpoints created and those not (`-o json`: the error's details).
+ */
 async function createAll(
   todo: { edgeId: string; endpoint: PlannedEndpoint }[],
   deps: Deps,
 ): Promise<{ edgeId: string; endpoint: Endpoint }[]> {
   const client = deps.client();
   const created: { edgeId: string; endpoint: Endpoint }[] = [];
+  let inFlight: string | undefined;
+  deps.reportOnInterrupt?.(() => interruptReport(todo, created, inFlight));
   try {
     for (const { edgeId, endpoint } of todo) {
       try {
+        inFlight = endpoint.url;
         created.push({ edgeId, endpoint: await createEndpoint(client, createBody(endpoint, true)) });
+        inFlight = undefined;
       } catch (err) {
+        inFlight = undefined;
         for (const c of created) deps.warn(`created before the failure: ${c.endpoint.id} ${c.endpoint.url}`);
         deps.warn(
           `creating the endpoint ${endpoint.url} failed; it was not retried${created.length ? "" : " and no endpoint was created before it"}; check with \`edgectl api GET /endpoints\`, then run --apply again (endpoints already created with the same policy are skipped)`,
@@ -294,6 +303,31 @@ async function createAll(
     client.close();
   }
   return created;
+}
+
+/**
+ * What an interrupted --apply did: the endpoints created (URL and id) and the rest, not created;
+ * the one whose POST was in flight is not created, but may have been.
+ */
+function interruptReport(
+  todo: { edgeId: string; endpoint: PlannedEndpoint }[],
+  created: { edgeId: string; endpoint: Endpoint }[],
+  inFlight: string | undefined,
+): InterruptReport | undefined {
+  if (todo.length === 0) return undefined;
+  const done = created.map((c) => ({ url: c.endpoint.url, id: c.endpoint.id, edge_id: c.edgeId }));
+  const notDone = todo.slice(created.length).map((t) => ({ url: t.endpoint.url, edge_id: t.edgeId }));
+  const maybe =
+    inFlight === undefined ? "" : `; 1 of them was in flight and may have been created: ${escapeControl(inFlight)}`;
+  return {
+    message: `${done.length} of ${todo.length} endpoints created, ${notDone.length} not${maybe}`,
+    lines: [
+      `created (${done.length}):${done.map((d) => ` ${escapeControl(d.url)} (${escapeControl(d.id)})`).join("")}`,
+      `not created (${notDone.length}):${notDone.map((d) => ` ${escapeControl(d.url)}`).join("")}`,
+      "check with `edgectl api GET /endpoints`, then run --apply again (endpoints already created with the same policy are skipped)",
+    ],
+    details: { done, not_done: notDone },
+  };
 }
 
 async function printPlans(plans: Plan[], many: boolean, showSecret: boolean, deps: Deps): Promise<void> {
