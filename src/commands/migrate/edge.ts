@@ -33,6 +33,7 @@ import { maskPolicy, policyJsonText, policyYaml, type TrafficPolicy } from "../.
 import { readEdges } from "../../migrate/read.js";
 import { parsePolicyText } from "../../policy/parse.js";
 import { switchValue } from "../input.js";
+import { every, turn } from "../../io/checkpoint.js";
 
 const args = {
   edgeIds: {
@@ -111,6 +112,9 @@ export async function run(options: EdgeOptions, deps: Deps): Promise<void> {
   const plans = await readAndPlan(options, maps, deps);
   // A plan the validator refuses is a bug: nothing is printed or sent.
   assertPlansValid(plans);
+  // Each stage of the local work (parse, plan, check, mask) lets the event loop turn: a signal
+  // is heard at once, and nothing is printed or sent after it (src/io/checkpoint.ts).
+  await turn();
   const many = options.all || options.edgeIds.length > 1;
   if (!options.apply && !options.dryRun) {
     // With -o json the lists are in the plan itself.
@@ -142,6 +146,7 @@ export async function run(options: EdgeOptions, deps: Deps): Promise<void> {
   const created = await createAll(todo, deps);
   const endpoints = created.map((c) => c.endpoint);
   const shown = options.showSecret ? endpoints : ((await maskSecretsIn(endpoints)) as Endpoint[]);
+  await turn();
   // Nothing created (all existed): a table shows nothing, JSON an empty array.
   if (shown.length === 0 && deps.settings.output !== "json") return;
   printResult(deps, shown, (color) =>
@@ -180,14 +185,19 @@ async function readAndPlan(options: EdgeOptions, maps: Map<string, string>, deps
   }
   // Policy modules may be YAML: parsed here, where the library may be loaded.
   const policies = new Map<string, ParsedPolicy>();
+  const checkpoint = every(20);
   for (const text of policyTexts(read.edges)) {
+    await checkpoint();
     const parsed = await parsePolicyText(text);
     policies.set(
       text,
       parsed.ok ? { document: parsed.document } : { error: parsed.problems.map((p) => p.message).join("; ") },
     );
   }
-  return planEdges(read.edges, { backends: read.backends, maps, policies });
+  await turn();
+  const plans = planEdges(read.edges, { backends: read.backends, maps, policies });
+  await turn();
+  return plans;
 }
 
 function notMigratedLine(item: NotMigrated): string {
@@ -236,6 +246,7 @@ async function existingEndpoints(plans: Plan[], deps: Deps): Promise<Set<string>
       if (!found) continue;
       let same: Endpoint | undefined;
       for (const e of found) {
+        await turn();
         if (typeof e.traffic_policy !== "string") continue;
         const parsed = await parsePolicyText(e.traffic_policy);
         if (parsed.ok && isDeepStrictEqual(plainData(parsed.document), plainData(planned.traffic_policy))) same = e;
@@ -337,6 +348,7 @@ async function printPlans(plans: Plan[], many: boolean, showSecret: boolean, dep
         ...p,
         endpoints: p.endpoints.map((e) => ({ ...e, traffic_policy: maskPolicy(e.traffic_policy) })),
       }));
+  await turn();
   if (deps.settings.output === "json") return void deps.io.stdout.write(renderJson(many ? shown : shown[0]));
   const docs: string[] = [];
   for (const plan of shown)
