@@ -71,7 +71,11 @@ export async function run(options: CheckOptions, deps: Deps): Promise<void> {
   const parsed = await parsePolicyText(text);
   await turn();
   const problems = parsed.ok
-    ? await checkPolicyInterruptibly(parsed.document, { protocol: options.protocol, internal: options.internal }, every())
+    ? await checkPolicyInterruptibly(
+        parsed.document,
+        { protocol: options.protocol, internal: options.internal },
+        every(),
+      )
     : parsed.problems;
   await turn();
   const json = deps.settings.output === "json";
