@@ -19,6 +19,7 @@ import {
   closeSync,
   constants,
   fstatSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -174,6 +175,16 @@ function isBundle(name: string): boolean {
   }
 }
 
+/** Whether `path` is a regular file (not a link) of this user. */
+function isMine(path: string): boolean {
+  try {
+    const stats = lstatSync(path);
+    return stats.isFile() && (typeof process.getuid !== "function" || stats.uid === process.getuid());
+  } catch {
+    return false;
+  }
+}
+
 /** Whether fd 1 may be a terminal: a character device (fstat, unlike node:tty, loads nothing). */
 function maybeTerminal(): boolean {
   try {
@@ -232,10 +243,12 @@ function saveCache(script: Script, file: string, commands: string[]): void {
     );
     // Caches of other builds are dead weight once this one exists (other Node versions' stay).
     // Only files edgectl named: `<bundle>-<build>-node<version>-<arch>.v8cache`, for a bundle
-    // this build has (the folder may be shared: EDGECTL_CACHE_DIR), never another tool's.
+    // this build has (the folder may be shared: EDGECTL_CACHE_DIR), never another tool's, and
+    // only regular files of this user: never a link, nor another user's cache of that name.
     for (const name of readdirSync(dir)) {
       const own = OWN_CACHE.exec(name);
-      if (own && own[2] !== BUILD && isBundle(own[1]!)) rmSync(join(dir, name), { force: true });
+      if (own && own[2] !== BUILD && isBundle(own[1]!) && isMine(join(dir, name)))
+        rmSync(join(dir, name), { force: true });
     }
   } catch {
     // no cache this time (writeDurableSync removed its temp file)

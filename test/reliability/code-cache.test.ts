@@ -129,4 +129,29 @@ describe("the code cache in a shared folder", () => {
     for (const line of cacheLines(r.stderr))
       expect(line).toMatch(/^debug: code cache refused \(owned by another user\) \(/);
   });
+
+  it.runIf(process.getuid?.() === 0)(
+    "deletes another build's cache only when it is this user's own file (run as root)",
+    async () => {
+      const policy = join(dir, "policy.yml");
+      writeFileSync(policy, POLICY);
+      const cacheDir = join(dir, "cleanup");
+      const [file] = await made(cacheDir, policy);
+      const other = (build: string) =>
+        join(cacheDir, file!.slice(cacheDir.length + 1).replace(/-[0-9a-f]{16}-/, `-${build}-`));
+      const theirs = other("00000000000000aa");
+      const mine = other("00000000000000bb");
+      const link = other("00000000000000cc");
+      writeFileSync(theirs, "another user's cache");
+      chownSync(theirs, 65534, 65534);
+      writeFileSync(mine, "an old cache of mine");
+      symlinkSync(join(dir, "policy.yml"), link);
+      chmodSync(file!, 0o666); // refused, so this run writes its cache and cleans up
+      expect((await check(cacheDir, policy).done).code).toBe(0);
+      const left = readdirSync(cacheDir).map((name) => join(cacheDir, name));
+      expect(left).toContain(theirs);
+      expect(left).toContain(link);
+      expect(left).not.toContain(mine);
+    },
+  );
 });
