@@ -1,10 +1,11 @@
 // The entry point: the only place that touches process.argv, process.exit, signals and the
 // real streams. The CLI itself is src/app.ts, which tests run in-process.
-import { fstatSync, readFileSync } from "node:fs";
+import { fstatSync } from "node:fs";
 import { Readable } from "node:stream";
 import { createApp } from "./app.js";
 import type { InterruptReport } from "./commands/deps.js";
 import { EXIT_CODES, InternalError, InterruptedError } from "./errors.js";
+import { readSyncBounded } from "./files/read-bounded.js";
 import type { InStream } from "./io/iostreams.js";
 import { formatError } from "./output/error.js";
 
@@ -92,11 +93,12 @@ function flushed(stream: NodeJS.WritableStream): Promise<void> {
  * A file on stdin (`< ids.txt`), read at once: reading a file cannot block, and process.stdin
  * would make an fs stream for it, which costs more than the read. A pipe or a terminal stays
  * process.stdin, read as it comes, so Ctrl-C is heard while a writer is still writing.
+ * At most 16 MiB and a byte are read: readStdin refuses more (src/files/read-bounded.ts).
  */
 function fileStdin(): InStream | undefined {
   try {
     if (!fstatSync(0).isFile()) return undefined;
-    return Object.assign(Readable.from([readFileSync(0)]), { isTTY: false });
+    return Object.assign(Readable.from([readSyncBounded(0)]), { isTTY: false });
   } catch {
     return undefined; // no fd 0, or unreadable: process.stdin says so as it always did
   }

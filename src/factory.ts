@@ -4,7 +4,8 @@
 // environment holds, and `config set` can repair one bad value while another is still bad.
 import { ApiClient } from "./api/client.js";
 import type { Deps, InterruptReport } from "./commands/deps.js";
-import { AuthError } from "./errors.js";
+import { AuthError, UsageError } from "./errors.js";
+import { InputTooLargeError, readStreamBounded, tooLargeMessage } from "./files/read-bounded.js";
 import { colorAllowed, IOStreams, type InStream, type OutStream } from "./io/iostreams.js";
 import { ask } from "./io/prompt.js";
 import { escapeControl } from "./text/escape.js";
@@ -116,10 +117,13 @@ export function createFactory(options: FactoryOptions): Factory {
     // Warnings are shown before a question, and before a server that runs until stopped.
     confirm: (question) => (flushWarnings(), ask(question, false, terminal)).then((a) => /^y(es)?$/i.test(a.trim())),
     promptHidden: (question) => (flushWarnings(), ask(question, true, terminal)),
-    async readStdin() {
-      const chunks: Buffer[] = [];
-      for await (const chunk of options.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString("utf8");
+    async readStdin(label) {
+      try {
+        return (await readStreamBounded(options.stdin)).toString("utf8");
+      } catch (err) {
+        if (err instanceof InputTooLargeError) throw new UsageError(tooLargeMessage(label, "stdin"));
+        throw err;
+      }
     },
     onInterrupt(handler) {
       flushWarnings();

@@ -15,7 +15,19 @@
 //
 // It is built as CommonJS, and bin/edgectl.js is CommonJS too (bin/package.json): Node 20's
 // ES module loader costs ~10 ms at every start, a quarter of what a command adds to `node -e 0`.
-import { fstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { writeDurableSync } from "./files/durable.js";
 import type { Script } from "node:vm";
@@ -84,9 +96,10 @@ class CachedLoader {
 
   private compile(bundle: Bundle): Script {
     const file = cacheFile(this.env, bundle.name);
-    const cached = file === undefined ? undefined : parseCache(read(file));
+    const own = file === undefined ? undefined : readOwnCache(file);
+    const cached = parseCache(own?.data);
     const script = compileBundle(bundle, cached?.data);
-    const state = cached === undefined ? "miss" : script.cachedDataRejected ? "rejected" : "hit";
+    const state = own?.refused ?? (cached === undefined ? "miss" : script.cachedDataRejected ? "rejected" : "hit");
     if (this.debug) process.stderr.write(`debug: code cache ${state}${file === undefined ? "" : ` (${file})`}\n`);
     // The CLI ends with process.exit(): the cache is taken as the process goes. A cache holds
     // the functions of the commands that made it: one that has not run this command yet is
@@ -162,6 +175,16 @@ function isBundle(name: string): boolean {
   }
 }
 
+/** Whether `path` is a regular file (not a link) of this user. */
+function isMine(path: string): boolean {
+  try {
+    const stats = lstatSync(path);
+    return stats.isFile() && (typeof process.getuid !== "function" || stats.uid === process.getuid());
+  } catch {
+    return false;
+  }
+}
+
 /** Whether fd 1 may be a terminal: a character device (fstat, unlike node:tty, loads nothing). */
 function maybeTerminal(): boolean {
   try {
@@ -171,7 +194,43 @@ function maybeTerminal(): boolean {
   }
 }
 
-/** Writes the cache beside a temp name, then renames it in place; on any failure, nothing. */
+/**
+ * A cache file, if it is one this user may trust: code V8 runs from it, and the folder may be
+ * shared (EDGECTL_CACHE_DIR). It is opened without following a symbolic link (O_NOFOLLOW), and
+ * what was opened (fstat of the descriptor, so nothing can be swapped in between) must be a
+ * regular file of this user that no group or other user can write; else it is not loaded
+ * (`refused`, and replaced by this run's cache like a rejected one).
+ */
+function readOwnCache(file: string): { data?: Buffer; refused?: string } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (err) {
+    // A symbolic link there: ELOOP (Linux, macOS); EMLINK on FreeBSD.
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === "ELOOP" || code === "EMLINK" ? { refused: "refused (a symbolic link)" } : undefined;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return { refused: "refused (not a regular file)" };
+    if (typeof process.getuid === "function" && stats.uid !== process.getuid())
+      return { refused: "refused (owned by another user)" };
+    if ((stats.mode & 0o022) !== 0) return { refused: "refused (writable by others)" };
+    return { data: readFileSync(fd) };
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Writes the cache beside a temp name, then renames it in place; on any failure, nothing. The
+ * temp is created exclusively (O_EXCL: never through an existing file or symbolic link, which
+ * another user of a shared folder could have planted to have edgectl overwrite what it names),
+ * and a temp name that is taken means no cache this time (and is left alone); the rename
+ * replaces the name itself.
+ */
 function saveCache(script: Script, file: string, commands: string[]): void {
   try {
     const dir = join(file, "..");
@@ -180,14 +239,16 @@ function saveCache(script: Script, file: string, commands: string[]): void {
     writeDurableSync(
       file,
       Buffer.concat([Buffer.from(`${HEADER}${JSON.stringify(commands)}\n`), script.createCachedData()]),
-      { mode: 0o600, temp: (target) => `${target}.${process.pid}.tmp` },
+      { mode: 0o600, temp: (target) => `${target}.${process.pid}.tmp`, exclusive: true, leaveTaken: true },
     );
     // Caches of other builds are dead weight once this one exists (other Node versions' stay).
     // Only files edgectl named: `<bundle>-<build>-node<version>-<arch>.v8cache`, for a bundle
-    // this build has (the folder may be shared: EDGECTL_CACHE_DIR), never another tool's.
+    // this build has (the folder may be shared: EDGECTL_CACHE_DIR), never another tool's, and
+    // only regular files of this user: never a link, nor another user's cache of that name.
     for (const name of readdirSync(dir)) {
       const own = OWN_CACHE.exec(name);
-      if (own && own[2] !== BUILD && isBundle(own[1]!)) rmSync(join(dir, name), { force: true });
+      if (own && own[2] !== BUILD && isBundle(own[1]!) && isMine(join(dir, name)))
+        rmSync(join(dir, name), { force: true });
     }
   } catch {
     // no cache this time (writeDurableSync removed its temp file)

@@ -190,7 +190,7 @@ export async function collectIds(
   if (args.length === 1 && args[0] === "-") {
     if (deps.io.stdin.isTTY)
       throw new UsageError("<id>: `-` reads ids from stdin, but stdin is a terminal; pipe the ids in");
-    const text = await deps.readStdin();
+    const text = await deps.readStdin("<id>");
     const ids = text
       .split(/\r?\n/)
       .map((l) => l.trim())

@@ -28,8 +28,11 @@ export interface Deps {
   confirm(question: string): Promise<boolean>;
   /** Reads a line without echo (for keys typed at a terminal). */
   promptHidden(question: string): Promise<string>;
-  /** Reads all of stdin. */
-  readStdin(): Promise<string>;
+  /**
+   * Reads all of stdin, at most 16 MiB (src/files/read-bounded.ts): more is a UsageError that
+   * names stdin, after `label` (the flag or argument that asked for it).
+   */
+  readStdin(label?: string): Promise<string>;
   warn(message: string): void;
   /** Registers cleanup to run on Ctrl-C/SIGTERM instead of exiting at once (the emulator). */
   onInterrupt(handler: () => Promise<void>): void;

@@ -1,6 +1,7 @@
 // --dry-run: show the request a command would send (secrets masked) and send nothing. The body
 // is masked by structure (src/output/mask.ts): a secret's own value, never text that looks like it.
 import type { Method } from "../api/client.js";
+import { turn } from "../io/checkpoint.js";
 import { renderJson } from "../output/json.js";
 import { maskSecretsIn } from "../output/mask.js";
 import type { Deps } from "./deps.js";
@@ -32,6 +33,7 @@ export async function printDryRun(
   const request = { method, path, body };
   const text =
     deps.settings.output === "json" ? renderJson(await requestObject(deps, request)) : await requestText(deps, request);
+  await turn(); // masking a big policy takes a while: a signal meanwhile is heard first (src/io/checkpoint.ts)
   deps.io.stdout.write(text);
 }
 
@@ -44,5 +46,6 @@ export async function printDryRuns(deps: Pick<Deps, "io" | "settings">, requests
     deps.settings.output === "json"
       ? renderJson(await Promise.all(requests.map((r) => requestObject(deps, r))))
       : (await Promise.all(requests.map((r) => requestText(deps, r)))).join("");
+  await turn();
   deps.io.stdout.write(text);
 }

@@ -3,11 +3,11 @@
 // A field a hot path uses (`failover get`'s ids and --concurrency) also has a plain check
 // that passes the values it is sure of without zod: zod is loaded only on first use
 // (scripts/build.mjs), and building it and the schemas is most of what a quick command costs.
-import { readFileSync } from "node:fs";
 import * as z from "zod/mini";
 import { ID_RULES, isValidId, utf8Length, type IdKind } from "../api-data/ids.js";
 import { checkOf, schemaOf } from "../api/schema.js";
 import { UsageError } from "../errors.js";
+import { InputTooLargeError, readFileBounded, tooLargeMessage } from "../files/read-bounded.js";
 import { escapeControl } from "../text/escape.js";
 import type { Deps } from "./deps.js";
 
@@ -166,7 +166,9 @@ export function parseInput<S extends z.ZodMiniType>(
 /**
  * The text of a file, or of stdin for `-` (refused at a terminal, where nothing is piped in):
  * what `policy check <file>`, --traffic-policy-file and --input read. `label` names the
- * argument in a message; `atTerminal` is the whole message for `-` at a terminal.
+ * argument in a message; `atTerminal` is the whole message for `-` at a terminal. At most
+ * 16 MiB is read, and a file is read without blocking (a FIFO, a device: the signals are heard):
+ * src/files/read-bounded.ts.
  */
 export async function readTextSource(
   source: string,
@@ -175,14 +177,19 @@ export async function readTextSource(
 ): Promise<string> {
   if (source === "-") {
     if (deps.io.stdin.isTTY) throw new UsageError(words.atTerminal);
-    return deps.readStdin();
+    return deps.readStdin(words.label);
   }
+  return readFileText(source, words.label);
+}
+
+/** A file's text, at most 16 MiB; a failure is a UsageError naming `label` and the file. */
+export async function readFileText(file: string, label: string): Promise<string> {
   try {
-    // node:fs, loaded by every start: node:fs/promises would load a dozen more modules.
-    return readFileSync(source, "utf8");
+    return (await readFileBounded(file)).toString("utf8");
   } catch (err) {
+    if (err instanceof InputTooLargeError) throw new UsageError(tooLargeMessage(label, escapeControl(file)));
     throw new UsageError(
-      `${words.label}: cannot read ${escapeControl(source)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      `${label}: cannot read ${escapeControl(file)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
     );
   }
 }

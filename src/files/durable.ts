@@ -28,8 +28,16 @@ export interface DurableWrite {
   mode: number;
   /** The temp file's path for the file written (default `.<name>.<pid>.tmp` beside it). */
   temp?: (file: string) => string;
-  /** Create the temp exclusively (`wx`): fail if a file of that name is there. */
+  /**
+   * Create the temp exclusively (`wx`, O_CREAT|O_EXCL): fail if anything of that name is there,
+   * a symbolic link included (it is never followed).
+   */
   exclusive?: boolean;
+  /**
+   * With `exclusive`: a temp name that is taken is left alone (in a shared folder it may be
+   * another user's); without, it is removed, so that a stale temp does not block the next write.
+   */
+  leaveTaken?: boolean;
   /** fsync the data before the rename. */
   syncData?: boolean;
   /** fsync the folder after the rename, so the rename itself is durable (best effort). */
@@ -86,8 +94,12 @@ export function writeDurableSync(file: string, data: string | Uint8Array, o: Dur
   const { target, owner } = targetOf(file, o);
   const temp = (o.temp ?? defaultTemp)(target);
   let fd: number | undefined;
+  // With leaveTaken, the temp is removed on failure only once this write made it: an exclusive
+  // create that meets a file of that name (another user's, or a planted link) leaves it alone.
+  let made = !o.leaveTaken;
   try {
     fd = openSync(temp, o.exclusive ? "wx" : "w", o.mode);
+    made = true;
     writeFileSync(fd, data);
     const opened = fd;
     if (owner) tolerated(() => fchownSync(opened, owner.uid, owner.gid));
@@ -105,7 +117,7 @@ export function writeDurableSync(file: string, data: string | Uint8Array, o: Dur
       }
     }
     try {
-      rmSync(temp, { force: true });
+      if (made) rmSync(temp, { force: true });
     } catch {
       // nothing was left
     }
@@ -131,8 +143,10 @@ export function writeDurableSync(file: string, data: string | Uint8Array, o: Dur
 export async function writeDurable(file: string, data: string | Uint8Array, o: DurableWrite): Promise<void> {
   const { target, owner } = targetOf(file, o);
   const temp = (o.temp ?? defaultTemp)(target);
+  let made = !o.leaveTaken; // as above
   try {
     const fh = await fsp.open(temp, o.exclusive ? "wx" : "w", o.mode);
+    made = true;
     try {
       await fh.writeFile(data);
       if (owner) await fh.chown(owner.uid, owner.gid).catch(tolerate);
@@ -143,7 +157,7 @@ export async function writeDurable(file: string, data: string | Uint8Array, o: D
     }
     await fsp.rename(temp, target);
   } catch (err) {
-    await fsp.unlink(temp).catch(() => undefined);
+    if (made) await fsp.unlink(temp).catch(() => undefined);
     throw err;
   }
   if (o.syncFolder) {

@@ -57,13 +57,34 @@ function handlingPhase(protocol: Protocol): Phase {
 /** Every problem of a parsed policy document for that endpoint (none: valid), in document order. */
 export function checkPolicy(document: unknown, target: Target): Problem[] {
   const problems: Problem[] = [];
-  const add = (path: string, message: string, code: ProblemCode = OTHER) => problems.push({ path, message, code });
+  const steps = checkSteps(document, target, (path, message, code = OTHER) => problems.push({ path, message, code }));
+  while (!steps.next().done);
+  return problems;
+}
+
+/**
+ * checkPolicy, awaiting `checkpoint` after each rule: a command checking a policy of thousands
+ * of rules lets the event loop turn, so Ctrl-C and SIGTERM are heard at once (src/io/checkpoint.ts).
+ */
+export async function checkPolicyInterruptibly(
+  document: unknown,
+  target: Target,
+  checkpoint: () => Promise<void> | undefined,
+): Promise<Problem[]> {
+  const problems: Problem[] = [];
+  const steps = checkSteps(document, target, (path, message, code = OTHER) => problems.push({ path, message, code }));
+  while (!steps.next().done) await checkpoint();
+  return problems;
+}
+
+/** The checks, as steps: one after each rule (the one loop that grows with the policy). */
+function* checkSteps(document: unknown, target: Target, add: Add): Generator<void, void> {
   if (!isObject(document)) {
     add(
       "",
       "a Traffic Policy must be an object whose keys are phases (on_http_request, on_http_response, on_tcp_connect)",
     );
-    return problems;
+    return;
   }
   const allowed = phasesFor(target);
   const kind = `${target.internal ? "an internal" : "a public"} ${target.protocol} endpoint`;
@@ -81,10 +102,12 @@ export function checkPolicy(document: unknown, target: Target): Problem[] {
       add(phase, "must be a list of rules");
       continue;
     }
-    rules.forEach((rule, i) => checkRule(rule, `${phase}[${i}]`, phase as Phase, target, add));
+    for (let i = 0; i < rules.length; i++) {
+      checkRule(rules[i], `${phase}[${i}]`, phase as Phase, target, add);
+      yield;
+    }
   }
   if (!target.internal) checkHandled(document, target, add);
-  return problems;
 }
 
 type Add = (path: string, message: string, code?: ProblemCode) => void;

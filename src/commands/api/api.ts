@@ -9,6 +9,7 @@ import { defineCommand } from "../define.js";
 import type { Deps } from "../deps.js";
 import { printDryRun } from "../dry-run.js";
 import { readTextSource, switchValue, unquoted } from "../input.js";
+import { turn } from "../../io/checkpoint.js";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
@@ -165,7 +166,9 @@ async function shown(text: string): Promise<string> {
   } catch {
     return pretty(maskSecretFields(text));
   }
-  return renderJson(await maskSecretsIn(value));
+  const masked = await maskSecretsIn(value);
+  await turn(); // masking a big policy takes a while: a signal meanwhile is heard first (src/io/checkpoint.ts)
+  return renderJson(masked);
 }
 
 /** JSON pretty-printed; anything else line by line with control characters escaped. */

@@ -9,6 +9,7 @@ import { showSecretFlag } from "./fields.js";
 import { checkEndpointInput, policyFileFlag, readPolicyText, secretsOf } from "./policy-input.js";
 import { parsePolicyText } from "../../policy/parse.js";
 import { switchValue } from "../input.js";
+import { turn } from "../../io/checkpoint.js";
 
 const required = (what: string) => () => z.string({ error: `required: ${what}` });
 
@@ -63,6 +64,7 @@ export async function run(options: CreateInput, deps: Deps): Promise<void> {
   const binding: Binding = options.binding ?? "public";
   const policy = await parsePolicyText(options.trafficPolicy);
   checkEndpointInput({ url: options.url, urlGiven: true, binding, policy });
+  await turn(); // a signal during the check is heard before anything is sent (src/io/checkpoint.ts)
   const body: EndpointCreate = { type: "cloud", url: options.url, traffic_policy: options.trafficPolicy };
   if (options.description !== undefined) body.description = options.description;
   if (options.metadata !== undefined) body.metadata = options.metadata;

@@ -9,6 +9,7 @@ import type { Deps } from "../deps.js";
 import { renderRecord, renderRows } from "../../output/table.js";
 import { mayBeJson } from "../../policy/text-format.js";
 import { yamlText } from "../../output/yaml-write.js";
+import { turn } from "../../io/checkpoint.js";
 
 export function endpointRows(list: Endpoint[], color: boolean): string {
   return renderRows(
@@ -60,8 +61,14 @@ async function policyYaml(text: string, show: boolean): Promise<string> {
 
 /** JSON: `json` (one endpoint or a list) with secrets masked; table: each endpoint's record and policy. */
 export async function printEndpoints(deps: Deps, json: unknown, list: Endpoint[], show: boolean): Promise<void> {
-  if (deps.settings.output === "json") return printResult(deps, await shownData(json, show), () => "");
+  // Masking a big policy takes a while: a signal meanwhile is heard before anything is printed.
+  if (deps.settings.output === "json") {
+    const shown = await shownData(json, show);
+    await turn();
+    return printResult(deps, shown, () => "");
+  }
   const color = deps.io.colorOn(deps.io.stdout);
   const blocks = await Promise.all(list.map((e) => endpointRecord(e, show, color)));
+  await turn();
   printResult(deps, undefined, () => blocks.join("\n"));
 }

@@ -15,6 +15,7 @@ import { showSecretFlag } from "./fields.js";
 import { checkEndpointInput, policyFileFlag, readPolicyText, secretsOf, urlFlag } from "./policy-input.js";
 import { parsePolicyText } from "../../policy/parse.js";
 import { printEndpoints } from "./render.js";
+import { turn } from "../../io/checkpoint.js";
 
 const args = { id: { arg: "<ep-id>", help: "endpoint id (ep_…)", schema: () => idSchema("endpoint") } };
 const flags = {
@@ -88,6 +89,7 @@ export async function run(options: UpdateInput, deps: Deps): Promise<void> {
         policy: policy ?? (kept === undefined ? undefined : await parsePolicyText(kept)),
         policyKept: policy === undefined,
       });
+      await turn(); // a signal during the check is heard before anything is sent (src/io/checkpoint.ts)
     }
     if (options.dryRun) return await printDryRun(deps, "PATCH", endpointPath(options.id), body);
     const updated = await updateEndpoint(client, options.id, body);

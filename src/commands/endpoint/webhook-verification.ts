@@ -14,6 +14,7 @@ import { showSecretFlag } from "./fields.js";
 import { checkEndpointInput, secretsOf } from "./policy-input.js";
 import { parsePolicyText } from "../../policy/parse.js";
 import { printEndpoints } from "./render.js";
+import { turn } from "../../io/checkpoint.js";
 
 const args = { id: { arg: "<ep-id>", help: "endpoint id (ep_…)", schema: () => idSchema("endpoint") } };
 
@@ -74,6 +75,7 @@ export async function run(options: ReplaceOptions, deps: Deps): Promise<void> {
   const { text } = await setVerifyWebhook(current, options.provider, options.secret, options.rule);
   const policy = await parsePolicyText(text);
   checkEndpointInput({ url: endpoint.url, urlGiven: false, binding: bindingOf(endpoint), policy });
+  await turn(); // a signal during the check is heard before anything is sent (src/io/checkpoint.ts)
   const body = { traffic_policy: text };
   if (options.dryRun) return printDryRun(deps, "PATCH", endpointPath(options.id), body);
   // The policy's other secrets too, should an answer or a log line echo them.

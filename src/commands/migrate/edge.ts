@@ -16,7 +16,7 @@ import { maskSecretsIn } from "../../output/mask.js";
 import { printResult } from "../../output/print.js";
 import { renderRows } from "../../output/table.js";
 import { defineCommand, type OptionsOf } from "../define.js";
-import type { Deps } from "../deps.js";
+import type { Deps, InterruptReport } from "../deps.js";
 import { printDryRuns } from "../dry-run.js";
 import { INTERNAL_SCHEMES, parseMaps } from "../../migrate/internal-url.js";
 import {
@@ -33,6 +33,7 @@ import { maskPolicy, policyJsonText, policyYaml, type TrafficPolicy } from "../.
 import { readEdges } from "../../migrate/read.js";
 import { parsePolicyText } from "../../policy/parse.js";
 import { switchValue } from "../input.js";
+import { every, turn } from "../../io/checkpoint.js";
 
 const args = {
   edgeIds: {
@@ -111,6 +112,9 @@ export async function run(options: EdgeOptions, deps: Deps): Promise<void> {
   const plans = await readAndPlan(options, maps, deps);
   // A plan the validator refuses is a bug: nothing is printed or sent.
   assertPlansValid(plans);
+  // Each stage of the local work (parse, plan, check, mask) lets the event loop turn: a signal
+  // is heard at once, and nothing is printed or sent after it (src/io/checkpoint.ts).
+  await turn();
   const many = options.all || options.edgeIds.length > 1;
   if (!options.apply && !options.dryRun) {
     // With -o json the lists are in the plan itself.
@@ -142,6 +146,7 @@ export async function run(options: EdgeOptions, deps: Deps): Promise<void> {
   const created = await createAll(todo, deps);
   const endpoints = created.map((c) => c.endpoint);
   const shown = options.showSecret ? endpoints : ((await maskSecretsIn(endpoints)) as Endpoint[]);
+  await turn();
   // Nothing created (all existed): a table shows nothing, JSON an empty array.
   if (shown.length === 0 && deps.settings.output !== "json") return;
   printResult(deps, shown, (color) =>
@@ -180,14 +185,19 @@ async function readAndPlan(options: EdgeOptions, maps: Map<string, string>, deps
   }
   // Policy modules may be YAML: parsed here, where the library may be loaded.
   const policies = new Map<string, ParsedPolicy>();
+  const checkpoint = every(20);
   for (const text of policyTexts(read.edges)) {
+    await checkpoint();
     const parsed = await parsePolicyText(text);
     policies.set(
       text,
       parsed.ok ? { document: parsed.document } : { error: parsed.problems.map((p) => p.message).join("; ") },
     );
   }
-  return planEdges(read.edges, { backends: read.backends, maps, policies });
+  await turn();
+  const plans = planEdges(read.edges, { backends: read.backends, maps, policies });
+  await turn();
+  return plans;
 }
 
 function notMigratedLine(item: NotMigrated): string {
@@ -236,6 +246,7 @@ async function existingEndpoints(plans: Plan[], deps: Deps): Promise<Set<string>
       if (!found) continue;
       let same: Endpoint | undefined;
       for (const e of found) {
+        await turn();
         if (typeof e.traffic_policy !== "string") continue;
         const parsed = await parsePolicyText(e.traffic_policy);
         if (parsed.ok && isDeepStrictEqual(plainData(parsed.document), plainData(planned.traffic_policy))) same = e;
@@ -271,18 +282,27 @@ function createBody(endpoint: PlannedEndpoint, withSecrets: boolean): EndpointCr
   };
 }
 
-/** One POST at a time, in plan order; after a failure nothing more is sent, and what was created is told. */
+/**
+ * One POST at a time, in plan order; after a failure nothing more is sent, and what was created
+ * is told. Ctrl-C or SIGTERM meanwhile says it too, as an interrupted batch does
+ * (src/commands/batch.ts): the endpoints created and those not (`-o json`: the error's details).
+ */
 async function createAll(
   todo: { edgeId: string; endpoint: PlannedEndpoint }[],
   deps: Deps,
 ): Promise<{ edgeId: string; endpoint: Endpoint }[]> {
   const client = deps.client();
   const created: { edgeId: string; endpoint: Endpoint }[] = [];
+  let inFlight: string | undefined;
+  deps.reportOnInterrupt?.(() => interruptReport(todo, created, inFlight));
   try {
     for (const { edgeId, endpoint } of todo) {
       try {
+        inFlight = endpoint.url;
         created.push({ edgeId, endpoint: await createEndpoint(client, createBody(endpoint, true)) });
+        inFlight = undefined;
       } catch (err) {
+        inFlight = undefined;
         for (const c of created) deps.warn(`created before the failure: ${c.endpoint.id} ${c.endpoint.url}`);
         deps.warn(
           `creating the endpoint ${endpoint.url} failed; it was not retried${created.length ? "" : " and no endpoint was created before it"}; check with \`edgectl api GET /endpoints\`, then run --apply again (endpoints already created with the same policy are skipped)`,
@@ -296,6 +316,31 @@ async function createAll(
   return created;
 }
 
+/**
+ * What an interrupted --apply did: the endpoints created (URL and id) and the rest, not created;
+ * the one whose POST was in flight is not created, but may have been.
+ */
+function interruptReport(
+  todo: { edgeId: string; endpoint: PlannedEndpoint }[],
+  created: { edgeId: string; endpoint: Endpoint }[],
+  inFlight: string | undefined,
+): InterruptReport | undefined {
+  if (todo.length === 0) return undefined;
+  const done = created.map((c) => ({ url: c.endpoint.url, id: c.endpoint.id, edge_id: c.edgeId }));
+  const notDone = todo.slice(created.length).map((t) => ({ url: t.endpoint.url, edge_id: t.edgeId }));
+  const maybe =
+    inFlight === undefined ? "" : `; 1 of them was in flight and may have been created: ${escapeControl(inFlight)}`;
+  return {
+    message: `${done.length} of ${todo.length} endpoints created, ${notDone.length} not${maybe}`,
+    lines: [
+      `created (${done.length}):${done.map((d) => ` ${escapeControl(d.url)} (${escapeControl(d.id)})`).join("")}`,
+      `not created (${notDone.length}):${notDone.map((d) => ` ${escapeControl(d.url)}`).join("")}`,
+      "check with `edgectl api GET /endpoints`, then run --apply again (endpoints already created with the same policy are skipped)",
+    ],
+    details: { done, not_done: notDone },
+  };
+}
+
 async function printPlans(plans: Plan[], many: boolean, showSecret: boolean, deps: Deps): Promise<void> {
   const shown = showSecret
     ? plans
@@ -303,6 +348,7 @@ async function printPlans(plans: Plan[], many: boolean, showSecret: boolean, dep
         ...p,
         endpoints: p.endpoints.map((e) => ({ ...e, traffic_policy: maskPolicy(e.traffic_policy) })),
       }));
+  await turn();
   if (deps.settings.output === "json") return void deps.io.stdout.write(renderJson(many ? shown : shown[0]));
   const docs: string[] = [];
   for (const plan of shown)

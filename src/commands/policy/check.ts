@@ -5,6 +5,7 @@ import * as z from "zod/mini";
 import { UsageError } from "../../errors.js";
 import { escapeControl } from "../../text/escape.js";
 import { renderJson } from "../../output/json.js";
+import { every, turn } from "../../io/checkpoint.js";
 import type { Problem, Protocol } from "../../policy/index.js";
 import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
@@ -60,8 +61,23 @@ export async function run(options: CheckOptions, deps: Deps): Promise<void> {
     { label: "<file>", atTerminal: "<file>: stdin is a terminal; pipe the policy in, or name a file" },
     deps,
   );
-  const { checkPolicyText } = await import("../../policy/parse.js");
-  const problems = await checkPolicyText(text, { protocol: options.protocol, internal: options.internal });
+  const where = options.file === "-" ? "stdin" : options.file;
+  if (deps.settings.debug) deps.io.stderr.write(`debug: read ${text.length} characters from ${escapeControl(where)}\n`);
+  // Each stage lets the event loop turn, and the check does after every 200 rules: a signal is
+  // heard at once, and nothing is printed after it (src/io/checkpoint.ts).
+  await turn();
+  const { parsePolicyText } = await import("../../policy/parse.js");
+  const { checkPolicyInterruptibly } = await import("../../policy/index.js");
+  const parsed = await parsePolicyText(text);
+  await turn();
+  const problems = parsed.ok
+    ? await checkPolicyInterruptibly(
+        parsed.document,
+        { protocol: options.protocol, internal: options.internal },
+        every(),
+      )
+    : parsed.problems;
+  await turn();
   const json = deps.settings.output === "json";
   if (problems.length === 0) return void deps.io.stdout.write(json ? renderJson({ valid: true }) : "ok\n");
   deps.io.stdout.write(
@@ -69,7 +85,6 @@ export async function run(options: CheckOptions, deps: Deps): Promise<void> {
       ? renderJson({ valid: false, problems: problems.map(({ path, message }) => ({ path, message })) })
       : problems.map(line).join(""),
   );
-  const where = options.file === "-" ? "stdin" : options.file;
   throw new UsageError(
     `${where}: the policy has ${problems.length} problem${problems.length === 1 ? "" : "s"} (for ${options.internal ? "an internal" : "a public"} ${options.protocol} endpoint)`,
   );

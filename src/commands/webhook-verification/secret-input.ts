@@ -3,9 +3,8 @@
 import * as z from "zod/mini";
 import { isProvider, providerNeedsSecret, suggestProvider, type Provider } from "../../api-data/providers.js";
 import { UsageError } from "../../errors.js";
-import { escapeControl } from "../../text/escape.js";
 import type { Deps } from "../deps.js";
-import { switchValue } from "../input.js";
+import { readFileText, switchValue } from "../input.js";
 
 const required = "required (e.g. github, stripe, slack, sns)";
 
@@ -83,15 +82,10 @@ export async function readSecret(
   if (source === "--secret-stdin") {
     if (deps.io.stdin.isTTY)
       throw new UsageError("--secret-stdin: stdin is a terminal; pipe the secret in, or use --secret-file");
-    secret = dropNewline(await deps.readStdin());
+    secret = dropNewline(await deps.readStdin("--secret-stdin"));
   } else if (source === "--secret-file") {
-    try {
-      secret = dropNewline(await (await import("node:fs/promises")).readFile(flags.secretFile!, "utf8"));
-    } catch (err) {
-      throw new UsageError(
-        `--secret-file: cannot read ${escapeControl(flags.secretFile!)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-      );
-    }
+    // At most 16 MiB, as every file edgectl reads.
+    secret = dropNewline(await readFileText(flags.secretFile!, "--secret-file"));
   } else if (source === "--secret") {
     secret = flags.secret!;
   } else if (deps.env.EDGECTL_WEBHOOK_SECRET !== undefined) {
