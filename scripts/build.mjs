@@ -59,25 +59,6 @@ const writeApart = {
     b.onResolve({ filter: /\/emulator\/server\.js$/ }, () => ({ path: "./emulator.cjs", external: true }));
   },
 };
-// commander requires node:child_process (and with it net, dgram…) at load, for executable
-// subcommands, which edgectl has none of: it is required when first used instead.
-const lazyChildProcess = {
-  name: "lazy-child-process",
-  setup(b) {
-    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, ({ path }) => {
-      const source = readFileSync(path, "utf8");
-      const eager = "const childProcess = require('node:child_process');";
-      if (!source.includes(eager)) throw new Error(`lazy-child-process: not found in ${path}`);
-      return {
-        contents: source.replace(
-          eager,
-          "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };",
-        ),
-        loader: "js",
-      };
-    });
-  },
-};
 // zod is evaluated on first use, not when a module importing it is: `import * as z from
 // "zod/mini"` in src/ gets a stand-in whose functions load zod when first called, so a command
 // that makes no schema (`failover get` with valid input and answers: src/commands/input.ts,
@@ -167,7 +148,7 @@ const mainOptions = {
   outExtension: { ".js": ".cjs" },
   format: "cjs",
   supported: { "dynamic-import": false },
-  plugins: [writeApart, lazyZod, lazyChildProcess],
+  plugins: [writeApart, lazyZod],
   logOverride: { "import-is-undefined": "error" },
 };
 const mainBundle = async (name, entries) => {
