@@ -37,7 +37,7 @@ function aliasTargets(doc: Document): { targets: Map<Alias, Node | undefined>; n
   return { targets, nodes };
 }
 
-function yamlView(doc: Document): NodeView<Node | null> {
+export function yamlView(doc: Document): NodeView<Node | null> {
   const { targets, nodes } = aliasTargets(doc);
   const maxVisits = visitsFor(nodes);
   let visits = 0;
