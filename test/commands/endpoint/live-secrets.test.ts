@@ -235,11 +235,21 @@ describe("endpoint webhook-verification replace --secret ********", () => {
     expect(await stored(ep.id)).toBe(YAML.replace("provider: stripe", "provider: github"));
   });
 
-  it("is exit 2 when the action holds no live secret; nothing is sent", async () => {
-    const ep = await createEndpoint(
-      "on_http_request:\n  - actions:\n      - type: verify-webhook\n        config: {provider: sns}\n      - type: deny\n",
-      "replace-none",
-    );
+  it("is exit 2 when the action holds no live secret (only the mask, stored before this fix); nothing is sent", async () => {
+    // Stored straight through the API: create refuses a ******** now.
+    const policy =
+      'on_http_request:\n  - actions:\n      - type: verify-webhook\n        config: {provider: stripe, secret: "********"}\n      - type: deny\n';
+    const res = await fetch(`${emu.url}/endpoints`, {
+      method: "POST",
+      headers: {
+        authorization: "Bearer key_live_secrets_1234",
+        "content-type": "application/json",
+        "ngrok-version": "2",
+      },
+      body: JSON.stringify({ type: "cloud", url: "https://replace-none.example.com", traffic_policy: policy }),
+    });
+    expect(res.status).toBe(201);
+    const ep = (await res.json()) as { id: string };
     const before = emu.requests();
     const r = await run([
       "endpoint",
