@@ -56,3 +56,17 @@ describe("masking never recurses on the depth of a text", () => {
     expect(node).toEqual({ secret: "********", keep: "k" });
   });
 });
+
+describe("policy check refuses a JSON policy 20,000 deep (it passed before)", () => {
+  it("exit 2 with the problem, through the CLI", async () => {
+    const { appSandbox } = await import("../helpers/app.js");
+    const cli = appSandbox();
+    try {
+      const r = await cli.run(["policy", "check", "-"], { input: withMetadata(nested(20_000)) });
+      expect(r.exitCode).toBe(2);
+      expect(r.stdout).toContain("nested more than 64 levels deep");
+    } finally {
+      cli.cleanup();
+    }
+  });
+});

@@ -268,3 +268,58 @@ describe("endpoint webhook-verification replace --secret ********", () => {
     expect(emu.requests()).toBe(before + 1);
   });
 });
+
+describe("keepLiveSecrets: by place, in place", () => {
+  const live = `on_http_request:
+  - actions:
+      - type: oauth
+        config: {provider: google, client_id: a, client_secret: "live-1"}
+      - type: verify-webhook
+        config: {provider: stripe, secret: "live-2"}
+`;
+
+  it("an action of another type at the same place keeps nothing: exit 2", async () => {
+    const { keepLiveSecrets } = await import("../../../src/commands/endpoint/live-secrets.js");
+    const text = live.replace("type: oauth", "type: openid-connect").replace('"live-1"', '"********"');
+    await expect(keepLiveSecrets(text, live)).rejects.toThrow(
+      /on_http_request\[0\]\.actions\[0\]\.config\.client_secret: "\*{8}" is the mask edgectl prints, not a secret, and the endpoint's live policy holds no openid-connect secret there/,
+    );
+  });
+
+  it("several masks, a byte-order mark and YAML written as JSON: each live value where its mask stands", async () => {
+    const { keepLiveSecrets } = await import("../../../src/commands/endpoint/live-secrets.js");
+    const text = `\ufeff${live.replace('"live-1"', "'********'").replace('"live-2"', '"********"')}`;
+    expect(
+      await keepLiveSecrets(
+        text,
+        JSON.stringify({
+          on_http_request: [
+            {
+              actions: [
+                { type: "oauth", config: { client_secret: "live-1" } },
+                { type: "verify-webhook", config: { secret: "live-2" } },
+              ],
+            },
+          ],
+        }),
+      ),
+    ).toEqual({
+      text: `\ufeff${live}`,
+      kept: ["on_http_request[0].actions[0].config.client_secret", "on_http_request[0].actions[1].config.secret"],
+    });
+  });
+
+  it("a mask shared through a YAML anchor with a place that is no secret place is refused, not guessed", async () => {
+    const { keepLiveSecrets } = await import("../../../src/commands/endpoint/live-secrets.js");
+    const text = live
+      .replace('"live-2"', '&m "********"')
+      .concat("      - type: custom-response\n        config: {status_code: 200, body: *m}\n");
+    await expect(keepLiveSecrets(text, live)).rejects.toThrow(/cannot be put back there alone/);
+  });
+
+  it("a text without a mask, or no policy, is sent as given", async () => {
+    const { keepLiveSecrets } = await import("../../../src/commands/endpoint/live-secrets.js");
+    expect(await keepLiveSecrets(live, null)).toEqual({ text: live, kept: [] });
+    expect(await keepLiveSecrets("a: [", live)).toEqual({ text: "a: [", kept: [] });
+  });
+});
