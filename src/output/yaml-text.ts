@@ -144,6 +144,15 @@ export function setYamlValues(
   const entry = ([key, value]: [string, string]) => `${key}: ${scalars(key, value)}`;
   const flow = () => `{${values.map(entry).join(", ")}}`;
   const edits: { range: readonly [number, number]; text: string }[] = [];
+  // A collection on the way that another place names by an alias would change there too.
+  for (let i = 1; i <= path.length; i++) {
+    const node = doc.getIn(path.slice(0, i), true) as Node | undefined;
+    const anchor = node !== undefined && !isAlias(node) ? node.anchor : undefined;
+    if (anchor !== undefined && aliasNames(doc, anchor))
+      throw new Error(
+        `${path.slice(0, i).join(".")} is the YAML anchor &${anchor}, which *${anchor} names elsewhere: changing it would change that place too`,
+      );
+  }
   const target = doc.getIn(path, true) as Node | undefined;
   if (isMap(target)) {
     const missing: [string, string][] = [];

@@ -274,3 +274,13 @@ describe("replace: the property", () => {
     );
   });
 });
+
+describe("replace: an anchored config", () => {
+  it("a config that is a YAML anchor named elsewhere is exit 2 saying why", async () => {
+    const text =
+      "on_http_request:\n  - name: a\n    actions:\n      - type: verify-webhook\n        config: &c {provider: github, secret: old}\n  - actions:\n      - type: verify-webhook\n        config: *c\n";
+    const err = (await setVerifyWebhook(text, "stripe", "new", "a").catch((e: unknown) => e)) as Error;
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.message).toMatch(/config is the YAML anchor &c, which \*c names elsewhere/);
+  });
+});
