@@ -22,49 +22,57 @@ export function locateJson(text: string): JsonNode {
     i++;
     return JSON.parse(text.slice(start, i)) as string;
   };
-  const value = (): JsonNode => {
-    work.steps++;
-    skip();
+  /** A scalar at i (a string, number, true, false or null). */
+  const scalar = (): JsonNode => {
     const start = i;
-    const ch = text[i];
-    if (ch === "{") {
-      i++;
-      const entries: [string, JsonNode][] = [];
-      skip();
-      while (text[i] !== "}") {
-        skip();
-        const key = string();
-        skip();
-        i++; // :
-        entries.push([key, value()]);
-        skip();
-        if (text[i] === ",") i++;
-        skip();
-      }
-      i++;
-      return { kind: "object", start, end: i, entries };
-    }
-    if (ch === "[") {
-      i++;
-      const items: JsonNode[] = [];
-      skip();
-      while (text[i] !== "]") {
-        items.push(value());
-        skip();
-        if (text[i] === ",") i++;
-        skip();
-      }
-      i++;
-      return { kind: "array", start, end: i, items };
-    }
-    if (ch === '"') {
-      const v = string();
-      return { kind: "scalar", start, end: i, value: v };
+    if (text[i] === '"') {
+      const value = string();
+      return { kind: "scalar", start, end: i, value };
     }
     while (i < text.length && /[-+.\w]/.test(text[i]!)) i++;
     return { kind: "scalar", start, end: i, value: JSON.parse(text.slice(start, i)) as unknown };
   };
-  return value();
+  // An explicit stack of the collections open at i: never a call per level, however deep the
+  // text nests (a policy of 20,000 levels must not overflow the stack and be hidden whole).
+  type Open = Extract<JsonNode, { kind: "object" | "array" }> & { key?: string };
+  const open: Open[] = [];
+  let done: JsonNode | undefined;
+  /** A value is complete: it goes into the collection open around it, or is the root. */
+  const place = (node: JsonNode) => {
+    const parent = open.at(-1);
+    if (parent === undefined) done = node;
+    else if (parent.kind === "object") parent.entries.push([parent.key!, node]);
+    else parent.items.push(node);
+  };
+  for (;;) {
+    work.steps++;
+    skip();
+    const parent = open.at(-1);
+    // Close the collection at i, or step over the comma after a value.
+    if (parent !== undefined && (text[i] === "}" || text[i] === "]")) {
+      i++;
+      open.pop();
+      parent.end = i;
+      delete parent.key;
+      place(parent);
+    } else {
+      if (parent !== undefined && (parent.kind === "object" ? parent.entries.length : parent.items.length) > 0) {
+        i++; // ,
+        skip();
+      }
+      if (parent?.kind === "object") {
+        parent.key = string();
+        skip();
+        i++; // :
+        skip();
+      }
+      const ch = text[i];
+      if (ch === "{") open.push({ kind: "object", start: i++, end: -1, entries: [] });
+      else if (ch === "[") open.push({ kind: "array", start: i++, end: -1, items: [] });
+      else place(scalar());
+    }
+    if (open.length === 0 && done !== undefined) return done;
+  }
 }
 
 /** A located JSON value, as the secrets' walk sees it. */

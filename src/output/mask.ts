@@ -22,20 +22,39 @@ export function maskSecret<T extends { secret?: string | null }>(module: T, show
  * endpoint's `traffic_policy` string or a traffic_policy module's `value`. Keys keep their order.
  */
 export async function maskSecretsIn(value: unknown): Promise<unknown> {
-  if (Array.isArray(value)) return Promise.all(value.map(maskSecretsIn));
-  if (value === null || typeof value !== "object") return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    let masked: unknown;
-    if (SECRET_KEYS.has(key) && v !== null && v !== "" && typeof v !== "object") masked = MASK;
-    else if (key === "traffic_policy" && typeof v === "string") masked = await maskPolicyText(v);
-    else if (key === "traffic_policy" && isRecord(v) && typeof v.value === "string")
-      masked = await maskSecretsIn({ ...v, value: await maskPolicyText(v.value) });
-    else masked = await maskSecretsIn(v);
-    // defineProperty: a "__proto__" key from JSON.parse stays a plain key.
-    Object.defineProperty(out, key, { value: masked, enumerable: true, writable: true, configurable: true });
+  // An explicit stack of the values still to copy, each with where its copy goes: never a call
+  // per level, however deep the value nests (an `api` answer of any depth).
+  const root: Record<string, unknown> = {};
+  const todo: [Record<string | number, unknown>, string | number, unknown][] = [[root, "value", value]];
+  while (todo.length > 0) {
+    const [into, at, v] = todo.pop()!;
+    let copy: unknown = v;
+    if (Array.isArray(v)) {
+      const items: unknown[] = new Array<unknown>(v.length);
+      v.forEach((item, i) => todo.push([items as unknown as Record<number, unknown>, i, item]));
+      copy = items;
+    } else if (v !== null && typeof v === "object") {
+      const out: Record<string, unknown> = {};
+      for (const [key, x] of Object.entries(v)) {
+        let masked: unknown = undefined;
+        if (SECRET_KEYS.has(key) && x !== null && x !== "" && typeof x !== "object") masked = MASK;
+        else if (key === "traffic_policy" && typeof x === "string") masked = await maskPolicyText(x);
+        else if (key === "traffic_policy" && isRecord(x) && typeof x.value === "string")
+          todo.push([out, key, { ...x, value: await maskPolicyText(x.value) }]);
+        else todo.push([out, key, x]);
+        // Defined now, in the object's order (a copy filled in later keeps its place);
+        // defineProperty: a "__proto__" key from JSON.parse stays a plain key.
+        define(out, key, masked);
+      }
+      copy = out;
+    }
+    define(into, at, copy);
   }
-  return out;
+  return root.value;
+}
+
+function define(into: Record<string | number, unknown>, key: string | number, value: unknown): void {
+  Object.defineProperty(into, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);

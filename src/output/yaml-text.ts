@@ -2,7 +2,7 @@
 // library's Document as src/policy/yaml.ts reads it (the tool's one YAML configuration).
 // Bundled with it (dist/yaml.cjs) and required only when a YAML text is read, so no other
 // command parses the library at start-up (printing is yaml-write.ts's).
-import { isAlias, isMap, isScalar, isSeq, visit, type Alias, type Document, type Node } from "yaml";
+import { isAlias, isMap, isScalar, isSeq, visit, type Alias, type Document, type Node, type YAMLMap } from "yaml";
 import { work } from "../policy/work.js";
 import { yamlDocument } from "../policy/yaml.js";
 import { secretNodes, type NodeView } from "./policy-secrets.js";
@@ -37,7 +37,7 @@ function aliasTargets(doc: Document): { targets: Map<Alias, Node | undefined>; n
   return { targets, nodes };
 }
 
-function yamlView(doc: Document): NodeView<Node | null> {
+export function yamlView(doc: Document): NodeView<Node | null> {
   const { targets, nodes } = aliasTargets(doc);
   const maxVisits = visitsFor(nodes);
   let visits = 0;
@@ -121,10 +121,14 @@ function trimEnd(text: string, start: number, end: number): number {
 }
 
 /**
- * The YAML text with the mapping at `path` holding `values` (each written as `scalars` says):
- * a value that stands as a scalar is replaced where it stands (every other byte kept); else
- * the document is edited and written out again (comments kept). Throws when `path` does not
- * lead to a mapping (through an alias, for one).
+ * The YAML text with the mapping at `path` holding `values` (each written as `scalars` says),
+ * every other byte kept: a value that stands (a scalar, or an alias) is replaced where it stands;
+ * a missing key is added in place (in a flow mapping after its last entry, in a block mapping
+ * on a line of its own at the mapping's column); a missing or null mapping at `path` is written
+ * as a flow mapping where it stands, or added to the mapping above it. Never the document written
+ * out again. Throws (saying why) what cannot be edited so: a path through an alias, a value that
+ * is a collection, a value anchored and named elsewhere by an alias (changing it would change
+ * that place too).
  */
 export function setYamlValues(
   text: string,
@@ -136,19 +140,100 @@ export function setYamlValues(
   if (!read.ok) throw new Error(read.message);
   if (read.doc === null) throw new Error("the text holds no YAML document");
   const doc = read.doc;
-  const nodes = values.map(([key]) => doc.getIn([...path, key], true) as Node | undefined);
-  if (nodes.every((n) => isScalar(n) && n.range))
-    return replaceRanges(
-      text,
-      values.map(([key, value], i) => ({
-        range: [nodes[i]!.range![0], nodes[i]!.range![1]],
-        text: scalars(key, value),
-      })),
-    );
-  const target = doc.getIn(path, true);
-  if (isMap(target)) for (const [key, value] of values) target.set(key, value);
-  else if (target === undefined || (isScalar(target) && target.value === null))
-    doc.setIn(path, Object.fromEntries(values));
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const entry = ([key, value]: [string, string]) => `${key}: ${scalars(key, value)}`;
+  const flow = () => `{${values.map(entry).join(", ")}}`;
+  const edits: { range: readonly [number, number]; text: string }[] = [];
+  // A collection on the way that another place names by an alias would change there too.
+  for (let i = 1; i <= path.length; i++) {
+    const node = doc.getIn(path.slice(0, i), true) as Node | undefined;
+    const anchor = node !== undefined && !isAlias(node) ? node.anchor : undefined;
+    if (anchor !== undefined && aliasNames(doc, anchor))
+      throw new Error(
+        `${path.slice(0, i).join(".")} is the YAML anchor &${anchor}, which *${anchor} names elsewhere: changing it would change that place too`,
+      );
+  }
+  const target = doc.getIn(path, true) as Node | undefined;
+  if (isMap(target)) {
+    const missing: [string, string][] = [];
+    for (const [key, value] of values) {
+      const node = target.get(key, true) as Node | undefined;
+      if (node === undefined) missing.push([key, value]);
+      else if ((isScalar(node) || isAlias(node)) && node.range) {
+        const anchor = isScalar(node) ? node.anchor : undefined;
+        if (anchor !== undefined && aliasNames(doc, anchor))
+          throw new Error(
+            `its ${key} is the YAML anchor &${anchor}, which *${anchor} names elsewhere: changing it would change that place too`,
+          );
+        edits.push(scalarEdit(text, node.range, scalars(key, value)));
+      } else throw new Error(`its ${key} is not a single value written out in the text`);
+    }
+    if (missing.length > 0) edits.push(insertEntries(text, target, missing, "provider", eol, entry));
+  } else if (target === undefined) {
+    const parent = doc.getIn(path.slice(0, -1), true) as Node | undefined;
+    if (!isMap(parent) || parent.has(path.at(-1))) throw new Error(`${path.join(".")} is not written out in the text`);
+    edits.push(insertEntries(text, parent, [[String(path.at(-1)), ""]], "type", eol, ([key]) => `${key}: ${flow()}`));
+  } else if (isScalar(target) && target.value === null && target.range && !target.anchor)
+    edits.push(scalarEdit(text, target.range, flow()));
   else throw new Error(`${path.join(".")} is not a mapping written out in the text`);
-  return doc.toString({ lineWidth: 0 });
+  return replaceRanges(text, edits);
+}
+
+/** Whether an alias of the document names `anchor`. */
+function aliasNames(doc: Document, anchor: string): boolean {
+  let found = false;
+  visit(doc, {
+    Alias(_, node) {
+      if (node.source !== anchor) return undefined;
+      found = true;
+      return visit.BREAK;
+    },
+  });
+  return found;
+}
+
+/** The value at `range` replaced; an empty value (`key:` alone) gets the blanks it needs around it. */
+function scalarEdit(text: string, range: readonly number[], replacement: string) {
+  const [start, end] = [range[0]!, range[1]!];
+  if (start !== end) return { range: [start, end] as const, text: replacement };
+  const before = start > 0 && !/\s/.test(text[start - 1]!) ? " " : "";
+  const after = start < text.length && !/\s/.test(text[start]!) ? " " : "";
+  return { range: [start, start] as const, text: `${before}${replacement}${after}` };
+}
+
+/**
+ * Where and what to insert to add `entries` to `map`, in place: in a flow mapping after its last
+ * entry (or inside its braces); in a block mapping, each on a line of its own at the mapping's
+ * column, after the line of the entry `after` (else the last) when that entry is one line, else
+ * before the first key.
+ */
+function insertEntries(
+  text: string,
+  map: YAMLMap,
+  entries: [string, string][],
+  after: string,
+  eol: string,
+  write: (entry: [string, string]) => string,
+): { range: readonly [number, number]; text: string } {
+  const written = entries.map(write);
+  const at = (i: number, t: string) => ({ range: [i, i] as const, text: t });
+  if (map.flow) {
+    const last = map.items.at(-1);
+    if (last === undefined) return at(map.range![0] + 1, written.join(", "));
+    const end = (last.value as Node | null)?.range?.[1] ?? (last.key as Node).range![1];
+    return at(end, written.map((w) => `, ${w}`).join(""));
+  }
+  const firstKey = (map.items[0]!.key as Node).range![0];
+  const column = firstKey - (text.lastIndexOf("\n", firstKey - 1) + 1);
+  const pad = " ".repeat(column);
+  const pair = map.items.find((p) => isScalar(p.key) && p.key.value === after) ?? map.items.at(-1)!;
+  const key = pair.key as Node;
+  const value = pair.value as Node | null;
+  const end = value?.range?.[1] ?? key.range![1];
+  if ((value === null || isScalar(value) || isAlias(value)) && !text.slice(key.range![0], end).includes("\n")) {
+    const newline = text.indexOf("\n", end);
+    if (newline === -1) return at(text.length, written.map((w) => `${eol}${pad}${w}`).join(""));
+    return at(newline + 1, written.map((w) => `${pad}${w}${eol}`).join(""));
+  }
+  return at(firstKey, written.map((w) => `${w}${eol}${pad}`).join(""));
 }

@@ -2,7 +2,7 @@
 // (what the API stores and edgectl sends), then YAML, read by the yaml library as every YAML
 // text of the tool is (src/policy/yaml.ts, loaded only then).
 import { checkPolicy, type Problem, type Target } from "./index.js";
-import { mayBeJson } from "./text-format.js";
+import { MAX_NESTING, mayBeJson, nestsDeeperThanLimit } from "./text-format.js";
 
 export type Parsed = { ok: true; document: unknown } | { ok: false; problems: Problem[] };
 
@@ -16,7 +16,11 @@ export async function parsePolicyText(text: string): Promise<Parsed> {
   if (body.trim() === "") return notParsed("the policy is empty");
   if (mayBeJson(body))
     try {
-      return { ok: true, document: JSON.parse(body) as unknown };
+      const document = JSON.parse(body) as unknown;
+      // The contract's limit, as for YAML: deeper is a problem of the policy (and no walk of
+      // masking or checking is handed a document deeper than this).
+      if (nestsDeeperThanLimit(document)) return notParsed(`nested more than ${MAX_NESTING} levels deep`);
+      return { ok: true, document };
     } catch {
       // Text that starts like JSON but is not is most likely broken JSON; YAML (a superset) says where.
     }

@@ -7,3 +7,21 @@
  * costs a thrown error on every YAML text.
  */
 export const mayBeJson = (text: string): boolean => /^\s*[[{]/.test(text);
+
+/** A policy document nests at most 64 levels of mappings and sequences, JSON and YAML alike (the contract). */
+export const MAX_NESTING = 64;
+
+/**
+ * Whether parsed data nests more than MAX_NESTING levels of objects and arrays (the root
+ * counts as one). An explicit stack: never a call per level, however deep the data.
+ */
+export function nestsDeeperThanLimit(value: unknown): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (depth + 1 > MAX_NESTING) return true;
+    for (const item of Array.isArray(v) ? v : Object.values(v as object)) stack.push([item, depth + 1]);
+  }
+  return false;
+}

@@ -4,6 +4,7 @@
 // yaml library's Document, whose nodes say where each value stands. The yaml library is bundled
 // apart (dist/yaml.cjs, scripts/build.mjs) and required only when a YAML text is read.
 import { isCollection, isPair, parseAllDocuments, type Document } from "yaml";
+import { MAX_NESTING } from "./text-format.js";
 import { work } from "./work.js";
 
 /**
@@ -14,8 +15,8 @@ import { work } from "./work.js";
 export const YAML_OPTIONS = { version: "1.2", merge: true, uniqueKeys: true } as const;
 /** Aliases that expand past this ("billion laughs") are refused like any text not a policy. */
 export const MAX_ALIAS_COUNT = 100;
-/** A policy document nests at most 64 levels of mappings and sequences (the contract). */
-export const MAX_NESTING = 64;
+/** A policy document nests at most 64 levels of mappings and sequences (the contract), as JSON does. */
+export { MAX_NESTING };
 
 // The yaml library's composer recurses once per level of nesting: thousands of levels (a 20 kB
 // text of `[`) exhaust its stack, and V8 has then been seen to abort the whole process. These

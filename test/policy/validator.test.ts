@@ -818,14 +818,16 @@ describe("policy text", () => {
       problems: [{ path: "", message: `not valid JSON or YAML: ${message}`, code: "ERR_NGROK_2201" }],
     });
   });
-  test("JSON nested deep is read as JSON (no stack is spent on it)", async () => {
+  test("JSON nested past 64 levels is refused as YAML is (the contract's limit; no stack is spent on it)", async () => {
     const deep = JSON.stringify({
       on_http_request: [
         { actions: [{ type: "log", config: { metadata: { a: JSON.parse("[".repeat(5000) + "]".repeat(5000)) } } }] },
       ],
     });
-    const parsed = await parsePolicyText(deep);
-    expect(parsed.ok).toBe(true);
+    expect(await parsePolicyText(deep)).toEqual({
+      ok: false,
+      problems: [{ path: "", message: "nested more than 64 levels deep", code: "ERR_NGROK_2201" }],
+    });
   });
   test("a byte-order mark is skipped", async () => {
     expect(await parsePolicyText('\ufeff{"on_http_request": []}')).toEqual({

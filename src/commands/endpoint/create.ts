@@ -8,6 +8,7 @@ import { descriptionFlag, dryRunFlag, metadataFlag } from "../flags.js";
 import { showSecretFlag } from "./fields.js";
 import { checkEndpointInput, policyFileFlag, readPolicyText, secretsOf } from "./policy-input.js";
 import { parsePolicyText } from "../../policy/parse.js";
+import { refuseMasks } from "./live-secrets.js";
 import { switchValue } from "../input.js";
 import { turn } from "../../io/checkpoint.js";
 
@@ -45,7 +46,8 @@ export const create = defineCommand({
   description: "Create a Cloud Endpoint with a Traffic Policy",
   flags,
   about: `The URL and the policy are checked first, as \`edgectl policy check\` does: any problem is
-listed and nothing is sent (exit 2). The policy is sent as written (YAML stays YAML).`,
+listed and nothing is sent (exit 2). The policy is sent as written (YAML stays YAML). A
+"********" (the mask edgectl prints) at a secret place is refused (exit 2): write the secret.`,
   examples: [
     "$ edgectl endpoint create --url https://shop.example.com --traffic-policy-file policy.yml",
     "$ edgectl endpoint create --url https://api.internal --binding internal --traffic-policy-file - < policy.json",
@@ -63,6 +65,8 @@ export interface CreateInput extends Omit<CreateOptions, "trafficPolicyFile"> {
 export async function run(options: CreateInput, deps: Deps): Promise<void> {
   const binding: Binding = options.binding ?? "public";
   const policy = await parsePolicyText(options.trafficPolicy);
+  // A "********" at a secret place is the mask edgectl prints, not a secret: there is no live one to keep.
+  await refuseMasks(options.trafficPolicy);
   checkEndpointInput({ url: options.url, urlGiven: true, binding, policy });
   await turn(); // a signal during the check is heard before anything is sent (src/io/checkpoint.ts)
   const body: EndpointCreate = { type: "cloud", url: options.url, traffic_policy: options.trafficPolicy };

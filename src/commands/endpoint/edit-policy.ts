@@ -7,6 +7,7 @@ import { InternalError, UsageError } from "../../errors.js";
 import { escapeControl } from "../../text/escape.js";
 import { locateJson, type JsonNode } from "../../output/json-ranges.js";
 import { yamlQuoted } from "../../output/yaml-write.js";
+import { MASK } from "../../secrets/index.js";
 
 type Path = (string | number)[];
 
@@ -88,25 +89,33 @@ function setJsonMember(text: string, path: Path, key: string, json: string): str
 
 export interface Edited {
   text: string;
+  /** The action's live secret was kept (a `--secret ********`). */
+  kept: boolean;
   /** The rule the action is in, as messages name it. */
   rule: string;
 }
 
-/** The policy text with that action's provider and secret set. */
+/**
+ * The policy text with that action's provider and secret set; `secret` undefined keeps the
+ * secret the action holds (a `--secret ********`: the mask edgectl prints), exit 2 when it holds
+ * none. A byte-order mark is kept, and read past.
+ */
 export async function setVerifyWebhook(
   text: string,
   provider: string,
-  secret: string,
+  secret: string | undefined,
   rule: string | undefined,
 ): Promise<Edited> {
+  const bom = text.startsWith("\ufeff") ? "\ufeff" : "";
+  const body = text.slice(bom.length);
   let json = true;
   let document: unknown;
   try {
-    document = JSON.parse(text);
+    document = JSON.parse(body);
   } catch {
     json = false;
     try {
-      document = (await import("../../policy/yaml.js")).yamlValue(text);
+      document = (await import("../../policy/yaml.js")).yamlValue(body);
     } catch {
       throw new UsageError(
         "the endpoint's Traffic Policy is neither JSON nor YAML; replace it whole with `edgectl endpoint update --traffic-policy-file`",
@@ -116,29 +125,29 @@ export async function setVerifyWebhook(
   if (!isRecord(document)) throw new UsageError("the endpoint's Traffic Policy is not a policy (an object of phases)");
   const target = choose(findVerifyWebhooks(document), rule);
   const configPath = [...target.path, "config"];
+  let action: unknown = document;
+  for (const step of target.path) action = (action as Record<string | number, unknown>)[step];
+  const config = (action as Record<string, unknown>).config;
+  const live = isRecord(config) ? config.secret : undefined;
+  if (secret === undefined && (live === undefined || live === null || live === "" || live === MASK))
+    throw new UsageError(
+      `--secret: "${MASK}" is the mask edgectl prints, not a secret, and the verify-webhook action of rule ${escapeControl(target.rule)} holds no secret to keep; give the secret itself`,
+    );
+  const values: [string, string][] = [["provider", provider]];
+  if (secret !== undefined) values.push(["secret", secret]);
   let edited: string;
   try {
     if (json) {
-      const config = nodeAt(locateJson(text), configPath);
-      edited =
-        config?.kind === "object"
-          ? setJsonMember(
-              setJsonMember(text, configPath, "secret", JSON.stringify(secret)),
-              configPath,
-              "provider",
-              JSON.stringify(provider),
-            )
-          : setJsonMember(text, target.path, "config", JSON.stringify({ provider, secret }));
+      const located = nodeAt(locateJson(body), configPath);
+      edited = body;
+      if (located?.kind === "object")
+        for (const [key, value] of [...values].reverse())
+          edited = setJsonMember(edited, configPath, key, JSON.stringify(value));
+      else edited = setJsonMember(body, target.path, "config", JSON.stringify(Object.fromEntries(values)));
     } else {
       const { setYamlValues } = await import("../../output/yaml-text.js");
-      edited = setYamlValues(
-        text,
-        configPath,
-        [
-          ["provider", provider],
-          ["secret", secret],
-        ],
-        (key, value) => (key === "provider" && /^[a-z][a-z0-9_]*$/.test(value) ? value : yamlQuoted(value)),
+      edited = setYamlValues(body, configPath, values, (key, value) =>
+        key === "provider" && /^[a-z][a-z0-9_]*$/.test(value) ? value : yamlQuoted(value),
       );
     }
   } catch (err) {
@@ -146,14 +155,14 @@ export async function setVerifyWebhook(
       `cannot edit the verify-webhook action of rule ${target.rule} in place (${(err as Error).message}); edit the policy with \`edgectl endpoint update --traffic-policy-file\``,
     );
   }
-  // Read back: the policy given, with exactly those two values changed.
+  // Read back: the policy given, with exactly those values changed.
   const expected = structuredClone(document);
-  let action: unknown = expected;
-  for (const step of target.path) action = (action as Record<string | number, unknown>)[step];
-  const a = action as Record<string, unknown>;
-  a.config = { ...(isRecord(a.config) ? a.config : {}), provider, secret };
+  let copy: unknown = expected;
+  for (const step of target.path) copy = (copy as Record<string | number, unknown>)[step];
+  const a = copy as Record<string, unknown>;
+  a.config = { ...(isRecord(a.config) ? a.config : {}), ...Object.fromEntries(values) };
   const back: unknown = json ? JSON.parse(edited) : (await import("../../policy/yaml.js")).yamlValue(edited);
   if (!isDeepStrictEqual(back, expected))
     throw new InternalError("the edited Traffic Policy does not read back as intended; nothing was sent");
-  return { text: edited, rule: target.rule };
+  return { text: bom + edited, rule: target.rule, kept: secret === undefined };
 }

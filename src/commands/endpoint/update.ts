@@ -4,6 +4,7 @@ import {
   getEndpoint,
   updateEndpoint,
   type Binding,
+  type Endpoint,
   type EndpointUpdate,
 } from "../../api/endpoints.js";
 import { defineCommand, type OptionsOf } from "../define.js";
@@ -14,6 +15,8 @@ import { descriptionFlag, dryRunFlag, metadataFlag } from "../flags.js";
 import { showSecretFlag } from "./fields.js";
 import { checkEndpointInput, policyFileFlag, readPolicyText, secretsOf, urlFlag } from "./policy-input.js";
 import { parsePolicyText } from "../../policy/parse.js";
+import { MASK } from "../../secrets/index.js";
+import { keepLiveSecrets } from "./live-secrets.js";
 import { printEndpoints } from "./render.js";
 import { turn } from "../../io/checkpoint.js";
 
@@ -45,7 +48,9 @@ export const update = defineCommand({
   ],
   about: `With --url or --traffic-policy-file the endpoint is read first (a GET, also with --dry-run), so
 they are checked for its protocol and binding as \`edgectl policy check\` does: any problem is
-listed and nothing is changed (exit 2).`,
+listed and nothing is changed (exit 2). A "********" (the mask edgectl prints) at a secret place
+of the policy where the live policy holds a secret (same phase, rule and action) keeps that
+secret; one where it holds none is exit 2 naming the place.`,
   examples: [
     "$ edgectl endpoint update ep_2abc --traffic-policy-file policy.yml",
     '$ edgectl endpoint update ep_2abc --description "shop (eu)"',
@@ -73,25 +78,48 @@ export async function run(options: UpdateInput, deps: Deps): Promise<void> {
   if (options.metadata !== undefined) body.metadata = options.metadata;
   const reads = options.url !== undefined || options.trafficPolicy !== undefined;
   if (options.dryRun && !reads) return printDryRun(deps, "PATCH", endpointPath(options.id), body);
-  const policy = options.trafficPolicy === undefined ? undefined : await parsePolicyText(options.trafficPolicy);
-  const client = deps.client({ secrets: policy === undefined ? [] : secretsOf(policy) });
-  try {
-    if (reads) {
-      // The protocol and binding the URL and policy are checked for are the endpoint's.
-      const current = await getEndpoint(client, options.id);
-      const binding: Binding = bindingOf(current);
-      // A new URL with the policy kept: the kept policy must suit the new URL's protocol too.
-      const kept = policy === undefined && current.traffic_policy ? current.traffic_policy : undefined;
-      checkEndpointInput({
-        url: options.url ?? current.url,
-        urlGiven: options.url !== undefined,
-        binding,
-        policy: policy ?? (kept === undefined ? undefined : await parsePolicyText(kept)),
-        policyKept: policy === undefined,
-      });
-      await turn(); // a signal during the check is heard before anything is sent (src/io/checkpoint.ts)
+  let policy = options.trafficPolicy === undefined ? undefined : await parsePolicyText(options.trafficPolicy);
+  let secrets = policy === undefined ? [] : secretsOf(policy);
+  if (reads) {
+    // The protocol and binding the URL and policy are checked for are the endpoint's.
+    const reader = deps.client({ secrets });
+    let current: Endpoint;
+    try {
+      current = await getEndpoint(reader, options.id);
+    } finally {
+      reader.close();
     }
-    if (options.dryRun) return await printDryRun(deps, "PATCH", endpointPath(options.id), body);
+    let kept: string[] = [];
+    if (options.trafficPolicy !== undefined) {
+      // A ******** where the live policy holds a secret keeps it (put back where the mask
+      // stands); one with no live secret there is exit 2, and nothing is sent.
+      const live = await keepLiveSecrets(options.trafficPolicy, current.traffic_policy);
+      kept = live.kept;
+      if (live.text !== options.trafficPolicy) {
+        body.traffic_policy = live.text;
+        policy = await parsePolicyText(live.text);
+        secrets = secretsOf(policy);
+      }
+    }
+    const binding: Binding = bindingOf(current);
+    // A new URL with the policy kept: the kept policy must suit the new URL's protocol too.
+    const keptPolicy = policy === undefined && current.traffic_policy ? current.traffic_policy : undefined;
+    checkEndpointInput({
+      url: options.url ?? current.url,
+      urlGiven: options.url !== undefined,
+      binding,
+      policy: policy ?? (keptPolicy === undefined ? undefined : await parsePolicyText(keptPolicy)),
+      policyKept: policy === undefined,
+    });
+    await turn(); // a signal during the check is heard before anything is sent (src/io/checkpoint.ts)
+    if (options.dryRun) {
+      for (const place of kept)
+        deps.io.stderr.write(`note: --traffic-policy-file: ${place}: "${MASK}" keeps the endpoint's live secret\n`);
+      return await printDryRun(deps, "PATCH", endpointPath(options.id), body);
+    }
+  }
+  const client = deps.client({ secrets });
+  try {
     const updated = await updateEndpoint(client, options.id, body);
     await printEndpoints(deps, updated, [updated], options.showSecret);
   } finally {

@@ -15,6 +15,8 @@ import { checkEndpointInput, secretsOf } from "./policy-input.js";
 import { parsePolicyText } from "../../policy/parse.js";
 import { printEndpoints } from "./render.js";
 import { turn } from "../../io/checkpoint.js";
+import { MASK } from "../../secrets/index.js";
+import { escapeControl } from "../../text/escape.js";
 
 const args = { id: { arg: "<ep-id>", help: "endpoint id (ep_…)", schema: () => idSchema("endpoint") } };
 
@@ -35,7 +37,8 @@ export const replace = defineCommand({
   about: `Reads the endpoint, changes only that action's provider and secret (a YAML policy keeps its
 comments and layout; JSON stays JSON) and sends the policy back (PATCH). The secret comes from
 exactly one of --secret-stdin, --secret-file, --secret, or else EDGECTL_WEBHOOK_SECRET; every
-provider needs one here, sns included.`,
+provider needs one here, sns included. A secret of "********" (the mask edgectl prints) keeps the
+action's live secret (exit 2 when it holds none).`,
   examples: [
     "$ edgectl endpoint webhook-verification replace ep_2abc --provider github --secret-file ./gh.secret",
     `$ printf %s "$STRIPE_SECRET" | edgectl endpoint webhook-verification replace ep_2abc --provider stripe --secret-stdin --rule hooks`,
@@ -72,12 +75,22 @@ export async function run(options: ReplaceOptions, deps: Deps): Promise<void> {
     reader.close();
   }
   const current = endpoint.traffic_policy ?? "";
-  const { text } = await setVerifyWebhook(current, options.provider, options.secret, options.rule);
+  // A --secret of ******** (the mask edgectl prints) keeps the action's live secret, if it has one.
+  const keep = options.secret === MASK;
+  const { text, rule, kept } = await setVerifyWebhook(
+    current,
+    options.provider,
+    keep ? undefined : options.secret,
+    options.rule,
+  );
   const policy = await parsePolicyText(text);
   checkEndpointInput({ url: endpoint.url, urlGiven: false, binding: bindingOf(endpoint), policy });
   await turn(); // a signal during the check is heard before anything is sent (src/io/checkpoint.ts)
   const body = { traffic_policy: text };
-  if (options.dryRun) return printDryRun(deps, "PATCH", endpointPath(options.id), body);
+  if (options.dryRun) {
+    if (kept) deps.io.stderr.write(`note: --secret: "${MASK}" keeps the live secret of rule ${escapeControl(rule)}\n`);
+    return printDryRun(deps, "PATCH", endpointPath(options.id), body);
+  }
   // The policy's other secrets too, should an answer or a log line echo them.
   const secrets = [options.secret, ...secretsOf(policy)];
   const client = deps.client({ secrets });
