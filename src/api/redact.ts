@@ -2,7 +2,8 @@
 // error message passes through redactText. Data printed on stdout is not redacted (a key such
 // as "anything" would alter values the API sent); only webhook secrets are masked there.
 
-import { MASK, SECRET_KEYS } from "../secrets/index.js";
+import { MASK, SECRET_KEYS, SECRET_PLACES } from "../secrets/index.js";
+import { maskPolicyData } from "../secrets/walk.js";
 
 export function redactText(text: string, secrets: (string | undefined)[]): string {
   let out = text;
@@ -106,15 +107,17 @@ async function maskJsonSecrets(
     // An endpoint's policy text (`traffic_policy`), or a route module's (`traffic_policy.value`):
     // by its parsed structure (a secret written across lines, after a comment, under an escaped
     // key), then by lines (a secret field of an action the structure does not know).
-    const policy = key === "traffic_policy" || (key === "value" && parent === "traffic_policy");
+    const policy = isPolicyKey(key) || (key === "value" && isPolicyKey(parent));
     if (policy && maskPolicy) return maskPolicySecrets(await maskPolicy(value));
     if (policy || key === "value") return maskPolicySecrets(value);
     return value;
   }
   if (Array.isArray(value)) return Promise.all(value.map((v) => maskJsonSecrets(v, undefined, maskPolicy)));
   if (value === null || typeof value !== "object") return value;
+  // A policy held as data (a route's legacy `policy` module): its secret places by structure.
+  const data = isPolicyKey(key) ? maskPolicyData(value) : value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
+  for (const [k, v] of Object.entries(data)) {
     // A secret held by an object or array is masked whole (a number or boolean is left to the
     // text patterns that run after this pass).
     const masked =
@@ -124,14 +127,38 @@ async function maskJsonSecrets(
   return out;
 }
 
-/** Parsed JSON with every secret or client_secret field masked, wherever it stands. */
+/** The keys under which an API body carries a Traffic Policy (text, module or data). */
+const isPolicyKey = (key: string | undefined) => key === "traffic_policy" || key === "policy";
+
+/**
+ * The names that hold a policy's secrets (the table's keys and header names), for the log's
+ * line patterns: a YAML text that could not be masked by structure is masked by them.
+ */
+const PLACE_NAMES = [
+  ...new Set(
+    Object.values(SECRET_PLACES).flatMap((places) =>
+      places.flatMap((place) =>
+        place.flatMap((step) => ("key" in step ? [step.key] : "anyCase" in step ? step.anyCase : [])),
+      ),
+    ),
+  ),
+].filter((name) => name !== "headers");
+const escapeName = (name: string) => name.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&");
+const NAMES = PLACE_NAMES.map(escapeName).join("|");
+
+/** Parsed JSON with every secret place of a policy, and every secret or client_secret field, masked. */
 function maskJsonFields(value: unknown, key?: string): unknown {
+  return maskFields(maskPolicyData(value), key);
+}
+
+/** Parsed JSON with every secret or client_secret field masked, wherever it stands. */
+function maskFields(value: unknown, key?: string): unknown {
   if (typeof value === "string") return key !== undefined && SECRET_KEYS.has(key) && value !== "" ? MASK : value;
-  if (Array.isArray(value)) return value.map((v) => maskJsonFields(v));
+  if (Array.isArray(value)) return value.map((v) => maskFields(v));
   if (value === null || typeof value !== "object") return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    const masked = SECRET_KEYS.has(k) && v !== null && typeof v === "object" ? MASK : maskJsonFields(v, k);
+    const masked = SECRET_KEYS.has(k) && v !== null && typeof v === "object" ? MASK : maskFields(v, k);
     Object.defineProperty(out, k, { value: masked, enumerable: true, writable: true, configurable: true });
   }
   return out;
@@ -139,11 +166,13 @@ function maskJsonFields(value: unknown, key?: string): unknown {
 
 /**
  * A Traffic Policy text with its secrets masked: JSON by structure; anything else (YAML) by
- * lines, since a log need not keep the layout: from a `secret:`/`client_secret:` key to the
- * end of its line, and the more indented lines under it (a block scalar), are masked.
+ * lines, since a log need not keep the layout: from a key that names a secret place (the
+ * table's field and header names, any letter case) to the end of its line, and the lines under
+ * it (more indented, or list items at its indent: a block scalar, the credentials' entries),
+ * are masked.
  */
 function maskPolicySecrets(text: string): string {
-  if (!/secret/i.test(text)) return text;
+  if (!ANY_NAME.test(text)) return text;
   if (/^\s*[[{]/.test(text)) {
     try {
       return JSON.stringify(maskJsonFields(JSON.parse(text)));
@@ -156,12 +185,15 @@ function maskPolicySecrets(text: string): string {
   let under: number | undefined;
   for (const line of lines) {
     const indent = /^\s*/.exec(line)![0].length;
-    if (under !== undefined && (line.trim() === "" || indent > under)) {
+    if (
+      under !== undefined &&
+      (line.trim() === "" || indent > under || (/^\s*-(\s|$)/.test(line) && indent === under))
+    ) {
       out.push(line.trim() === "" ? line : `${" ".repeat(indent)}${MASK}`);
       continue;
     }
     under = undefined;
-    const m = /^(.*?["']?\b(?:client_)?secret["']?\s*:)(.*)$/i.exec(line);
+    const m = NAME_LINE.exec(line);
     if (m && m[2]!.trim() !== "" && m[2]!.trim() !== '""' && m[2]!.trim() !== "''") {
       out.push(`${m[1]} ${MASK}`);
       if (/^\s*[|>]/.test(m[2]!)) under = indent;
@@ -172,6 +204,9 @@ function maskPolicySecrets(text: string): string {
   }
   return out.join("\n");
 }
+
+const ANY_NAME = new RegExp(`(?:${NAMES})`, "i");
+const NAME_LINE = new RegExp(`^(.*?["']?(?<![\\w-])(?:${NAMES})["']?\\s*:)(.*)$`, "i");
 
 /**
  * Text for a log line or a message: the known secrets masked (redactText), and any secret

@@ -7,7 +7,7 @@ import { MASK, SECRET_KEYS } from "../secrets/index.js";
 import { locateJson, jsonView } from "./json-ranges.js";
 import { mayBeJson } from "../policy/text-format.js";
 import { work } from "../policy/work.js";
-import { plainView, secretNodes } from "./policy-secrets.js";
+import { maskPolicyData, plainView, secretNodes } from "./policy-secrets.js";
 
 export { MASK };
 
@@ -18,8 +18,9 @@ export function maskSecret<T extends { secret?: string | null }>(module: T, show
 
 /**
  * Any JSON value from the API (or a request body) with its secrets masked: every non-empty
- * `secret` or `client_secret` field, and the secrets inside a Traffic Policy text: an
- * endpoint's `traffic_policy` string or a traffic_policy module's `value`. Keys keep their order.
+ * `secret` or `client_secret` field, and the secrets at every secret place of a Traffic
+ * Policy: an endpoint's `traffic_policy` text, a `traffic_policy` (or legacy `policy`)
+ * module's `value` text, a policy held as data. Keys keep their order.
  */
 export async function maskSecretsIn(value: unknown): Promise<unknown> {
   if (Array.isArray(value)) return Promise.all(value.map(maskSecretsIn));
@@ -29,8 +30,11 @@ export async function maskSecretsIn(value: unknown): Promise<unknown> {
     let masked: unknown;
     if (SECRET_KEYS.has(key) && v !== null && v !== "" && typeof v !== "object") masked = MASK;
     else if (key === "traffic_policy" && typeof v === "string") masked = await maskPolicyText(v);
-    else if (key === "traffic_policy" && isRecord(v) && typeof v.value === "string")
+    else if (POLICY_KEYS.has(key) && isRecord(v) && typeof v.value === "string")
       masked = await maskSecretsIn({ ...v, value: await maskPolicyText(v.value) });
+    // A policy as data (a route's legacy `policy` module, a planned endpoint's policy): by its
+    // structure, then its other fields as any other data.
+    else if (POLICY_KEYS.has(key) && isRecord(v)) masked = await maskSecretsIn(maskPolicyData(v));
     else masked = await maskSecretsIn(v);
     // defineProperty: a "__proto__" key from JSON.parse stays a plain key.
     Object.defineProperty(out, key, { value: masked, enumerable: true, writable: true, configurable: true });
@@ -39,6 +43,13 @@ export async function maskSecretsIn(value: unknown): Promise<unknown> {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/**
+ * The keys under which an API answer carries a Traffic Policy: an endpoint's `traffic_policy`
+ * text, a route's or a TLS/TCP edge's `traffic_policy` module (`{enabled, value}`), a route's
+ * legacy `policy` module (its phases as data).
+ */
+const POLICY_KEYS: ReadonlySet<string> = new Set(["traffic_policy", "policy"]);
 
 /** maskSecretsIn unless `show` (--show-secret). */
 export async function shownData<T>(value: T, show: boolean): Promise<T> {
