@@ -2,7 +2,7 @@
 // error message passes through redactText. Data printed on stdout is not redacted (a key such
 // as "anything" would alter values the API sent); only webhook secrets are masked there.
 
-import { MASK, SECRET_KEYS, SECRET_PLACES } from "../secrets/index.js";
+import { MASK, POLICY_KEYS, SECRET_KEYS, SECRET_PLACES, pathKey } from "../secrets/index.js";
 import { maskPolicyData } from "../secrets/walk.js";
 
 export function redactText(text: string, secrets: (string | undefined)[]): string {
@@ -67,7 +67,8 @@ export type PolicyMasker = (text: string) => Promise<string>;
 
 /**
  * A request or response body for a --debug line: its secrets masked first, then cut to `max`
- * characters, so no part of a secret can survive the cut. A JSON body is masked by its
+ * characters, so no part of a secret can survive the cut. `path`: the API path it was sent to
+ * or answered for. A JSON body is masked by its
  * structure (secret and client_secret fields, and the secrets inside a traffic_policy text:
  * by the parsed policy with `maskPolicy`, then by lines) and re-serialised; any other text by
  * the patterns of redactLogText.
@@ -75,7 +76,7 @@ export type PolicyMasker = (text: string) => Promise<string>;
 export async function redactBody(
   text: string,
   secrets: (string | undefined)[],
-  opts: { maskPolicy?: PolicyMasker; max?: number } = {},
+  opts: { maskPolicy?: PolicyMasker; max?: number; path?: string } = {},
 ): Promise<string> {
   const max = opts.max ?? 4000;
   let out: string | undefined;
@@ -86,7 +87,9 @@ export async function redactBody(
     } catch {
       parsed = undefined; // not JSON after all: the patterns below
     }
-    if (parsed !== undefined) out = JSON.stringify(await maskJsonSecrets(parsed, undefined, opts.maskPolicy));
+    // The API path names what the body itself is (a route's `…/traffic_policy` module).
+    const key = opts.path === undefined ? undefined : pathKey(opts.path);
+    if (parsed !== undefined) out = JSON.stringify(await maskJsonSecrets(parsed, key, opts.maskPolicy));
   }
   out = redactLogText(out ?? text, secrets);
   return out.length > max ? `${out.slice(0, max)}…` : out;
@@ -128,7 +131,7 @@ async function maskJsonSecrets(
 }
 
 /** The keys under which an API body carries a Traffic Policy (text, module or data). */
-const isPolicyKey = (key: string | undefined) => key === "traffic_policy" || key === "policy";
+const isPolicyKey = (key: string | undefined) => key !== undefined && POLICY_KEYS.has(key);
 
 /**
  * The names that hold a policy's secrets (the table's keys and header names), for the log's

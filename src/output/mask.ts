@@ -3,7 +3,7 @@
 // structure (a field of a known object, a value of the parsed policy) and replaces only the
 // secret's own value, where it stands: it never searches the output for a secret's characters,
 // so no other value is altered and where a mask lands tells nothing of the secret.
-import { MASK, SECRET_KEYS } from "../secrets/index.js";
+import { MASK, POLICY_KEYS, SECRET_KEYS, pathKey } from "../secrets/index.js";
 import { locateJson, jsonView } from "./json-ranges.js";
 import { mayBeJson } from "../policy/text-format.js";
 import { work } from "../policy/work.js";
@@ -20,36 +20,41 @@ export function maskSecret<T extends { secret?: string | null }>(module: T, show
  * Any JSON value from the API (or a request body) with its secrets masked: every non-empty
  * `secret` or `client_secret` field, and the secrets at every secret place of a Traffic
  * Policy: an endpoint's `traffic_policy` text, a `traffic_policy` (or legacy `policy`)
- * module's `value` text, a policy held as data. Keys keep their order.
+ * module's `value` text, a policy held as data. Keys keep their order. `path`, the API path the
+ * value was answered for (or is sent to), names what the value itself is: a route's
+ * `…/traffic_policy` answer is a policy module.
  */
-export async function maskSecretsIn(value: unknown): Promise<unknown> {
-  if (Array.isArray(value)) return Promise.all(value.map(maskSecretsIn));
+export async function maskSecretsIn(value: unknown, path?: string): Promise<unknown> {
+  const key = path === undefined ? undefined : pathKey(path);
+  return key === undefined ? maskValue(value) : maskField(key, value);
+}
+
+async function maskValue(value: unknown): Promise<unknown> {
+  if (Array.isArray(value)) return Promise.all(value.map(maskValue));
   if (value === null || typeof value !== "object") return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    let masked: unknown;
-    if (SECRET_KEYS.has(key) && v !== null && v !== "" && typeof v !== "object") masked = MASK;
-    else if (key === "traffic_policy" && typeof v === "string") masked = await maskPolicyText(v);
-    else if (POLICY_KEYS.has(key) && isRecord(v) && typeof v.value === "string")
-      masked = await maskSecretsIn({ ...v, value: await maskPolicyText(v.value) });
-    // A policy as data (a route's legacy `policy` module, a planned endpoint's policy): by its
-    // structure, then its other fields as any other data.
-    else if (POLICY_KEYS.has(key) && isRecord(v)) masked = await maskSecretsIn(maskPolicyData(v));
-    else masked = await maskSecretsIn(v);
+    const masked = await maskField(key, v);
     // defineProperty: a "__proto__" key from JSON.parse stays a plain key.
     Object.defineProperty(out, key, { value: masked, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+/** The value of a field named `key`, masked. */
+async function maskField(key: string, v: unknown): Promise<unknown> {
+  if (SECRET_KEYS.has(key) && v !== null && v !== "" && typeof v !== "object") return MASK;
+  // A policy text: an endpoint's, or a traffic_policy module's `value`.
+  if (key === "traffic_policy" && typeof v === "string") return maskPolicyText(v);
+  if (POLICY_KEYS.has(key) && isRecord(v) && typeof v.value === "string")
+    return maskValue({ ...v, value: await maskPolicyText(v.value) });
+  // A policy as data (a route's legacy `policy` module, a planned endpoint's policy): by its
+  // structure, then its other fields as any other data.
+  if (POLICY_KEYS.has(key) && isRecord(v)) return maskValue(maskPolicyData(v));
+  return maskValue(v);
+}
 
-/**
- * The keys under which an API answer carries a Traffic Policy: an endpoint's `traffic_policy`
- * text, a route's or a TLS/TCP edge's `traffic_policy` module (`{enabled, value}`), a route's
- * legacy `policy` module (its phases as data).
- */
-const POLICY_KEYS: ReadonlySet<string> = new Set(["traffic_policy", "policy"]);
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** maskSecretsIn unless `show` (--show-secret). */
 export async function shownData<T>(value: T, show: boolean): Promise<T> {

@@ -82,3 +82,21 @@ export function placeName(place: Place): string {
     )
     .join("");
 }
+
+/**
+ * The keys under which an API answer or body carries a Traffic Policy: an endpoint's
+ * `traffic_policy` text, a route's or a TLS/TCP edge's `traffic_policy` module (`{enabled,
+ * value}`, its `value` the text), a route's legacy `policy` module (its phases as data, or a
+ * `value` text).
+ */
+export const POLICY_KEYS: ReadonlySet<string> = new Set(["traffic_policy", "policy"]);
+
+/**
+ * The key an API path's answer (or request body) stands for, as a field of its parent would:
+ * `/edges/https/{id}/routes/{id}/traffic_policy` answers a route's `traffic_policy` module
+ * itself. Undefined for a path that names no such field (a resource, a list).
+ */
+export function pathKey(path: string): string | undefined {
+  const last = (path.split(/[?#]/)[0] ?? "").replace(/\/+$/, "").split("/").pop();
+  return last !== undefined && POLICY_KEYS.has(last) ? last : undefined;
+}
