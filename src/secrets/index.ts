@@ -49,6 +49,37 @@ export const SECRET_PLACES: Readonly<Record<string, readonly Place[]>> = {
   "http-request": [[key("headers"), SECRET_HEADER]],
 };
 
+/** An interpolation that names where its value comes from (`secrets.get(…)`, `vars.x`), not a literal. */
+const NAMED = /^[A-Za-z_]\w*(\s*[.([]|$)/;
+
+/**
+ * Whether a value at a secret place is a reference to a secret, not one: the whole value is
+ * one CEL interpolation that names its source (`${secrets.get("vault", "name")}`), shown as
+ * written. Anything else there is a secret: text around the interpolation, two
+ * interpolations, an escaped `${"${"}` inside other text, a literal (`${"hunter2"}`), or an
+ * interpolation this reading cannot follow to its end.
+ */
+export function isReference(value: unknown): boolean {
+  if (typeof value !== "string" || !value.startsWith("${") || !value.endsWith("}")) return false;
+  let depth = 0;
+  for (let i = 2; i < value.length; i++) {
+    const ch = value[i]!;
+    if (ch === '"' || ch === "'") {
+      const raw = /[rR]/.test(value[i - 1] ?? "") && !/[\w]/.test(value[i - 2] ?? "");
+      const close = value.startsWith(ch.repeat(3), i) ? ch.repeat(3) : ch;
+      let j = i + close.length;
+      for (; j < value.length && !value.startsWith(close, j); j++) {
+        if (value[j] === "\\" && !raw) j++;
+        else if (close.length === 1 && (value[j] === "\n" || value[j] === "\r")) return false;
+      }
+      if (j >= value.length) return false; // a string left open
+      i = j + close.length - 1;
+    } else if (ch === "{") depth++;
+    else if (ch === "}" && depth-- === 0) return i === value.length - 1 && NAMED.test(value.slice(2, i).trim());
+  }
+  return false;
+}
+
 /** The secret places of an action type (none for a type that holds no secret, or no type). */
 export function placesOf(type: unknown): readonly Place[] {
   return typeof type === "string" && Object.hasOwn(SECRET_PLACES, type) ? SECRET_PLACES[type]! : [];

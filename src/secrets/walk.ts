@@ -4,7 +4,7 @@
 // secrets (masking, --debug redaction, the secrets a command knows) goes through it, so they
 // all find the same places; masking never searches a text for a secret's value.
 
-import { MASK, placesOf, stepTakes, type Place } from "./index.js";
+import { MASK, isReference, placesOf, stepTakes, type Place } from "./index.js";
 
 /** A node of a parsed document, as the walk sees it (JSON, YAML or plain data). */
 export interface NodeView<N> {
@@ -16,10 +16,13 @@ export interface NodeView<N> {
   scalar(node: N): { value: unknown } | undefined;
 }
 
-/** An empty or null secret shows nothing: it stays as it is. */
+/**
+ * An empty or null secret shows nothing, and a reference to one (the whole value one
+ * interpolation: `${secrets.get("vault", "name")}`) is no secret: they stay as they are.
+ */
 function isSet<N>(view: NodeView<N>, node: N): boolean {
   const s = view.scalar(node);
-  return s === undefined || (s.value !== null && s.value !== "");
+  return s === undefined || (s.value !== null && s.value !== "" && !isReference(s.value));
 }
 
 /** The values of `key` in a mapping (every occurrence: merge keys may repeat one). */

@@ -173,3 +173,53 @@ describe("places the table does not name stay as they are", () => {
     expect(out).not.toContain("tokQ5x");
   });
 });
+
+describe("a reference to a secret is no secret (contract: the whole value one interpolation)", () => {
+  it("isReference: one interpolation, whole, read to its end", async () => {
+    const { isReference } = await import("../../src/secrets/index.js");
+    for (const ref of [
+      '${secrets.get("vault", "name")}',
+      "${secrets.get('v', 'n}')}",
+      "${vars.token}",
+      "${ vars['a}'] }",
+    ])
+      expect(isReference(ref), ref).toBe(true);
+    for (const not of [
+      'gh${"${"}x}',
+      "${a}${b}",
+      "${a} and more}",
+      "prefix ${secrets.get('v','n')}",
+      "${}",
+      '${"open}',
+      '${"\\"}secret"}',
+      '${"hunter2"}',
+      "${r'x'}",
+      '${("x")}',
+      '${{"a": "b"}["a"]}',
+      "${",
+      "plain",
+      42,
+    ])
+      expect(isReference(not), String(not)).toBe(false);
+  });
+
+  it("is shown as written in every format; the secret beside it is masked", async () => {
+    const ref = '${secrets.get("vault", "gh")}';
+    const policy = {
+      on_http_request: [
+        {
+          actions: [
+            { type: "verify-webhook", config: { provider: "github", secret: ref } },
+            { type: "basic-auth", config: { credentials: [ref, "admin:Sup3rS3cret"] } },
+          ],
+        },
+      ],
+    };
+    const text = JSON.stringify(policy);
+    const out = await maskPolicyText(text);
+    expect(out).toBe(text.replace('"admin:Sup3rS3cret"', `"${MASK}"`));
+    const yaml = (await import("yaml")).stringify(policy);
+    expect(await maskPolicyText(yaml)).toBe(yaml.replace("admin:Sup3rS3cret", `"${MASK}"`));
+    expect(policySecretValues(policy)).toEqual(["admin:Sup3rS3cret"]);
+  });
+});
