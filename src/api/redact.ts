@@ -148,6 +148,17 @@ const PLACE_NAMES = [
 ].filter((name) => name !== "headers");
 const escapeName = (name: string) => name.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&");
 const NAMES = PLACE_NAMES.map(escapeName).join("|");
+/** The table's field names alone (no header names). */
+const FIELD_NAMES = [
+  ...new Set(
+    Object.values(SECRET_PLACES).flatMap((places) =>
+      places.flatMap((p) => p.flatMap((st) => ("key" in st ? [st.key] : []))),
+    ),
+  ),
+]
+  .filter((name) => name !== "headers")
+  .map(escapeName)
+  .join("|");
 
 /** Parsed JSON with every secret place of a policy, and every secret or client_secret field, masked. */
 function maskJsonFields(value: unknown, key?: string): unknown {
@@ -221,14 +232,56 @@ const NAME_LINE = new RegExp(`^(.*?["']?(?<![\\w-])(?:${NAMES})["']?\\s*:)(.*)$`
 export function redactLogText(text: string, secrets: (string | undefined)[]): string {
   return redactText(text, secrets)
     .replace(QUOTED_SECRET, (_all, head: string, _bs, _q, _value, end: string) => `${head}${MASK}${end}`)
+    .replace(QUOTED_LIST, (_all, head: string, bs: string, _items, end: string) => `${head}${bs}"${MASK}${bs}"${end}`)
+    .replace(YAML_LIST, (_all, head: string, items: string) => `${head}${items.replace(YAML_ITEM, `$1${MASK}`)}`)
+    .replace(
+      YAML_BLOCK,
+      (_all, head: string, _indent, lines: string) => `${head}${lines.replace(YAML_LINE, `$1${MASK}`)}`,
+    )
     .replace(YAML_SECRET, (_all, head: string) => `${head}${MASK}`);
 }
+
+/**
+ * A pattern over the log's text, written raw: `NAMES` stands for the names of the secret
+ * fields (src/secrets' table: `secret`, `client_secret`, `credentials`, `server_private_key`;
+ * not the header names, which messages use as words: "the Authorization header: Authorization:
+ * Bearer <API key>"), `NL` for a line break, real or escaped inside a JSON string, and
+ * `VALUE` for a YAML value's text up to one (or to the quote that closes the JSON string).
+ */
+const pattern = (source: string, flags: string) =>
+  new RegExp(
+    source
+      .replaceAll("NAMES", FIELD_NAMES)
+      .replaceAll("NL", String.raw`(?:\\r)?\\n|\r?\n`)
+      .replaceAll("VALUE", String.raw`(?:[^\r\n"\\]|\\(?![nr])[^\r\n])`),
+    flags,
+  );
 
 // The key in quotes (escaped as many times as the text is nested), a colon, then the value's
 // opening quote escaped as the key's is; the value runs to that same quote not preceded by a
 // backslash (an escaped quote inside it is), or to the end of the text.
-const QUOTED_SECRET = /((\\*)"(?:client_)?secret\2"\s*:\s*(\2)")(?!\*{8}\3"|\3")([\s\S]*?)((?<!\\)\3"|$)/g;
+const QUOTED_SECRET = pattern(
+  String.raw`((\\*)"(?:NAMES)\2"\s*:\s*(\2)")(?!\*{8}\3"|\3")([\s\S]*?)((?<!\\)\3"|$)`,
+  "gi",
+);
+// A list of secrets (`"credentials": ["…", …]`): its items, to the closing bracket or the
+// end of the text, masked as one.
+const QUOTED_LIST = pattern(String.raw`((\\*)"(?:NAMES)\2"\s*:\s*\[)(?!\s*\2"\*{8}\2"\s*\])([^\]]*)(\]|$)`, "gi");
+// A YAML key followed by list items at one indent on the next lines: each item's value masked.
+const YAML_LIST = pattern(
+  String.raw`((?:^|[\s{,-])["']?(?:NAMES)["']?[ \t]*:[ \t]*)((?:NL)([ \t]*)-[ \t]*VALUE*(?:(?:NL)\3-[ \t]*VALUE*)*)`,
+  "gim",
+);
+const YAML_ITEM = pattern(String.raw`(-[ \t]*)VALUE+`, "g");
+// A YAML key holding a block scalar (`|`, `>`): the lines under it, more indented than the key.
+const YAML_BLOCK = pattern(
+  String.raw`((?:^|NL)([ \t]*)["']?(?:NAMES)["']?[ \t]*:[ \t]*[|>][-+0-9]*)((?:(?:NL)\2[ \t]+VALUE*)+)`,
+  "gim",
+);
+const YAML_LINE = pattern(String.raw`((?:NL)[ \t]+)VALUE+`, "g");
 // A YAML key: its value to the end of the line, an escaped line break (`\n` inside a JSON
 // string), or the unescaped quote that closes the JSON string holding it.
-const YAML_SECRET =
-  /((?:^|[\s{,-])["']?(?:client_)?secret["']?[ \t]*:[ \t]*(?:\\*["'])?)(?!\*{8}|\\*["']|\s)((?:[^\r\n"\\]|\\(?![nr])[^\r\n])+)/gm;
+const YAML_SECRET = pattern(
+  String.raw`((?:^|[\s{,-])["']?(?:NAMES)["']?[ \t]*:[ \t]*(?:\\*["'])?)(?!\*{8}|\\*["']|\s)(VALUE+)`,
+  "gim",
+);
