@@ -248,10 +248,10 @@ export function redactLogText(text: string, secrets: (string | undefined)[]): st
  * Bearer <API key>"), `NL` for a line break, real or escaped inside a JSON string, and
  * `VALUE` for a YAML value's text up to one (or to the quote that closes the JSON string).
  */
-const pattern = (source: string, flags: string) =>
+const pattern = (source: string, flags: string, names = FIELD_NAMES) =>
   new RegExp(
     source
-      .replaceAll("NAMES", FIELD_NAMES)
+      .replaceAll("NAMES", names)
       .replaceAll("NL", String.raw`(?:\\r)?\\n|\r?\n`)
       .replaceAll("VALUE", String.raw`(?:[^\r\n"\\]|\\(?![nr])[^\r\n])`),
     flags,
@@ -280,8 +280,12 @@ const YAML_BLOCK = pattern(
 );
 const YAML_LINE = pattern(String.raw`((?:NL)[ \t]+)VALUE+`, "g");
 // A YAML key: its value to the end of the line, an escaped line break (`\n` inside a JSON
-// string), or the unescaped quote that closes the JSON string holding it.
+// string), or the unescaped quote that closes the JSON string holding it. Not `credentials`
+// (a list, above): "the proxy wants credentials: give them as …" is a message's words.
 const YAML_SECRET = pattern(
   String.raw`((?:^|[\s{,-])["']?(?:NAMES)["']?[ \t]*:[ \t]*(?:\\*["'])?)(?!\*{8}|\\*["']|\s)(VALUE+)`,
   "gim",
+  FIELD_NAMES.split("|")
+    .filter((name) => name !== "credentials")
+    .join("|"),
 );

@@ -55,6 +55,8 @@ describe("log patterns know every secret place", () => {
     expectNone(redactLogText("SERVER_PRIVATE_KEY: |\n  -----BEGIN\n  MIIEkeyQ4\nrealm: r", []));
     const words = "The API requires that you set the Authorization header: Authorization: Bearer <API key>.";
     expect(redactLogText(words, [])).toBe(words);
+    const proxy = "the proxy wants credentials: give them in the proxy URL (http://user:password@host:port)";
+    expect(redactLogText(proxy, [])).toBe(proxy);
     expect(redactLogText("realm: r\nx-kept: keptvalue", [])).toBe("realm: r\nx-kept: keptvalue");
   });
 });
