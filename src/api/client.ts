@@ -195,8 +195,8 @@ export class ApiClient {
    * A policy text in it is masked by its parsed structure, as printed data is: a GET answer
    * holds secrets the client was never told.
    */
-  private async redactBody(text: string): Promise<string> {
-    return redactBody(text, this.secretValues(), { maskPolicy: this.options.maskPolicy });
+  private async redactBody(text: string, path: string): Promise<string> {
+    return redactBody(text, this.secretValues(), { maskPolicy: this.options.maskPolicy, path });
   }
 
   private secretValues(): (string | undefined)[] {
@@ -241,7 +241,7 @@ export class ApiClient {
         this.log(
           `  headers: ${this.redact(JSON.stringify({ ...this.baseHeaders, ...bodyHeaders, Authorization: "Bearer ********" }))}`,
         );
-        if (payload !== undefined) this.log(`  body: ${await this.redactBody(payload)}`);
+        if (payload !== undefined) this.log(`  body: ${await this.redactBody(payload, path)}`);
       }
       const started = this.now();
       let outcome: Outcome;
@@ -258,14 +258,14 @@ export class ApiClient {
         });
         outcome = { status: response.status, headers: response.headers };
         if (debug) this.log(`← ${response.status} ${statusText(response.status)} in ${this.now() - started} ms`);
-        if (response.text && debug) this.log(`  body: ${await this.redactBody(response.text)}`);
+        if (response.text && debug) this.log(`  body: ${await this.redactBody(response.text, path)}`);
       } catch (err) {
         if (!(err instanceof SendError)) throw err;
         failure = err;
         if (err.kind === "lost") lostBefore = true;
         outcome = { failure: err.kind };
         this.log(`← ${err.message} after ${this.now() - started} ms`);
-        if (err.received !== undefined && debug) this.log(`  body: ${await this.redactBody(err.received)}`);
+        if (err.received !== undefined && debug) this.log(`  body: ${await this.redactBody(err.received, path)}`);
       }
       const rateLimited = response?.status === 429;
       // A Retry-After that cannot be read is no hint: the limit is learned as without one.

@@ -16,12 +16,12 @@ async function requestObject(deps: Pick<Deps, "settings">, { method, path, body 
   const url = deps.settings.baseUrl + path;
   return {
     dry_run: true,
-    request: { method, url, ...(body === undefined ? {} : { body: await maskSecretsIn(body) }) },
+    request: { method, url, ...(body === undefined ? {} : { body: await maskSecretsIn(body, path) }) },
   };
 }
 
 async function requestText(deps: Pick<Deps, "settings">, { method, path, body }: DryRunRequest): Promise<string> {
-  return `${method} ${deps.settings.baseUrl + path}\n${body === undefined ? "" : renderJson(await maskSecretsIn(body))}`;
+  return `${method} ${deps.settings.baseUrl + path}\n${body === undefined ? "" : renderJson(await maskSecretsIn(body, path))}`;
 }
 
 export async function printDryRun(

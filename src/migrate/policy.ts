@@ -1,8 +1,8 @@
 // A Traffic Policy as data: built by the planner, serialised only at the edge (YAML for
 // people, JSON text for POST /endpoints), so nothing in a path or a label can change its shape.
-import { MASK, SECRET_FIELDS } from "../secrets/index.js";
 import { PHASES, type Phase } from "../policy/actions.js";
 import { yamlText } from "../output/yaml-write.js";
+import { maskPolicyData } from "../secrets/walk.js";
 
 export interface Action {
   type: string;
@@ -40,24 +40,9 @@ export const hostExpression = (host: string) => `req.host == ${celString(host)}`
 export const hostVariantExpression = (host: string) =>
   `req.host != ${celString(host)} && (req.host.lowerAscii() == ${celString(host)} || req.host.lowerAscii().startsWith(${celString(`${host}:`)}))`;
 
-function mapActions(policy: TrafficPolicy, f: (a: Action) => Action): TrafficPolicy {
-  const out: TrafficPolicy = {};
-  for (const phase of PHASES) {
-    const rules = policy[phase];
-    if (rules) out[phase] = rules.map((rule) => ({ ...rule, actions: rule.actions.map(f) }));
-  }
-  return out;
-}
-
-/** The policy with every secret (webhook secret, OAuth/OIDC client secret) as ******** (for output, never for POST). */
+/** The policy with every secret (each secret place of src/secrets) as ******** (for output, never for POST). */
 export function maskPolicy(policy: TrafficPolicy): TrafficPolicy {
-  return mapActions(policy, (a) => {
-    const fields = Object.hasOwn(SECRET_FIELDS, a.type) ? SECRET_FIELDS[a.type]! : [];
-    const shown = fields.filter((f) => typeof a.config?.[f] === "string" && a.config[f] !== "");
-    return shown.length === 0
-      ? a
-      : { ...a, config: { ...a.config, ...Object.fromEntries(shown.map((f) => [f, MASK])) } };
-  });
+  return maskPolicyData(policy);
 }
 
 /** The text sent as `traffic_policy`: JSON, which the API takes as well as YAML. */

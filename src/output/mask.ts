@@ -3,11 +3,11 @@
 // structure (a field of a known object, a value of the parsed policy) and replaces only the
 // secret's own value, where it stands: it never searches the output for a secret's characters,
 // so no other value is altered and where a mask lands tells nothing of the secret.
-import { MASK, SECRET_KEYS } from "../secrets/index.js";
+import { MASK, POLICY_KEYS, SECRET_KEYS, pathKey } from "../secrets/index.js";
 import { locateJson, jsonView } from "./json-ranges.js";
 import { mayBeJson } from "../policy/text-format.js";
 import { work } from "../policy/work.js";
-import { plainView, secretNodes } from "./policy-secrets.js";
+import { maskPolicyData, plainView, secretNodes } from "./policy-secrets.js";
 
 export { MASK };
 
@@ -18,14 +18,20 @@ export function maskSecret<T extends { secret?: string | null }>(module: T, show
 
 /**
  * Any JSON value from the API (or a request body) with its secrets masked: every non-empty
- * `secret` or `client_secret` field, and the secrets inside a Traffic Policy text: an
- * endpoint's `traffic_policy` string or a traffic_policy module's `value`. Keys keep their order.
+ * `secret` or `client_secret` field, and the secrets at every secret place of a Traffic
+ * Policy: an endpoint's `traffic_policy` text, a `traffic_policy` (or legacy `policy`)
+ * module's `value` text, a policy held as data. Keys keep their order. `path`, the API path the
+ * value was answered for (or is sent to), names what the value itself is: a route's
+ * `…/traffic_policy` answer is a policy module.
  */
-export async function maskSecretsIn(value: unknown): Promise<unknown> {
+export async function maskSecretsIn(value: unknown, path?: string): Promise<unknown> {
+  const key = path === undefined ? undefined : pathKey(path);
+  const start = key === undefined ? { copy: value } : await maskField(key, value);
+  if (!("copy" in start)) return start.masked;
   // An explicit stack of the values still to copy, each with where its copy goes: never a call
   // per level, however deep the value nests (an `api` answer of any depth).
   const root: Record<string, unknown> = {};
-  const todo: [Record<string | number, unknown>, string | number, unknown][] = [[root, "value", value]];
+  const todo: [Record<string | number, unknown>, string | number, unknown][] = [[root, "value", start.copy]];
   while (todo.length > 0) {
     const [into, at, v] = todo.pop()!;
     let copy: unknown = v;
@@ -33,18 +39,13 @@ export async function maskSecretsIn(value: unknown): Promise<unknown> {
       const items: unknown[] = new Array<unknown>(v.length);
       v.forEach((item, i) => todo.push([items as unknown as Record<number, unknown>, i, item]));
       copy = items;
-    } else if (v !== null && typeof v === "object") {
+    } else if (isRecord(v)) {
       const out: Record<string, unknown> = {};
-      for (const [key, x] of Object.entries(v)) {
-        let masked: unknown = undefined;
-        if (SECRET_KEYS.has(key) && x !== null && x !== "" && typeof x !== "object") masked = MASK;
-        else if (key === "traffic_policy" && typeof x === "string") masked = await maskPolicyText(x);
-        else if (key === "traffic_policy" && isRecord(x) && typeof x.value === "string")
-          todo.push([out, key, { ...x, value: await maskPolicyText(x.value) }]);
-        else todo.push([out, key, x]);
-        // Defined now, in the object's order (a copy filled in later keeps its place);
-        // defineProperty: a "__proto__" key from JSON.parse stays a plain key.
-        define(out, key, masked);
+      for (const [k, x] of Object.entries(v)) {
+        const field = await maskField(k, x);
+        if ("copy" in field) todo.push([out, k, field.copy]);
+        // Defined now, in the object's order (a copy filled in later keeps its place).
+        define(out, k, "masked" in field ? field.masked : undefined);
       }
       copy = out;
     }
@@ -53,8 +54,22 @@ export async function maskSecretsIn(value: unknown): Promise<unknown> {
   return root.value;
 }
 
+/** defineProperty: a "__proto__" key from JSON.parse stays a plain key. */
 function define(into: Record<string | number, unknown>, key: string | number, value: unknown): void {
   Object.defineProperty(into, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** A field named `key`: its masked value, or the value whose copy is still to be made (masked field by field). */
+async function maskField(key: string, v: unknown): Promise<{ masked: unknown } | { copy: unknown }> {
+  if (SECRET_KEYS.has(key) && v !== null && v !== "" && typeof v !== "object") return { masked: MASK };
+  // A policy text: an endpoint's, or a traffic_policy module's `value`.
+  if (key === "traffic_policy" && typeof v === "string") return { masked: await maskPolicyText(v) };
+  if (POLICY_KEYS.has(key) && isRecord(v) && typeof v.value === "string")
+    return { copy: { ...v, value: await maskPolicyText(v.value) } };
+  // A policy as data (a route's legacy `policy` module, a planned endpoint's policy): by its
+  // structure, then its other fields as any other data.
+  if (POLICY_KEYS.has(key) && isRecord(v)) return { copy: maskPolicyData(v) };
+  return { copy: v };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);

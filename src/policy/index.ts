@@ -6,6 +6,7 @@ import type * as z from "zod/mini";
 import { ACTIONS, PHASES, configSchema, type Phase } from "./actions.js";
 import { unbalanced } from "./expressions.js";
 import { internalUrlProblem, publicUrlProblem } from "./urls.js";
+import { holdsSecret } from "../secrets/index.js";
 
 export { parseDuration } from "./duration.js";
 
@@ -186,7 +187,7 @@ function checkAction(action: unknown, at: string, phase: Phase, target: Target, 
     const result = schema.safeParse(config);
     if (!result.success) {
       for (const issue of result.error.issues)
-        for (const [path, message] of words(issue, config, `${at}.config`)) add(path, message);
+        for (const [path, message] of words(issue, config, `${at}.config`, type)) add(path, message);
       return false;
     }
   }
@@ -252,8 +253,13 @@ function suggestion(type: string): string {
   return near ? `; did you mean ${near}?` : `; the types are ${Object.keys(ACTIONS).join(", ")}`;
 }
 
-/** A zod issue in edgectl's words: the places (below `base`) and messages it stands for. */
-function words(issue: z.core.$ZodIssue, config: unknown, base: string): [string, string][] {
+/**
+ * A zod issue in edgectl's words: the places (below `base`) and messages it stands for. At,
+ * in or above a secret place of the action `type` (src/secrets' table) a message names the
+ * value's kind, never the value.
+ */
+function words(issue: z.core.$ZodIssue, config: unknown, base: string, type: string): [string, string][] {
+  const secret = holdsSecret(type, issue.path);
   const path = issue.path.reduce<string>((p, k) => join(p, k as string | number), base);
   const value = issue.path.reduce<unknown>(
     (v, k) => (isObject(v) || Array.isArray(v) ? (v as Record<PropertyKey, unknown>)[k] : undefined),
@@ -265,15 +271,33 @@ function words(issue: z.core.$ZodIssue, config: unknown, base: string): [string,
     case "unrecognized_keys":
       return issue.keys.map((key) => [join(path, key), "unknown field"]);
     case "invalid_type":
-      return [[path, `must be ${TYPE_NAMES[issue.expected] ?? issue.expected} (got ${describe(value)})`]];
+      return [[path, `must be ${TYPE_NAMES[issue.expected] ?? issue.expected} (got ${describe(value, secret)})`]];
     case "invalid_value": {
       // Worded here, not by zod, whose words depend on the locale another module may have loaded.
       const values = issue.values.map((v) => JSON.stringify(v));
       return [[path, values.length === 1 ? `must be ${values[0]}` : `must be one of ${values.join(", ")}`]];
     }
     default:
-      return [[path, issue.message]];
+      return [[path, secret ? withoutValue(issue.message, value) : issue.message]];
   }
+}
+
+/**
+ * A message about a secret's value that quotes none of it: a message holding any of the
+ * value's text (a refinement that words its input) says only that the value is not valid.
+ */
+function withoutValue(message: string, value: unknown): string {
+  const texts: string[] = [];
+  const collect = (v: unknown): void => {
+    if (v !== null && typeof v === "object") for (const inner of Object.values(v)) collect(inner);
+    else if (v !== null && v !== undefined && String(v) !== "") texts.push(String(v));
+  };
+  collect(value);
+  // As a word of its own: a header value "1" is not quoted by "at most 10 headers (got 11)".
+  const quoted = (t: string) =>
+    new RegExp(`(?<![\\w])${t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w])`).test(message) ||
+    message.includes(JSON.stringify(t));
+  return texts.some(quoted) ? `is not valid (a secret: its value is not shown; got ${describe(value, true)})` : message;
 }
 
 const TYPE_NAMES: Record<string, string> = {
@@ -286,11 +310,13 @@ const TYPE_NAMES: Record<string, string> = {
   record: "an object",
 };
 
-function describe(value: unknown): string {
+/** A value as a problem message shows it: its kind, and a number or boolean itself unless `secret`. */
+function describe(value: unknown, secret = false): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "an object";
   if (typeof value === "string") return "a string";
+  if (secret) return typeof value === "number" || typeof value === "bigint" ? "a number" : `a ${typeof value}`;
   return `${typeof value} ${String(value)}`;
 }
 

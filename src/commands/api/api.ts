@@ -148,7 +148,7 @@ export async function run(options: ApiOptions, deps: Deps): Promise<void> {
     // Data as the API sent it (redacting the key would alter any value that holds its text);
     // only secrets are masked (by structure), as in every other command's output.
     if (response.text.trim())
-      deps.io.stdout.write(options.showSecret ? pretty(response.text) : await shown(response.text));
+      deps.io.stdout.write(options.showSecret ? pretty(response.text) : await shown(response.text, options.path));
   } catch (err) {
     // An error body is the server's message, not a resource: redacted like every message.
     if (err instanceof ApiError && err.body?.trim()) deps.io.stdout.write(pretty(client.redact(err.body)));
@@ -158,15 +158,19 @@ export async function run(options: ApiOptions, deps: Deps): Promise<void> {
   }
 }
 
-/** A success body: JSON with its webhook secrets masked (inside Traffic Policies too), pretty-printed. */
-async function shown(text: string): Promise<string> {
+/**
+ * A success body: JSON with its secrets masked by structure (webhook and OAuth/OIDC client
+ * secrets, and every secret place of a Traffic Policy it carries: an endpoint's, a route's or
+ * an edge's module, the module itself when `path` names it), pretty-printed.
+ */
+async function shown(text: string, path: string): Promise<string> {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return pretty(maskSecretFields(text));
   }
-  const masked = await maskSecretsIn(value);
+  const masked = await maskSecretsIn(value, path);
   await turn(); // masking a big policy takes a while: a signal meanwhile is heard first (src/io/checkpoint.ts)
   return renderJson(masked);
 }
