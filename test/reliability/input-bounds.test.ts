@@ -3,7 +3,7 @@
 // while reading (memory stays bounded: the devices run under `ulimit -v`, where a reader that
 // keeps everything dies); a FIFO whose writer is slow is read without blocking the signals.
 import { execFileSync, spawn as nodeSpawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, constants, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,14 +23,31 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * Once edgectl has exited, lets a writer's open of `fifo` go on: an open for writing waits for a
+ * reader, and one left waiting (edgectl died before it opened the FIFO) holds the test's worker.
+ */
+function releaseWriter(exited: Promise<unknown>, fifo: string): void {
+  void exited.then(() => {
+    try {
+      closeSync(openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK));
+    } catch {
+      // no FIFO left: nothing waits on it
+    }
+  });
+}
+
 const LIMIT = /is more than 16 MiB, the most edgectl reads from a file or stdin/;
 
-/** Runs the CLI in a shell under a 1 GB address-space limit: a reader that keeps 16.8 GB dies. */
+/**
+ * Runs the CLI in a shell under a 4 GB address-space limit: a reader that keeps 16.8 GB dies, and
+ * Node 24 starts (its V8 reserves more than 1 GB of address space for code at start-up).
+ */
 function bounded(
   script: string,
   args: string[],
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
-  const child = nodeSpawn("sh", ["-c", `ulimit -v 1000000; ${script}`, NODE, BIN, ...args], {
+  const child = nodeSpawn("sh", ["-c", `ulimit -v 4000000; ${script}`, NODE, BIN, ...args], {
     env: { ...baseEnv(cli.configDir), EDGECTL_API_KEY: "key_bounds_1234567890" },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -110,6 +127,7 @@ describe("what is read from a file or stdin is at most 16 MiB", () => {
     const fifo = join(dir, "endless");
     execFileSync("mkfifo", [fifo]);
     const result = bounded('exec "$0" "$@"', ["policy", "check", fifo]);
+    releaseWriter(result, fifo);
     const writer = await open(fifo, "w");
     const chunk = Buffer.alloc(1 << 20, "a");
     const writing = { stop: false };
@@ -149,6 +167,7 @@ describe("a signal while a file is still being read", () => {
       child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
       child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
       const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+      releaseWriter(exited, fifo);
       // Opening a FIFO to write waits for its reader: once open, edgectl has started reading.
       const writer = await open(fifo, "w");
       await writer.write("on_http_request:\n"); // and the rest never comes while it runs
