@@ -3,6 +3,7 @@
 // text of the tool is (src/policy/yaml.ts, loaded only then).
 import { checkPolicy, type Problem, type Target } from "./index.js";
 import { MAX_NESTING, mayBeJson, nestsDeeperThanLimit } from "./text-format.js";
+import type { Pause } from "./yaml.js";
 
 export type Parsed = { ok: true; document: unknown } | { ok: false; problems: Problem[] };
 
@@ -11,7 +12,11 @@ const notParsed = (message: string): Parsed => ({
   problems: [{ path: "", message, code: "ERR_NGROK_2201" }],
 });
 
-export async function parsePolicyText(text: string): Promise<Parsed> {
+/**
+ * `pause`, when given, is called while a YAML text is read (src/policy/yaml.ts's
+ * yamlDocumentPausing): a command passes its checkpoint so that a long read hears a signal.
+ */
+export async function parsePolicyText(text: string, pause?: Pause): Promise<Parsed> {
   const body = text.replace(/^\ufeff/, ""); // a byte-order mark some editors write
   if (body.trim() === "") return notParsed("the policy is empty");
   if (mayBeJson(body))
@@ -24,8 +29,8 @@ export async function parsePolicyText(text: string): Promise<Parsed> {
     } catch {
       // Text that starts like JSON but is not is most likely broken JSON; YAML (a superset) says where.
     }
-  const { readYaml } = await import("./yaml.js");
-  const result = readYaml(body);
+  const { readYaml, readYamlPausing } = await import("./yaml.js");
+  const result = pause ? await readYamlPausing(body, pause) : readYaml(body);
   return result.ok ? { ok: true, document: result.value } : notParsed(`not valid JSON or YAML: ${result.message}`);
 }
 

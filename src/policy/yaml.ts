@@ -3,7 +3,7 @@
 // the emulator), and the two readings built on it: text → data (or why not), and text → the
 // yaml library's Document, whose nodes say where each value stands. The yaml library is bundled
 // apart (dist/yaml.cjs, scripts/build.mjs) and required only when a YAML text is read.
-import { isCollection, isPair, parseAllDocuments, type Document } from "yaml";
+import { Composer, isCollection, isPair, Lexer, parseAllDocuments, Parser, type Document } from "yaml";
 import { MAX_NESTING } from "./text-format.js";
 import { work } from "./work.js";
 
@@ -65,7 +65,37 @@ export type YamlDocument = { ok: true; doc: Document | null } | { ok: false; mes
 export function yamlDocument(text: string): YamlDocument {
   const deep = tooDeep(text);
   if (deep) return { ok: false, message: deep };
-  const docs = parseAllDocuments(text, YAML_OPTIONS);
+  return oneDocument(parseAllDocuments(text, YAML_OPTIONS));
+}
+
+/** A checkpoint of the caller's (src/io/checkpoint.ts's `every`): a promise when the event loop should turn. */
+export type Pause = () => Promise<void> | undefined;
+
+/**
+ * yamlDocument, with `pause` called after each lexeme of the text: a read of megabytes hears a
+ * signal while it lexes and builds the syntax tree, most of its time (a 16 MiB policy: seconds).
+ * It drives the library's own steps as parseAllDocuments does (Lexer → Parser.next → Composer.next,
+ * then each one's end); a text with an error is read again by yamlDocument, whose message
+ * names the line and column as the library words it.
+ */
+export async function yamlDocumentPausing(text: string, pause: Pause): Promise<YamlDocument> {
+  const deep = tooDeep(text);
+  if (deep) return { ok: false, message: deep };
+  const parser = new Parser();
+  const composer = new Composer(YAML_OPTIONS);
+  const docs: Document[] = [];
+  for (const lexeme of new Lexer().lex(text)) {
+    for (const token of parser.next(lexeme)) for (const doc of composer.next(token)) docs.push(doc);
+    const turn = pause();
+    if (turn) await turn;
+  }
+  for (const token of parser.end()) for (const doc of composer.next(token)) docs.push(doc);
+  for (const doc of composer.end()) docs.push(doc);
+  if (docs.some((doc) => doc.errors.length > 0)) return yamlDocument(text);
+  return oneDocument(docs);
+}
+
+function oneDocument(docs: Document[]): YamlDocument {
   if (docs.length === 0) return { ok: true, doc: null };
   if (docs.length !== 1) return { ok: false, message: `one YAML document expected (got ${docs.length})` };
   const doc = docs[0]!;
@@ -76,9 +106,19 @@ export function yamlDocument(text: string): YamlDocument {
   return { ok: true, doc };
 }
 
+type ReadYaml = { ok: true; value: unknown } | { ok: false; message: string };
+
 /** The one YAML document of `text` as data (aliases and merge keys resolved), or why it is not one. */
-export function readYaml(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
-  const read = yamlDocument(text);
+export function readYaml(text: string): ReadYaml {
+  return valueOf(yamlDocument(text));
+}
+
+/** readYaml, hearing signals while it reads (yamlDocumentPausing). */
+export async function readYamlPausing(text: string, pause: Pause): Promise<ReadYaml> {
+  return valueOf(await yamlDocumentPausing(text, pause));
+}
+
+function valueOf(read: YamlDocument): ReadYaml {
   if (!read.ok) return read;
   if (read.doc === null) return { ok: false, message: "one YAML document expected (got 0)" };
   try {

@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { maskPolicyText } from "../../src/output/mask.js";
 import { checkPolicyText, parsePolicyText } from "../../src/policy/parse.js";
-import { readYaml } from "../../src/policy/yaml.js";
+import { readYaml, readYamlPausing } from "../../src/policy/yaml.js";
 
 function read(text: string): unknown {
   const r = readYaml(text);
@@ -172,5 +172,37 @@ describe("random data in YAML's styles", () => {
       }),
       { numRuns: 1000, seed: Number(process.env.EDGECTL_PROPERTY_SEED ?? 1) },
     );
+  });
+});
+
+// policy check reads YAML pausing after each lexeme (so that a signal is heard mid-read,
+// src/io/checkpoint.ts); what it reads is what readYaml reads, refusals and their words included.
+describe("the pausing read", () => {
+  test("reads every text as readYaml does: data, refusals and messages", async () => {
+    const broken = fc.string({ unit: fc.constantFrom(..."a: -[]{}'\"#&*!|>\n\t,".split("")), maxLength: 30 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          data.chain((v) => fc.nat(3).map((style) => block(v, 0, style, 2))),
+          broken,
+        ),
+        async (text) => {
+          let pauses = 0;
+          const read = await readYamlPausing(text, () => {
+            pauses++;
+            return pauses % 3 === 0 ? Promise.resolve() : undefined;
+          });
+          expect(read).toEqual(readYaml(text));
+        },
+      ),
+      { numRuns: 500, seed: Number(process.env.EDGECTL_PROPERTY_SEED ?? 1) },
+    );
+  });
+
+  test("pauses as it reads: once per lexeme", async () => {
+    let pauses = 0;
+    const text = "on_http_request:\n" + "  - actions: [{type: deny}]\n".repeat(100);
+    await readYamlPausing(text, () => void pauses++);
+    expect(pauses).toBeGreaterThan(100 * 5);
   });
 });

@@ -68,7 +68,7 @@ export async function run(options: CheckOptions, deps: Deps): Promise<void> {
   await turn();
   const { parsePolicyText } = await import("../../policy/parse.js");
   const { checkPolicyInterruptibly } = await import("../../policy/index.js");
-  const parsed = await parsePolicyText(text);
+  const parsed = await parsePolicyText(text, every(1000));
   await turn();
   const problems = parsed.ok
     ? await checkPolicyInterruptibly(
