@@ -10,7 +10,7 @@ import { checkEndpointInput, policyFileFlag, readPolicyText, secretsOf } from ".
 import { parsePolicyText } from "../../policy/parse.js";
 import { refuseMasks } from "./live-secrets.js";
 import { switchValue } from "../input.js";
-import { turn } from "../../io/checkpoint.js";
+import { every, turn } from "../../io/checkpoint.js";
 
 const required = (what: string) => () => z.string({ error: `required: ${what}` });
 
@@ -64,7 +64,7 @@ export interface CreateInput extends Omit<CreateOptions, "trafficPolicyFile"> {
 
 export async function run(options: CreateInput, deps: Deps): Promise<void> {
   const binding: Binding = options.binding ?? "public";
-  const policy = await parsePolicyText(options.trafficPolicy);
+  const policy = await parsePolicyText(options.trafficPolicy, every(1000));
   // A "********" at a secret place is the mask edgectl prints, not a secret: there is no live one to keep.
   await refuseMasks(options.trafficPolicy);
   checkEndpointInput({ url: options.url, urlGiven: true, binding, policy });

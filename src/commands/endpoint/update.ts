@@ -18,7 +18,7 @@ import { parsePolicyText } from "../../policy/parse.js";
 import { MASK } from "../../secrets/index.js";
 import { keepLiveSecrets } from "./live-secrets.js";
 import { printEndpoints } from "./render.js";
-import { turn } from "../../io/checkpoint.js";
+import { every, turn } from "../../io/checkpoint.js";
 
 const args = { id: { arg: "<ep-id>", help: "endpoint id (ep_…)", schema: () => idSchema("endpoint") } };
 const flags = {
@@ -78,7 +78,8 @@ export async function run(options: UpdateInput, deps: Deps): Promise<void> {
   if (options.metadata !== undefined) body.metadata = options.metadata;
   const reads = options.url !== undefined || options.trafficPolicy !== undefined;
   if (options.dryRun && !reads) return printDryRun(deps, "PATCH", endpointPath(options.id), body);
-  let policy = options.trafficPolicy === undefined ? undefined : await parsePolicyText(options.trafficPolicy);
+  let policy =
+    options.trafficPolicy === undefined ? undefined : await parsePolicyText(options.trafficPolicy, every(1000));
   let secrets = policy === undefined ? [] : secretsOf(policy);
   if (reads) {
     // The protocol and binding the URL and policy are checked for are the endpoint's.
