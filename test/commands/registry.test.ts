@@ -1,7 +1,7 @@
 // The registry (src/commands/registry.ts) is the one list of commands: each entry comes after its
 // group, each command's module declares it under its last word, the README's usage names only
 // flags it declares, and the README's command table is the one the registry makes.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { GLOBAL_OPTIONS, VERSION_FLAG } from "../../src/commands/globals.js";
@@ -10,6 +10,12 @@ import { loadDef } from "../../src/commands/root.js";
 import { fakeDeps } from "./fake-deps.js";
 
 const commands = REGISTRY.filter((e): e is CommandEntry => !isGroup(e));
+
+/** Where a command's tests live: test/commands/<its words>.test.ts (a word at the root: <word>/<word>). */
+const testFileOf = (command: string): string => {
+  const words = command.split(" ");
+  return `test/commands/${(words.length === 1 ? [words[0], words[0]] : words).join("/")}.test.ts`;
+};
 
 describe("the registry", () => {
   it("names each full command path once, each after the group it belongs to", () => {
@@ -30,6 +36,14 @@ describe("the registry", () => {
       expect([entry.command, below]).toEqual([entry.command, isGroup(entry)]);
     }
   });
+
+  // Issue 24: a verb's tests beside it, its two tables (command line → options; a stand-in API → output).
+  it.each(commands.map((e) => [e.command, testFileOf(e.command)] as const))(
+    "%s: its tests live in %s",
+    (_command, file) => {
+      expect(existsSync(new URL(`../../${file}`, import.meta.url)), file).toBe(true);
+    },
+  );
 
   it.each(commands.map((e) => [e.command, e] as const))(
     "%s: its module declares it under its last word, and its README usage names only flags it takes",

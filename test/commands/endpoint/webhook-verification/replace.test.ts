@@ -3,9 +3,9 @@
 // sends to a fault server that keeps endpoints like the API (support.ts), what it prints, and
 // what it refuses before sending anything.
 import { describe, expect, it } from "vitest";
-import { useEndpointApi, JSON_POLICY, YAML_POLICY } from "./support.js";
-import { replace as argvDef } from "../../../src/commands/endpoint/webhook-verification.js";
-import { parse as parseArgv, refusal } from "../parse.js";
+import { useEndpointApi, JSON_POLICY, YAML_POLICY } from "../support.js";
+import { replace as argvDef } from "../../../../src/commands/endpoint/webhook-verification.js";
+import { parse as parseArgv, refusal } from "../../parse.js";
 
 describe("endpoint webhook-verification replace argv → options", () => {
   it.each([
