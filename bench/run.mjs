@@ -388,6 +388,20 @@ on_http_response:
           },
         ];
       };
+      // `policy check` of a file, which must answer ok.
+      const policyRow = (key, what, file, vs, vsName, rss = false) => ({
+        key,
+        name: `edgectl policy check <file> (${what})`,
+        cmd: node.bin,
+        args: [BIN, "policy", "check", file],
+        opts,
+        vs,
+        vsName,
+        rss,
+        check: (res) => {
+          if (res.stdout !== "ok\n") throw new Error(`policy check answered ${JSON.stringify(res.stdout)}`);
+        },
+      });
       const plan = [
         { key: "node", name: "node -e 0", cmd: node.bin, args: ["-e", "0"], opts, rss: true },
         {
@@ -430,43 +444,9 @@ on_http_response:
         },
         ...endpointRows("endpoint", "YAML policy", epId, "bare node:http GET of an endpoint (bench/bare-get.cjs)"),
         ...endpointRows("endpointJson", "JSON policy", epJsonId, "bare node:http GET of that endpoint, JSON policy"),
-        {
-          key: "policy",
-          name: "edgectl policy check <file> (YAML)",
-          cmd: node.bin,
-          args: [BIN, "policy", "check", policyFile],
-          opts,
-          vs: "bare",
-          vsName: "bare GET",
-          rss: true,
-          check: (res) => {
-            if (res.stdout !== "ok\n") throw new Error(`policy check answered ${JSON.stringify(res.stdout)}`);
-          },
-        },
-        {
-          key: "policy20",
-          name: "edgectl policy check <file> (20 rules)",
-          cmd: node.bin,
-          args: [BIN, "policy", "check", policy20File],
-          opts,
-          vs: "bare",
-          vsName: "bare GET",
-          check: (res) => {
-            if (res.stdout !== "ok\n") throw new Error(`policy check answered ${JSON.stringify(res.stdout)}`);
-          },
-        },
-        {
-          key: "policy5000",
-          name: "edgectl policy check <file> (5,000 rules)",
-          cmd: node.bin,
-          args: [BIN, "policy", "check", policy5000File],
-          opts,
-          vs: "policy20",
-          vsName: "the 20-rule check",
-          check: (res) => {
-            if (res.stdout !== "ok\n") throw new Error(`policy check answered ${JSON.stringify(res.stdout)}`);
-          },
-        },
+        policyRow("policy", "YAML", policyFile, "bare", "bare GET", true),
+        policyRow("policy20", "20 rules", policy20File, "bare", "bare GET"),
+        policyRow("policy5000", "5,000 rules", policy5000File, "policy20", "the 20-rule check"),
       ];
       const rows = paired(plan, ROUNDS);
       // The first run on a Node version: no code cache yet (a fresh folder each time).
