@@ -7,7 +7,7 @@ import { MASK, POLICY_KEYS, SECRET_KEYS, pathKey } from "../secrets/index.js";
 import { locateJson, jsonView } from "./json-ranges.js";
 import { mayBeJson } from "../policy/text-format.js";
 import { work } from "../policy/work.js";
-import { maskPolicyData, plainView, secretNodes } from "./policy-secrets.js";
+import { maskPolicyData, plainView, policyShaped, secretNodes } from "./policy-secrets.js";
 
 export { MASK };
 
@@ -92,20 +92,26 @@ export async function maskPolicyText(text: string): Promise<string> {
   if (located === "empty") return text;
   if (located === "not-policy") return MASK;
   const masked = replaceRanges(text, located.ranges, `"${MASK}"`);
-  // Read back, the masked text must show no secret; if it somehow did, show none of it.
-  try {
-    const back = await located.read(masked);
-    for (const v of secretNodes(plainView, back)) if (v !== MASK) return MASK;
-    // Not laid out as a policy (no phase at all, or a phase that is no list of rules):
-    // where its secrets stand cannot be told, so none of it is shown.
-    if (!policyShaped(back)) return MASK;
-  } catch {
-    return MASK;
-  }
+  // JSON's places are found by edgectl's own locator (json-ranges.ts): read back by JSON.parse,
+  // the masked text must show no secret; if it somehow did, show none of it. YAML's are found by
+  // the same library and configuration that would read it back, so it is not read twice (a
+  // second parse was 6% of `endpoint get`); test/secrets' properties hold its masking.
+  if (located.readBack)
+    try {
+      const back = located.readBack(masked);
+      for (const v of secretNodes(plainView, back)) if (v !== MASK) return MASK;
+    } catch {
+      return MASK;
+    }
   return masked;
 }
 
-type Located = { ranges: [number, number][]; read: (text: string) => unknown } | "empty" | "not-policy";
+/**
+ * Where a policy's secrets stand, or what it is instead: a text not laid out as a policy (no
+ * phase at all, or a phase that is no list of rules) is "not-policy", since where its secrets
+ * stand cannot be told, and none of it is shown.
+ */
+type Located = { ranges: [number, number][]; readBack?: (text: string) => unknown } | "empty" | "not-policy";
 
 /**
  * Where the secrets of a policy text stand, and how to read the text as data: JSON by its own
@@ -115,17 +121,14 @@ async function locateSecrets(text: string): Promise<Located> {
   if (mayBeJson(text))
     try {
       const root = locateJson(text);
-      if (root.kind !== "object") return "not-policy";
-      return { ranges: secretNodes(jsonView, root).map((n) => [n.start, n.end]), read: JSON.parse };
+      if (!policyShaped(jsonView, root)) return "not-policy";
+      return { ranges: secretNodes(jsonView, root).map((n) => [n.start, n.end]), readBack: JSON.parse };
     } catch {
       // Not JSON: YAML.
     }
-  const [{ yamlSecretRanges }, { yamlValue }] = await Promise.all([
-    import("./yaml-text.js"),
-    import("../policy/yaml.js"),
-  ]);
+  const { yamlSecretRanges } = await import("./yaml-text.js");
   const found = yamlSecretRanges(text);
-  return found.kind === "policy" ? { ranges: found.ranges, read: yamlValue } : found.kind;
+  return found.kind === "policy" ? { ranges: found.ranges } : found.kind;
 }
 
 /** The policy text as shown: masked unless `show`. */
@@ -159,21 +162,4 @@ function replaceRanges(text: string, ranges: [number, number][], replacement: st
   }
   parts.push(text.slice(at));
   return parts.join("");
-}
-
-/** The phases a policy may hold (`inbound`/`outbound`: the legacy layout of a route's policy). */
-const PHASES = new Set([
-  "on_tcp_connect",
-  "on_http_request",
-  "on_http_response",
-  "on_event_stream_message",
-  "inbound",
-  "outbound",
-]);
-
-/** A mapping that holds at least one phase, each phase a list of rules (or null). */
-function policyShaped(doc: unknown): boolean {
-  if (!isRecord(doc)) return false;
-  const phases = Object.entries(doc).filter(([k]) => PHASES.has(k));
-  return phases.length > 0 && phases.every(([, v]) => v === null || (Array.isArray(v) && v.every(isRecord)));
 }

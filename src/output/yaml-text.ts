@@ -5,7 +5,7 @@
 import { isAlias, isMap, isScalar, isSeq, visit, type Alias, type Document, type Node, type YAMLMap } from "yaml";
 import { work } from "../policy/work.js";
 import { yamlDocument } from "../policy/yaml.js";
-import { secretNodes, type NodeView } from "./policy-secrets.js";
+import { policyShaped, secretNodes, type NodeView } from "./policy-secrets.js";
 
 /** What a YAML policy text is, for masking: where its secrets stand, or why it has no such places. */
 export type YamlSecrets = { kind: "policy"; ranges: [number, number][] } | { kind: "empty" } | { kind: "not-policy" };
@@ -88,7 +88,9 @@ export function yamlSecretRanges(text: string): YamlSecrets {
   if (!isMap(root)) return { kind: "not-policy" };
   const ranges: [number, number][] = [];
   try {
-    for (const node of secretNodes(yamlView(read.doc!), root)) {
+    const view = yamlView(read.doc!);
+    if (!policyShaped(view, root)) return { kind: "not-policy" };
+    for (const node of secretNodes(view, root)) {
       if (!node?.range) return { kind: "not-policy" };
       ranges.push([node.range[0], node.range[1]]);
     }
