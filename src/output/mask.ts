@@ -3,6 +3,7 @@
 // structure (a field of a known object, a value of the parsed policy) and replaces only the
 // secret's own value, where it stands: it never searches the output for a secret's characters,
 // so no other value is altered and where a mask lands tells nothing of the secret.
+import { every } from "../io/checkpoint.js";
 import { MASK, POLICY_KEYS, SECRET_KEYS, pathKey } from "../secrets/index.js";
 import { locateJson, jsonView } from "./json-ranges.js";
 import { mayBeJson } from "../policy/text-format.js";
@@ -126,8 +127,12 @@ async function locateSecrets(text: string): Promise<Located> {
     } catch {
       // Not JSON: YAML.
     }
-  const { yamlSecretRanges } = await import("./yaml-text.js");
-  const found = yamlSecretRanges(text);
+  const [{ yamlSecretRanges }, { yamlDocumentPausing }] = await Promise.all([
+    import("./yaml-text.js"),
+    import("../policy/yaml.js"),
+  ]);
+  // Read pausing: masking a long policy hears a signal (src/io/checkpoint.ts).
+  const found = yamlSecretRanges(text, await yamlDocumentPausing(text, every(1000)));
   return found.kind === "policy" ? { ranges: found.ranges } : found.kind;
 }
 

@@ -4,7 +4,7 @@
 // command parses the library at start-up (printing is yaml-write.ts's).
 import { isAlias, isMap, isScalar, isSeq, visit, type Alias, type Document, type Node, type YAMLMap } from "yaml";
 import { work } from "../policy/work.js";
-import { yamlDocument } from "../policy/yaml.js";
+import { yamlDocument, type YamlDocument } from "../policy/yaml.js";
 import { policyShaped, secretNodes, type NodeView } from "./policy-secrets.js";
 
 /** What a YAML policy text is, for masking: where its secrets stand, or why it has no such places. */
@@ -79,9 +79,8 @@ export function yamlView(doc: Document): NodeView<Node | null> {
   };
 }
 
-/** Where the secrets of a YAML policy stand in its text (each value node's source range). */
-export function yamlSecretRanges(text: string): YamlSecrets {
-  const read = yamlDocument(text);
+/** Where the secrets of a YAML policy stand in its text (each value node's source range); `read`: the text already read. */
+export function yamlSecretRanges(text: string, read: YamlDocument = yamlDocument(text)): YamlSecrets {
   if (!read.ok) return { kind: "not-policy" };
   const root = read.doc?.contents ?? null;
   if (root === null || (isScalar(root) && root.value === null)) return { kind: "empty" };

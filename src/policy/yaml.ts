@@ -106,19 +106,20 @@ function oneDocument(docs: Document[]): YamlDocument {
   return { ok: true, doc };
 }
 
-type ReadYaml = { ok: true; value: unknown } | { ok: false; message: string };
+export type ReadYaml = { ok: true; value: unknown } | { ok: false; message: string };
 
 /** The one YAML document of `text` as data (aliases and merge keys resolved), or why it is not one. */
 export function readYaml(text: string): ReadYaml {
-  return valueOf(yamlDocument(text));
+  return dataOf(yamlDocument(text));
 }
 
 /** readYaml, hearing signals while it reads (yamlDocumentPausing). */
 export async function readYamlPausing(text: string, pause: Pause): Promise<ReadYaml> {
-  return valueOf(await yamlDocumentPausing(text, pause));
+  return dataOf(await yamlDocumentPausing(text, pause));
 }
 
-function valueOf(read: YamlDocument): ReadYaml {
+/** A document read as data (aliases and merge keys resolved), or why not: readYaml of a text already read. */
+export function dataOf(read: YamlDocument): ReadYaml {
   if (!read.ok) return read;
   if (read.doc === null) return { ok: false, message: "one YAML document expected (got 0)" };
   try {

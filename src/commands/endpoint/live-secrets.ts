@@ -7,6 +7,7 @@
 // that is no secret place) `********` is ordinary text. The secret places are the ones the
 // masking walk finds (src/output/policy-secrets.ts, from src/secrets): a place added there is
 // one here.
+import { every } from "../../io/checkpoint.js";
 import { isDeepStrictEqual } from "node:util";
 import { UsageError } from "../../errors.js";
 import { jsonView, locateJson, type JsonNode } from "../../output/json-ranges.js";
@@ -108,18 +109,16 @@ async function locate(text: string): Promise<Located | undefined> {
       };
     }
   }
-  const [{ yamlView }, { yamlDocument, yamlValue }] = await Promise.all([
+  const [{ yamlView }, { dataOf, readYamlPausing, yamlDocumentPausing }] = await Promise.all([
     import("../../output/yaml-text.js"),
     import("../../policy/yaml.js"),
   ]);
-  const read = yamlDocument(body);
+  // Read once, pausing: a long policy file hears a signal (src/io/checkpoint.ts).
+  const read = await yamlDocumentPausing(body, every(1000));
   if (!read.ok || read.doc === null) return undefined;
-  let data: unknown;
-  try {
-    data = yamlValue(body);
-  } catch {
-    return undefined;
-  }
+  const value = dataOf(read);
+  if (!value.ok) return undefined;
+  const data = value.value;
   const doc = read.doc;
   const places: Place[] = [];
   try {
@@ -131,7 +130,12 @@ async function locate(text: string): Promise<Located | undefined> {
   } catch {
     return undefined; // aliases past the bound: no policy
   }
-  return { json: false, places, read: (t) => Promise.resolve(yamlValue(t.replace(/^\ufeff/, ""))) };
+  const readBack = async (t: string) => {
+    const back = await readYamlPausing(t.replace(/^\ufeff/, ""), every(1000));
+    if (!back.ok) throw new Error(back.message);
+    return back.value;
+  };
+  return { json: false, places, read: readBack };
 }
 
 const sameType = (a: Place, b: Place) => a.type === b.type;
