@@ -9,46 +9,12 @@
 // Already covered elsewhere (not repeated here): PATCH bodies with only the given fields
 // (requests.test), update with no fields and `--backends ""` (exit-codes, bad-input),
 // --dry-run of failover/webhook commands (safety.test), `failovr list` (exit-codes).
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { appSandbox, type AppSandbox } from "../helpers/app.js";
-import type { RunOptions } from "../helpers/cli.js";
-import { startInProcessEmulator } from "../helpers/emulator.js";
-import { apiError, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
-import { parseJsonError, runCli } from "../e2e/support.js";
+import { describe, expect, it } from "vitest";
+import { apiError } from "../helpers/fault-server.js";
+import { parseJsonError } from "../e2e/support.js";
+import { useStandIns } from "../helpers/stand-ins.js";
 
-const KEY = "key_more_commands_0123456789";
-
-let cli: AppSandbox;
-let emu: Awaited<ReturnType<typeof startInProcessEmulator>>;
-let server: FaultServer;
-let defaultFallback: FaultServer["fallback"];
-let scratch: string;
-beforeAll(async () => {
-  cli = appSandbox();
-  scratch = mkdtempSync(join(tmpdir(), "edgectl-more-"));
-  [emu, server] = await Promise.all([startInProcessEmulator(), startFaultServer()]);
-  defaultFallback = server.fallback;
-});
-afterAll(async () => {
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
-  await Promise.all([emu?.stop(), server?.close()]);
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
-  cli?.cleanup();
-  rmSync(scratch, { recursive: true, force: true });
-});
-beforeEach(() => {
-  server.requests.length = 0;
-});
-afterEach(() => {
-  server.fallback = defaultFallback;
-});
-
-/** Against the fault server, which records exactly what was sent. */
-const runF = (args: string[], opts: RunOptions = {}) =>
-  runCli(cli, args, { ...opts, env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: server.url, ...opts.env } });
+const { server, runF } = useStandIns();
 
 describe("a typo in a command name suggests the right one", () => {
   it.each([

@@ -6,19 +6,12 @@
 import { describe, expect, it } from "vitest";
 import { appSandbox } from "../helpers/app.js";
 import { apiError, json } from "../helpers/fault-server.js";
-import { parseJsonError, useFaultServer } from "../e2e/support.js";
+import { failoverAt, parseJsonError, useFaultServer } from "../e2e/support.js";
 
 const KEY = "key_script_edges_7777";
 const suite = useFaultServer(KEY, appSandbox);
 const { run } = suite;
-const resource = (id: string) => ({
-  id,
-  uri: `${suite.server.url}/backends/failover/${id}`,
-  created_at: "2026-01-01T00:00:00Z",
-  description: "d".repeat(100),
-  metadata: "",
-  backends: ["bkdhr_a"],
-});
+const resource = (id: string) => failoverAt(suite.server.url, id);
 
 describe("a batch whose API key is refused", () => {
   it("stops sending after the first 401: exit 4, the rest not tried", async () => {

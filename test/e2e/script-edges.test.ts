@@ -6,18 +6,11 @@ import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { BIN, baseEnv } from "../helpers/cli.js";
 import { json } from "../helpers/fault-server.js";
-import { useFaultServer } from "./support.js";
+import { failoverAt, useFaultServer } from "./support.js";
 
 const KEY = "key_script_edges_7777";
 const suite = useFaultServer(KEY);
-const resource = (id: string) => ({
-  id,
-  uri: `${suite.server.url}/backends/failover/${id}`,
-  created_at: "2026-01-01T00:00:00Z",
-  description: "d".repeat(100),
-  metadata: "",
-  backends: ["bkdhr_a"],
-});
+const resource = (id: string) => failoverAt(suite.server.url, id);
 
 describe("a reader that closes the pipe early (| head, | grep -q)", () => {
   it.each([

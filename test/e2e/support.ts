@@ -1,5 +1,6 @@
 // Small shared pieces of the end-to-end suites (not a test file itself).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
@@ -27,6 +28,21 @@ export function useScratch(prefix: string): { dir: string; file(name: string, te
   };
 }
 
+/**
+ * A temp folder for each test of the suite (a config folder, say): made empty before the test and
+ * removed after it, at one path the suite can name where it is declared.
+ */
+export function useFreshFolder(prefix: string): string {
+  const dir = join(tmpdir(), `${prefix}${randomBytes(6).toString("hex")}`);
+  beforeEach(() => {
+    mkdirSync(dir, { mode: 0o700 });
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return dir;
+}
+
 /** A Failover backend the fault server answers with. */
 export const FB = {
   id: "bkdfo_abc",
@@ -46,6 +62,16 @@ export interface Failover {
   metadata: string;
   backends: string[];
 }
+
+/** Failover backend `id` as the API at `base` returns it (its uri there, a long description). */
+export const failoverAt = (base: string, id: string): Failover => ({
+  id,
+  uri: `${base}/backends/failover/${id}`,
+  created_at: "2026-01-01T00:00:00Z",
+  description: "d".repeat(100),
+  metadata: "",
+  backends: ["bkdhr_a"],
+});
 
 export interface TextResult {
   exitCode: number | undefined;

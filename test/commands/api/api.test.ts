@@ -3,20 +3,18 @@
 // base path, whatever the bytes (issue 9 item 3: control characters are refused, the URL is
 // checked as finally parsed), and hands on the emulator's answers (a policy it refuses: 400
 // and the code of the problem).
-import { describe, expect, it, afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { describe, expect, it } from "vitest";
 import { api, apiUrl } from "../../../src/commands/api/api.js";
 import { parse, refusal } from "../parse.js";
 import { UsageError } from "../../../src/errors.js";
-import { appSandbox, type AppSandbox } from "../../helpers/app.js";
-import { useFaultServer, FB, parseJsonError, runCli, type Failover, type TextResult } from "../../e2e/support.js";
-import { json, apiError, startFaultServer, type FaultServer } from "../../helpers/fault-server.js";
+import { appSandbox } from "../../helpers/app.js";
+import { useFaultServer, FB, failoverAt, parseJsonError, runCli, type Failover } from "../../e2e/support.js";
+import { json, apiError } from "../../helpers/fault-server.js";
 import { useEmulator } from "../../e2e/leaving-edges.support.js";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { RunOptions } from "../../helpers/cli.js";
-import { makeRoute, startInProcessEmulator } from "../../helpers/emulator.js";
 import { useRequestsSuite } from "../../e2e/requests.support.js";
+import { useStandIns } from "../../helpers/stand-ins.js";
 
 describe("api argv → options", () => {
   it("upper-cases the method and roots the path", async () => {
@@ -155,48 +153,7 @@ describe("the emulator refuses a policy with 400 and the code of its problem (ap
 describe("against the emulator and a fault server (in-process)", () => {
   const KEY = "key_more_commands_0123456789";
 
-  let cli: AppSandbox;
-  let emu: Awaited<ReturnType<typeof startInProcessEmulator>>;
-  let server: FaultServer;
-  let defaultFallback: FaultServer["fallback"];
-  let scratch: string;
-  beforeAll(async () => {
-    cli = appSandbox();
-    scratch = mkdtempSync(join(tmpdir(), "edgectl-more-"));
-    [emu, server] = await Promise.all([startInProcessEmulator(), startFaultServer()]);
-    defaultFallback = server.fallback;
-  });
-  afterAll(async () => {
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
-    await Promise.all([emu?.stop(), server?.close()]);
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
-    cli?.cleanup();
-    rmSync(scratch, { recursive: true, force: true });
-  });
-  beforeEach(() => {
-    server.requests.length = 0;
-  });
-  afterEach(() => {
-    server.fallback = defaultFallback;
-  });
-
-  /** Against the shared emulator. */
-  const run = (args: string[], opts: RunOptions = {}) =>
-    runCli(cli, args, { ...opts, env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: emu.url, ...opts.env } });
-  /** Against the fault server, which records exactly what was sent. */
-  const runF = (args: string[], opts: RunOptions = {}) =>
-    runCli(cli, args, { ...opts, env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: server.url, ...opts.env } });
-
-  function ok(r: TextResult): TextResult {
-    if (r.exitCode !== 0) throw new Error(`exit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
-    return r;
-  }
-
-  /** A fresh edge/route pair on the shared emulator, made through the API. */
-  const route = async () => {
-    const made = await makeRoute(emu.url);
-    return [made.edgeId, made.routeId] as const;
-  };
+  const { cli, server, scratch, run, runF, ok, route } = useStandIns(KEY);
 
   describe("edgectl api against the emulator", () => {
     it("POST --input FILE, GET, PATCH --input -, DELETE: the whole life of a resource", async () => {
@@ -456,14 +413,7 @@ describe("what scripts run into (in-process, fault server)", () => {
   const KEY = "key_script_edges_7777";
   const suite = useFaultServer(KEY, appSandbox);
   const { run } = suite;
-  const resource = (id: string) => ({
-    id,
-    uri: `${suite.server.url}/backends/failover/${id}`,
-    created_at: "2026-01-01T00:00:00Z",
-    description: "d".repeat(100),
-    metadata: "",
-    backends: ["bkdhr_a"],
-  });
+  const resource = (id: string) => failoverAt(suite.server.url, id);
 
   describe("edgectl api: paths that would leave the base URL's prefix", () => {
     it.each([

@@ -1,16 +1,16 @@
 // `edgectl auth login`: (a) the command line → options or refusal (test/commands/parse.ts);
 // (b) its run with fake deps on a temp config folder, and the whole CLI in-process
 // (test/helpers/app.ts): where the key comes from (--with-token, the prompt) and what is stored.
-import { describe, expect, it, afterEach, beforeEach } from "vitest";
+import { describe, expect, it } from "vitest";
 import { login as loginDef, run as loginRun } from "../../../src/commands/auth/login.js";
 import { parse, refusal } from "../parse.js";
-import { mkdtempSync, readFileSync, rmSync, statSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, statSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../../../src/errors.js";
 import { fakeDeps } from "../fake-deps.js";
 import { appSandbox } from "../../helpers/app.js";
 import { useKeyInputSuite } from "../../e2e/api-key-input.support.js";
+import { useFreshFolder } from "../../e2e/support.js";
 
 describe("auth login argv → options", () => {
   it.each([
@@ -28,13 +28,7 @@ describe("auth login argv → options", () => {
 describe("its run (fake deps)", () => {
   const KEY = "2xYzAbCdEfGhIjKlMnOp_1234";
 
-  let tmp: string;
-  beforeEach(() => {
-    tmp = mkdtempSync(join(tmpdir(), "edgectl-auth-test-"));
-  });
-  afterEach(() => {
-    rmSync(tmp, { recursive: true, force: true });
-  });
+  const tmp = useFreshFolder("edgectl-auth-test-");
   const stored = () => JSON.parse(readFileSync(join(tmp, "config.json"), "utf8"));
 
   describe("auth login", () => {

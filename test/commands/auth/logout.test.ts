@@ -1,13 +1,13 @@
 // `edgectl auth logout`: (a) the command line → options or refusal (test/commands/parse.ts);
 // (b) its run with fake deps on a temp config folder.
-import { describe, expect, it, afterEach, beforeEach } from "vitest";
+import { describe, expect, it } from "vitest";
 import { logout as logoutDef, run as logoutRun } from "../../../src/commands/auth/logout.js";
 import { parse, refusal } from "../parse.js";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { run as loginRun } from "../../../src/commands/auth/login.js";
 import { fakeDeps } from "../fake-deps.js";
+import { useFreshFolder } from "../../e2e/support.js";
 
 describe("auth logout argv → options", () => {
   it.each([[[], {}]])("reads %j", async (argv, options) => {
@@ -25,13 +25,7 @@ describe("auth logout argv → options", () => {
 describe("its run (fake deps)", () => {
   const KEY = "2xYzAbCdEfGhIjKlMnOp_1234";
 
-  let tmp: string;
-  beforeEach(() => {
-    tmp = mkdtempSync(join(tmpdir(), "edgectl-auth-test-"));
-  });
-  afterEach(() => {
-    rmSync(tmp, { recursive: true, force: true });
-  });
+  const tmp = useFreshFolder("edgectl-auth-test-");
   const stored = () => JSON.parse(readFileSync(join(tmp, "config.json"), "utf8"));
 
   describe("auth logout", () => {

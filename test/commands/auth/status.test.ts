@@ -1,13 +1,12 @@
 // `edgectl auth status`: (a) the command line → options or refusal (test/commands/parse.ts);
 // (b) its run with fake deps on a temp config folder: the key masked and where it came from.
-import { describe, expect, it, afterEach, beforeEach } from "vitest";
+import { describe, expect, it } from "vitest";
 import { status as statusDef, run as statusRun } from "../../../src/commands/auth/status.js";
 import { parse, refusal } from "../parse.js";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AuthError } from "../../../src/errors.js";
 import { fakeDeps } from "../fake-deps.js";
+import { useFreshFolder } from "../../e2e/support.js";
 
 describe("auth status argv → options", () => {
   it.each([[[], {}]])("reads %j", async (argv, options) => {
@@ -25,13 +24,7 @@ describe("auth status argv → options", () => {
 describe("its run (fake deps)", () => {
   const KEY = "2xYzAbCdEfGhIjKlMnOp_1234";
 
-  let tmp: string;
-  beforeEach(() => {
-    tmp = mkdtempSync(join(tmpdir(), "edgectl-auth-test-"));
-  });
-  afterEach(() => {
-    rmSync(tmp, { recursive: true, force: true });
-  });
+  const tmp = useFreshFolder("edgectl-auth-test-");
 
   describe("auth status", () => {
     it("refuses with an AuthError when no key is configured", async () => {

@@ -3,21 +3,19 @@
 // command path, the zsh file both autoloads and sources), and the whole CLI in-process
 // (test/helpers/app.ts), its bash script run in a real bash.
 import { Command } from "commander";
-import { describe, expect, it, afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { describe, expect, it, beforeAll } from "vitest";
 import { PROVIDERS } from "../../../src/api-data/providers.js";
 import { collect, run, script, type Shell } from "../../../src/commands/completion/completion.js";
 import { REGISTRY } from "../../../src/commands/registry.js";
 import { buildProgram } from "../../../src/commands/root.js";
 import { fakeDeps } from "../fake-deps.js";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
-import { appSandbox, type AppSandbox } from "../../helpers/app.js";
-import { startInProcessEmulator } from "../../helpers/emulator.js";
-import { startFaultServer, type FaultServer } from "../../helpers/fault-server.js";
+import { appSandbox } from "../../helpers/app.js";
 import { runCli } from "../../e2e/support.js";
 import { useRequestsSuite } from "../../e2e/requests.support.js";
+import { useStandIns } from "../../helpers/stand-ins.js";
 
 const program = buildProgram(fakeDeps());
 await program.load(); // the whole tree
@@ -245,30 +243,7 @@ describe("generated from the command tree", () => {
 });
 
 describe("the whole CLI in-process", () => {
-  let cli: AppSandbox;
-  let emu: Awaited<ReturnType<typeof startInProcessEmulator>>;
-  let server: FaultServer;
-  let defaultFallback: FaultServer["fallback"];
-  let scratch: string;
-  beforeAll(async () => {
-    cli = appSandbox();
-    scratch = mkdtempSync(join(tmpdir(), "edgectl-more-"));
-    [emu, server] = await Promise.all([startInProcessEmulator(), startFaultServer()]);
-    defaultFallback = server.fallback;
-  });
-  afterAll(async () => {
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
-    await Promise.all([emu?.stop(), server?.close()]);
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
-    cli?.cleanup();
-    rmSync(scratch, { recursive: true, force: true });
-  });
-  beforeEach(() => {
-    server.requests.length = 0;
-  });
-  afterEach(() => {
-    server.fallback = defaultFallback;
-  });
+  const { cli, scratch } = useStandIns();
 
   describe("edgectl completion", () => {
     let scripts: Record<"bash" | "zsh" | "fish", string>;

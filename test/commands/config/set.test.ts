@@ -2,7 +2,7 @@
 // (b) the keys and the checks of their values (shared by get and unset), and the verbs run with
 // fake deps on a temp config folder: set, get, list and unset in one round trip. The config file
 // itself (modes, locks, concurrent writers) is in test/app/config-file.test.ts and e2e/config-file.test.ts.
-import { describe, expect, it, afterEach, beforeEach } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   setVerb as setDef,
   getVerb,
@@ -12,12 +12,10 @@ import {
   unset as configUnset,
 } from "../../../src/commands/config/verbs.js";
 import { parse, refusal } from "../parse.js";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { UsageError } from "../../../src/errors.js";
 import { checkValue, shownValue } from "../../../src/commands/config/keys.js";
 import { fakeDeps } from "../fake-deps.js";
+import { useFreshFolder } from "../../e2e/support.js";
 
 describe("config set argv → options", () => {
   it.each([
@@ -37,13 +35,7 @@ describe("config set argv → options", () => {
 describe("its run (fake deps)", () => {
   const KEY = "2xYzAbCdEfGhIjKlMnOp_1234";
 
-  let tmp: string;
-  beforeEach(() => {
-    tmp = mkdtempSync(join(tmpdir(), "edgectl-auth-test-"));
-  });
-  afterEach(() => {
-    rmSync(tmp, { recursive: true, force: true });
-  });
+  const tmp = useFreshFolder("edgectl-auth-test-");
 
   describe("config keys", () => {
     it("accepts the five keys and refuses others, listing them", () => {

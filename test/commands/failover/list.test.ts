@@ -1,18 +1,16 @@
 // `edgectl failover list`: (a) the command line → options or refusal (test/commands/parse.ts);
 // (b) the whole CLI in-process (test/helpers/app.ts) against the emulator (paging a fresh
 // account) and a fault server (next_page_uri that loops or points elsewhere).
-import { describe, expect, it, afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { describe, expect, it, afterAll, beforeAll } from "vitest";
 import { list } from "../../../src/commands/failover/list.js";
 import { parse, refusal } from "../parse.js";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { appSandbox, type AppSandbox } from "../../helpers/app.js";
 import { startInProcessEmulator } from "../../helpers/emulator.js";
-import { json, startFaultServer, type FaultServer } from "../../helpers/fault-server.js";
-import { runCli, type Failover, type TextResult } from "../../e2e/support.js";
+import { json } from "../../helpers/fault-server.js";
+import { runCli, type Failover } from "../../e2e/support.js";
 import { FB as ANSWER_FB, envFor, out, withServer } from "../../reliability/support.js";
 import { useRequestsSuite } from "../../e2e/requests.support.js";
+import { useStandIns } from "../../helpers/stand-ins.js";
 
 describe("failover list argv → options", () => {
   it("reads --limit as a number and --all as a switch", async () => {
@@ -33,35 +31,8 @@ describe("failover list argv → options", () => {
 describe("against the emulator (in-process)", () => {
   const KEY = "key_more_commands_0123456789";
 
-  let cli: AppSandbox;
-  let emu: Awaited<ReturnType<typeof startInProcessEmulator>>;
-  let server: FaultServer;
-  let defaultFallback: FaultServer["fallback"];
-  let scratch: string;
-  beforeAll(async () => {
-    cli = appSandbox();
-    scratch = mkdtempSync(join(tmpdir(), "edgectl-more-"));
-    [emu, server] = await Promise.all([startInProcessEmulator(), startFaultServer()]);
-    defaultFallback = server.fallback;
-  });
-  afterAll(async () => {
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
-    await Promise.all([emu?.stop(), server?.close()]);
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
-    cli?.cleanup();
-    rmSync(scratch, { recursive: true, force: true });
-  });
-  beforeEach(() => {
-    server.requests.length = 0;
-  });
-  afterEach(() => {
-    server.fallback = defaultFallback;
-  });
+  const { cli, ok } = useStandIns();
 
-  function ok(r: TextResult): TextResult {
-    if (r.exitCode !== 0) throw new Error(`exit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
-    return r;
-  }
   /** The request lines `--debug` logged, as `METHOD URL`. */
   const debugRequests = (stderr: string) =>
     [...stderr.matchAll(/^debug: → (\S+) (\S+)$/gm)].map((m) => `${m[1]} ${m[2]}`);

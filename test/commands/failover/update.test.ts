@@ -1,21 +1,16 @@
 // `edgectl failover update`: (a) the command line → options or refusal (test/commands/parse.ts);
 // (b) its run with fake deps (--dry-run), and the whole CLI in-process (test/helpers/app.ts)
 // against the emulator: refusals and what changes.
-import { describe, expect, it, afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { describe, expect, it } from "vitest";
 import { update, run as updateRun } from "../../../src/commands/failover/update.js";
 import { parse, refusal } from "../parse.js";
 import { fakeDeps } from "../fake-deps.js";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { appSandbox, type AppSandbox } from "../../helpers/app.js";
-import type { RunOptions } from "../../helpers/cli.js";
-import { startInProcessEmulator } from "../../helpers/emulator.js";
-import { startFaultServer, type FaultServer } from "../../helpers/fault-server.js";
-import { runCli, type Failover, type TextResult } from "../../e2e/support.js";
+import { appSandbox } from "../../helpers/app.js";
+import { type Failover } from "../../e2e/support.js";
 import { useRequestsSuite } from "../../e2e/requests.support.js";
 import { json } from "../../helpers/fault-server.js";
 import { FB } from "../../e2e/support.js";
+import { useStandIns } from "../../helpers/stand-ins.js";
 
 describe("failover update argv → options", () => {
   it("sends only the fields given", async () => {
@@ -54,44 +49,8 @@ describe("failover update --dry-run", () => {
 });
 
 describe("against the emulator (in-process)", () => {
-  const KEY = "key_more_commands_0123456789";
+  const { server, run, runF, ok } = useStandIns();
 
-  let cli: AppSandbox;
-  let emu: Awaited<ReturnType<typeof startInProcessEmulator>>;
-  let server: FaultServer;
-  let defaultFallback: FaultServer["fallback"];
-  let scratch: string;
-  beforeAll(async () => {
-    cli = appSandbox();
-    scratch = mkdtempSync(join(tmpdir(), "edgectl-more-"));
-    [emu, server] = await Promise.all([startInProcessEmulator(), startFaultServer()]);
-    defaultFallback = server.fallback;
-  });
-  afterAll(async () => {
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
-    await Promise.all([emu?.stop(), server?.close()]);
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
-    cli?.cleanup();
-    rmSync(scratch, { recursive: true, force: true });
-  });
-  beforeEach(() => {
-    server.requests.length = 0;
-  });
-  afterEach(() => {
-    server.fallback = defaultFallback;
-  });
-
-  /** Against the shared emulator. */
-  const run = (args: string[], opts: RunOptions = {}) =>
-    runCli(cli, args, { ...opts, env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: emu.url, ...opts.env } });
-  /** Against the fault server, which records exactly what was sent. */
-  const runF = (args: string[], opts: RunOptions = {}) =>
-    runCli(cli, args, { ...opts, env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: server.url, ...opts.env } });
-
-  function ok(r: TextResult): TextResult {
-    if (r.exitCode !== 0) throw new Error(`exit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
-    return r;
-  }
   async function create(...flags: string[]): Promise<Failover> {
     return JSON.parse(ok(await run(["failover", "create", ...flags, "-o", "json"])).stdout) as Failover;
   }

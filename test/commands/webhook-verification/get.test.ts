@@ -1,19 +1,13 @@
 // `edgectl webhook-verification get`: the whole CLI in-process (test/helpers/app.ts) against
 // the emulator: the secret masked in a table and in JSON, shown with --show-secret.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { appSandbox, type AppSandbox } from "../../helpers/app.js";
-import type { RunOptions } from "../../helpers/cli.js";
-import { makeRoute, startInProcessEmulator } from "../../helpers/emulator.js";
-import { startFaultServer, type FaultServer } from "../../helpers/fault-server.js";
-import { runCli, type TextResult } from "../../e2e/support.js";
+import { describe, expect, it } from "vitest";
+import { appSandbox } from "../../helpers/app.js";
 import { get as argvDef } from "../../../src/commands/webhook-verification/get.js";
 import { parse as parseArgv, refusal } from "../parse.js";
 import { useRequestsSuite } from "../../e2e/requests.support.js";
 import { json } from "../../helpers/fault-server.js";
 import type { Reply } from "../../helpers/fault-server.js";
+import { useStandIns } from "../../helpers/stand-ins.js";
 
 describe("webhook-verification get argv → options", () => {
   it.each([
@@ -32,47 +26,7 @@ describe("webhook-verification get argv → options", () => {
 });
 
 describe("against the emulator (in-process)", () => {
-  const KEY = "key_more_commands_0123456789";
-
-  let cli: AppSandbox;
-  let emu: Awaited<ReturnType<typeof startInProcessEmulator>>;
-  let server: FaultServer;
-  let defaultFallback: FaultServer["fallback"];
-  let scratch: string;
-  beforeAll(async () => {
-    cli = appSandbox();
-    scratch = mkdtempSync(join(tmpdir(), "edgectl-more-"));
-    [emu, server] = await Promise.all([startInProcessEmulator(), startFaultServer()]);
-    defaultFallback = server.fallback;
-  });
-  afterAll(async () => {
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
-    await Promise.all([emu?.stop(), server?.close()]);
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
-    cli?.cleanup();
-    rmSync(scratch, { recursive: true, force: true });
-  });
-  beforeEach(() => {
-    server.requests.length = 0;
-  });
-  afterEach(() => {
-    server.fallback = defaultFallback;
-  });
-
-  /** Against the shared emulator. */
-  const run = (args: string[], opts: RunOptions = {}) =>
-    runCli(cli, args, { ...opts, env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: emu.url, ...opts.env } });
-
-  function ok(r: TextResult): TextResult {
-    if (r.exitCode !== 0) throw new Error(`exit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
-    return r;
-  }
-
-  /** A fresh edge/route pair on the shared emulator, made through the API. */
-  const route = async () => {
-    const made = await makeRoute(emu.url);
-    return [made.edgeId, made.routeId] as const;
-  };
+  const { run, ok, route } = useStandIns();
 
   describe("webhook-verification get against the emulator", () => {
     const replace = (edge: string, rt: string) =>
