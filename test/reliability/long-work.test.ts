@@ -8,7 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { every } from "../../src/io/checkpoint.js";
+import { keepLiveSecrets } from "../../src/commands/endpoint/live-secrets.js";
+import { maskPolicyText } from "../../src/output/mask.js";
+import { yamlText } from "../../src/output/yaml-write.js";
 import { checkPolicy, checkPolicyInterruptibly } from "../../src/policy/index.js";
+import { parsePolicyText } from "../../src/policy/parse.js";
 import { BIN, NODE, baseEnv } from "../helpers/cli.js";
 
 let dir: string;
@@ -96,5 +100,34 @@ describe("checkPolicyInterruptibly", () => {
     const turns = [1, 2, 3, 4, 5, 6].map(() => checkpoint());
     expect(turns.map((t) => t !== undefined)).toEqual([false, false, true, false, false, true]);
     await Promise.all(turns.filter((t): t is Promise<void> => t !== undefined));
+  });
+});
+
+// The reads that take longest are the yaml library's: each of them, driven lexeme by lexeme
+// (src/policy/yaml.ts's yamlDocumentPausing), lets the event loop turn while it reads, where a
+// signal's handler runs. Counted in turns of the loop, not in time.
+describe("reading a long YAML policy lets the event loop turn", () => {
+  const big = yamlText(policy(5_000));
+  const small = yamlText(policy(1));
+  it.each([
+    ["masking it (endpoint get, --dry-run, api, export)", (t: string) => maskPolicyText(t)],
+    [
+      "parsing it with a checkpoint (policy check, endpoint create and update)",
+      (t: string) => parsePolicyText(t, every(1000)),
+    ],
+    ["matching its masks to the live secrets (endpoint update)", (t: string) => keepLiveSecrets(`${t}# ********\n`, t)],
+  ])("%s", async (_name, work) => {
+    await work(small); // the modules loaded first: their loading turns the loop too
+    let turns = 0;
+    let running = true;
+    const tick = () => {
+      if (!running) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    await work(big);
+    running = false;
+    expect(turns).toBeGreaterThan(20);
   });
 });
