@@ -59,6 +59,20 @@ const writeApart = {
     b.onResolve({ filter: /\/emulator\/server\.js$/ }, () => ({ path: "./emulator.cjs", external: true }));
   },
 };
+// commander requires node:child_process at load (and with it net, dgram…: ~1 ms of every
+// command), for executable subcommands, which edgectl has none of. In the main bundles the
+// import resolves to a stand-in that requires the builtin when first used (resolved by import
+// path, like the bundles above: no source is read or rewritten).
+const lazyChildProcess = {
+  name: "lazy-child-process",
+  setup(b) {
+    b.onResolve({ filter: /^node:child_process$/ }, () => ({ path: "child_process", namespace: "lazy-builtin" }));
+    b.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, () => ({
+      contents: 'module.exports = new Proxy({}, { get: (_, name) => require("child_process")[name] });',
+      loader: "js",
+    }));
+  },
+};
 // zod is evaluated on first use, not when a module importing it is: `import * as z from
 // "zod/mini"` in src/ gets a stand-in whose functions load zod when first called, so a command
 // that makes no schema (`failover get` with valid input and answers: src/commands/input.ts,
@@ -148,7 +162,7 @@ const mainOptions = {
   outExtension: { ".js": ".cjs" },
   format: "cjs",
   supported: { "dynamic-import": false },
-  plugins: [writeApart, lazyZod],
+  plugins: [writeApart, lazyZod, lazyChildProcess],
   logOverride: { "import-is-undefined": "error" },
 };
 const mainBundle = async (name, entries) => {
