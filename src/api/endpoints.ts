@@ -73,10 +73,17 @@ export async function deleteEndpoint(client: ApiClient, id: string, opts: BatchR
   await client.request("DELETE", endpointPath(id), opts);
 }
 
-/** The first page (`limit` per page, else the API's default), or with `all` every page. */
-export function listEndpoints(client: ApiClient, opts: { limit?: number; all: boolean }): Promise<Endpoint[]> {
+/**
+ * The first page (`limit` per page, else the API's default), or with `all` every page; `more`
+ * is called when the first page is not the last and `all` was not asked for.
+ */
+export function listEndpoints(
+  client: ApiClient,
+  opts: { limit?: number; all: boolean; more?: () => void },
+): Promise<Endpoint[]> {
   return listPages(client, opts.limit ? `${endpointsPath}?limit=${opts.limit}` : endpointsPath, parseListPage, {
     all: opts.all,
+    more: opts.more,
   });
 }
 

@@ -59,9 +59,16 @@ export async function deleteFailover(client: ApiClient, id: string, opts: BatchR
 
 const parseListPage = pageOf<"backends", FailoverBackend>("backends", parseList);
 
-/** The first page (`limit` per page, else the API's default), or with `all` every page. */
-export function listFailover(client: ApiClient, opts: { limit?: number; all: boolean }): Promise<FailoverBackend[]> {
+/**
+ * The first page (`limit` per page, else the API's default), or with `all` every page; `more`
+ * is called when the first page is not the last and `all` was not asked for.
+ */
+export function listFailover(
+  client: ApiClient,
+  opts: { limit?: number; all: boolean; more?: () => void },
+): Promise<FailoverBackend[]> {
   return listPages(client, opts.limit ? `${failoverPath()}?limit=${opts.limit}` : failoverPath(), parseListPage, {
     all: opts.all,
+    more: opts.more,
   });
 }

@@ -2,7 +2,8 @@
 // of which only the query is taken, sent to the base URL and the list's own path
 // (ApiClient.nextPage): the key goes nowhere else. A listing must end: a page that brings no
 // item not seen before, or a next page already asked for, stops it (exit 3), and --timeout
-// bounds all its pages together. An empty page ends the list.
+// bounds all its pages together. An empty page ends the list. Without `all`, a first page the
+// API says is not the last calls `more` (the list verbs then say `more: use --all`).
 import { NetworkError } from "../errors.js";
 import { escapeControl } from "../text/escape.js";
 import type { ApiClient } from "./client.js";
@@ -16,7 +17,7 @@ export async function listPages<T>(
   client: ApiClient,
   path: string,
   parsePage: (data: unknown) => Page<T>,
-  opts: { all: boolean; onPage?: (items: readonly T[]) => void } = { all: true },
+  opts: { all: boolean; onPage?: (items: readonly T[]) => void; more?: () => void } = { all: true },
 ): Promise<T[]> {
   const listPath = path.split("?")[0]!;
   const deadlineAt = client.listingDeadline();
@@ -39,6 +40,7 @@ export async function listPages<T>(
   fresh(page.items);
   items.push(...page.items);
   opts.onPage?.(page.items);
+  if (!opts.all && page.next_page_uri && page.items.length > 0) opts.more?.();
   while (opts.all && page.next_page_uri && page.items.length > 0) {
     const next = client.nextPage(page.next_page_uri, listPath);
     if (seenPages.has(next))

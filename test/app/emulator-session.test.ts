@@ -390,7 +390,10 @@ describe("a whole session", () => {
       const a = await create("--backends", "bkdhr_p1", "--description", "page-1");
       const b = await create("--backends", "bkdhr_p2", "--description", "page-2");
       const c = await create("--backends", "bkdhr_p3", "--description", "page-3");
-      const first = await runJson<Failover[]>(["failover", "list", "--limit", "2"]);
+      // One page of more: said on stderr.
+      const cut = await run(["failover", "list", "--limit", "2", "-o", "json"]);
+      expect(cut.stderr).toBe("more: use --all");
+      const first = JSON.parse(cut.stdout) as Failover[];
       expect(first.map((x) => x.id)).toEqual([c.id, b.id]);
       const all = await runJson<Failover[]>(["failover", "list", "--limit", "1", "--all"]);
       const ids = all.map((x) => x.id);

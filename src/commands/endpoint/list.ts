@@ -23,9 +23,14 @@ export const list = defineCommand({
 
 export async function run(options: ListOptions, deps: Deps): Promise<void> {
   const client = deps.client();
+  const page = { more: false };
   let items: Endpoint[];
   try {
-    items = await listEndpoints(client, { limit: options.limit, all: options.all });
+    items = await listEndpoints(client, {
+      limit: options.limit,
+      all: options.all,
+      more: () => void (page.more = true),
+    });
   } finally {
     client.close();
   }
@@ -36,4 +41,6 @@ export async function run(options: ListOptions, deps: Deps): Promise<void> {
   // The table shows no policy; JSON shows each as the API sent it, its secrets masked.
   const json = deps.settings.output === "json" ? await shownData(items, options.showSecret) : items;
   printResult(deps, json, (color) => endpointRows(items, color));
+  // The list stopped at one page while the API has more: never a silent cut.
+  if (page.more) deps.io.stderr.write("more: use --all\n");
 }

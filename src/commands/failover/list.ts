@@ -21,9 +21,14 @@ export const list = defineCommand({
 
 export async function run(options: ListOptions, deps: Deps): Promise<void> {
   const client = deps.client();
+  const page = { more: false };
   let items: FailoverBackend[];
   try {
-    items = await listFailover(client, { limit: options.limit, all: options.all });
+    items = await listFailover(client, {
+      limit: options.limit,
+      all: options.all,
+      more: () => void (page.more = true),
+    });
   } finally {
     client.close();
   }
@@ -32,4 +37,6 @@ export async function run(options: ListOptions, deps: Deps): Promise<void> {
     return;
   }
   printResult(deps, items, (color) => failoverRows(items, color));
+  // The list stopped at one page while the API has more: never a silent cut.
+  if (page.more) deps.io.stderr.write("more: use --all\n");
 }

@@ -54,4 +54,27 @@ describe("endpoint list", () => {
     expect(lines()).toEqual(["GET /endpoints?limit=2"]);
     expect((JSON.parse(r.stdout) as { id: string }[]).map((e) => e.id)).toEqual(["ep_3", "ep_2"]);
   });
+
+  it("list --limit n cut while more pages exist says `more: use --all` on stderr; not on the last page, not with --all", async () => {
+    seed();
+    seed(JSON_POLICY, "https://b.example.com");
+    seed(YAML_POLICY, "https://c.example.com");
+    for (const args of [
+      ["endpoint", "list", "--limit", "2"],
+      ["endpoint", "list", "--limit", "2", "-o", "json"],
+    ]) {
+      const r = await suite.run(args);
+      expect(r.exitCode).toBe(0);
+      expect(r.stderr, args.join(" ")).toBe("more: use --all");
+    }
+    for (const args of [
+      ["endpoint", "list", "--limit", "2", "--all"],
+      ["endpoint", "list", "--limit", "3"],
+      ["endpoint", "list"],
+    ]) {
+      const r = await suite.run(args);
+      expect(r.exitCode).toBe(0);
+      expect(r.stderr, args.join(" ")).toBe("");
+    }
+  });
 });

@@ -131,6 +131,25 @@ describe("against the emulator (in-process)", () => {
       expect((JSON.parse(r.stdout) as Failover[]).map((f) => f.id)).toEqual(created.map((f) => f.id).reverse());
     });
 
+    it("a list cut at --limit while more pages exist says `more: use --all` on stderr (not with --all, not on the last page)", async () => {
+      for (const args of [
+        ["failover", "list", "--limit", "3"],
+        ["failover", "list", "--limit", "3", "-o", "json"],
+      ]) {
+        const r = ok(await runL(args));
+        expect(r.stderr, args.join(" ")).toBe("more: use --all");
+        expect(r.stdout).not.toContain("more");
+      }
+      for (const args of [
+        ["failover", "list", "--limit", "3", "--all"],
+        ["failover", "list", "--limit", "7"],
+        ["failover", "list", "--limit", "8", "-o", "json"],
+        ["failover", "list"],
+      ]) {
+        expect(ok(await runL(args)).stderr, args.join(" ")).toBe("");
+      }
+    });
+
     it("--limit 100 --all needs one request for seven", async () => {
       const r = ok(await runL(["failover", "list", "--limit", "100", "--all", "-o", "json", "--debug"]));
       expect(JSON.parse(r.stdout)).toHaveLength(7);
