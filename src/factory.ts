@@ -9,8 +9,21 @@ import { InputTooLargeError, readStreamBounded, tooLargeMessage } from "./files/
 import { colorAllowed, IOStreams, type InStream, type OutStream } from "./io/iostreams.js";
 import { ask } from "./io/prompt.js";
 import { escapeControl } from "./text/escape.js";
-import { configPath, profileOf, readConfig, type ConfigData, type Env } from "./settings/config-file.js";
-import { resolveProfileName, resolveSettings, type GlobalFlags, type Settings } from "./settings/resolve.js";
+import {
+  configPath,
+  profileOf,
+  readConfig,
+  requireProfile,
+  type ConfigData,
+  type Env,
+} from "./settings/config-file.js";
+import {
+  profileNamedBy,
+  resolveProfileName,
+  resolveSettings,
+  type GlobalFlags,
+  type Settings,
+} from "./settings/resolve.js";
 
 export interface FactoryOptions {
   env: Env;
@@ -67,6 +80,9 @@ export function createFactory(options: FactoryOptions): Factory {
     output: stderr as NodeJS.WritableStream,
   };
 
+  const resolveWith = (flags: GlobalFlags) =>
+    resolveSettings(flags, env, profileOf(loadConfig(), f.profile, configPath(env)), f.profile, configPath(env));
+
   const f: Factory = {
     env,
     get io() {
@@ -82,18 +98,18 @@ export function createFactory(options: FactoryOptions): Factory {
     get profile() {
       return (profile ??= resolveProfileName(options.flags(), env));
     },
+    get profileNamedBy() {
+      return profileNamedBy(options.flags(), env);
+    },
     get settings() {
-      return (settings ??= resolveSettings(
-        options.flags(),
-        env,
-        profileOf(loadConfig(), f.profile, configPath(env)),
-        f.profile,
-        configPath(env),
-      ));
+      if (!settings) requireProfile(loadConfig(), f.profile, f.profileNamedBy, configPath(env));
+      return (settings ??= resolveWith(options.flags()));
     },
     warn: (message) => void warnings.push(message),
     client(request = {}) {
-      const s = f.settings;
+      // A key to check before it is stored (auth login) is used with the profile's other
+      // settings, which that profile need not hold yet.
+      const s = request.apiKey === undefined ? f.settings : resolveWith({ ...options.flags(), apiKey: request.apiKey });
       if (!s.apiKey) {
         throw new AuthError(
           `no API key for profile "${s.profile}": run \`edgectl auth login\`, set EDGECTL_API_KEY, or pass --api-key`,

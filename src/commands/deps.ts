@@ -10,6 +10,11 @@ export interface ClientRequest {
   secrets?: string[];
   /** Keep-alive sockets (a batch's concurrency). */
   maxSockets?: number;
+  /**
+   * A key to use instead of the settings' one (`auth login` checks the key it was given), with
+   * the profile's other settings; the profile need not be in the config file yet.
+   */
+  apiKey?: string;
 }
 
 export interface Deps {
@@ -17,6 +22,11 @@ export interface Deps {
   env: Env;
   /** The active profile's name (flag, EDGECTL_PROFILE or "default"). */
   profile: string;
+  /**
+   * `--profile` or `EDGECTL_PROFILE` when the profile was named explicitly: such a profile must
+   * be in the config file (requireProfile), except for the commands that create it.
+   */
+  profileNamedBy?: string;
   /** Resolved when first read: a bad value anywhere throws then, naming its source. */
   settings: Settings;
   /** An API client for the settings; throws AuthError when no key is configured. */

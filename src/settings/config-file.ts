@@ -120,6 +120,29 @@ export function profileOf(config: ConfigData, profile: string, path = "the confi
   return out;
 }
 
+/**
+ * A profile named explicitly (`namedBy`: `--profile` or `EDGECTL_PROFILE`) that the config file
+ * does not hold is a mistake, not an empty profile: exit 2, listing the profiles there are.
+ * "default" always exists (it works with no config file at all), named or not. Commands that
+ * create a profile (`auth login`, `config set`) do not ask.
+ */
+export function requireProfile(
+  config: ConfigData,
+  profile: string,
+  namedBy: string | undefined,
+  path = "the config file",
+): void {
+  if (namedBy === undefined || profile === "default" || Object.hasOwn(config.profiles ?? {}, profile)) return;
+  const names = Object.keys(config.profiles ?? {}).sort();
+  const there =
+    names.length === 0
+      ? `${path} holds no profiles`
+      : `the profiles in ${path}: ${names.map((n) => escapeControl(n)).join(", ")}`;
+  throw new UsageError(
+    `${namedBy}: no profile "${profile}" (${there}); \`edgectl auth login --profile ${profile}\` or \`edgectl config set <key> <value> --profile ${profile}\` creates it`,
+  );
+}
+
 /** A writer waits some seconds for others to finish before giving up (each holds the lock for milliseconds). */
 const LOCK_RETRIES = { retries: 30, factor: 1.2, minTimeout: 10, maxTimeout: 250, randomize: true };
 

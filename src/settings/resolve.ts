@@ -43,6 +43,15 @@ export function resolveProfileName(flags: GlobalFlags, env: Env): string {
   return name;
 }
 
+/**
+ * Where the profile's name came from when it was named explicitly: `--profile` or
+ * `EDGECTL_PROFILE` (undefined for the built-in "default").
+ */
+export function profileNamedBy(flags: GlobalFlags, env: Env): "--profile" | "EDGECTL_PROFILE" | undefined {
+  if (flags.profile !== undefined) return "--profile";
+  return env.EDGECTL_PROFILE ? "EDGECTL_PROFILE" : undefined;
+}
+
 /** Picks the first value set and remembers which source gave it; blank counts as unset (`FOO=" "`). */
 function pick(...candidates: [string | undefined, string][]): [string, string] | undefined {
   for (const [value, source] of candidates) if (value !== undefined && value.trim() !== "") return [value, source];

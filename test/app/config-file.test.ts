@@ -15,7 +15,10 @@ const { KEY, suite, run, file, writeConfig, stored, modeOf } = useConfigFileSuit
 describe("files that are not edgectl's", () => {
   it("creates its own folder 0700 and file 0600", async () => {
     const dir = join(suite.cli.configDir, "new", "edgectl");
-    const r = await run(["auth", "login", "--with-token"], { input: KEY, env: { EDGECTL_CONFIG_DIR: dir } });
+    const r = await run(["auth", "login", "--with-token", "--no-verify", "--no-verify"], {
+      input: KEY,
+      env: { EDGECTL_CONFIG_DIR: dir },
+    });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(modeOf(dir)).toBe(0o700);
     expect(modeOf(join(dir, "config.json"))).toBe(0o600);
@@ -30,7 +33,7 @@ describe("files that are not edgectl's", () => {
     expect(list.exitCode, list.stderr).toBe(0);
     expect(modeOf(shared)).toBe(0o1777);
 
-    const login = await run(["auth", "login", "--with-token"], { input: KEY, env });
+    const login = await run(["auth", "login", "--with-token", "--no-verify", "--no-verify"], { input: KEY, env });
     expect(login.exitCode, login.stderr).toBe(0);
     expect(modeOf(shared)).toBe(0o1777);
     expect(modeOf(join(shared, "config.json"))).toBe(0o600);
@@ -43,7 +46,10 @@ describe("files that are not edgectl's", () => {
     const project = join(suite.cli.configDir, "project");
     mkdirSync(project);
     chmodSync(project, 0o755);
-    const r = await run(["auth", "login", "--with-token"], { input: KEY, env: { EDGECTL_CONFIG_DIR: project } });
+    const r = await run(["auth", "login", "--with-token", "--no-verify", "--no-verify"], {
+      input: KEY,
+      env: { EDGECTL_CONFIG_DIR: project },
+    });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(modeOf(project)).toBe(0o755);
   });

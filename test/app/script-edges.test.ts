@@ -67,7 +67,7 @@ describe("an id given twice to delete", () => {
 
 describe("a blank EDGECTL_API_KEY", () => {
   it("counts as unset: the profile's key is used", async () => {
-    const login = await run(["auth", "login", "--with-token"], {
+    const login = await run(["auth", "login", "--with-token", "--no-verify", "--no-verify"], {
       input: "key_from_profile_1234\n",
       env: { EDGECTL_API_KEY: undefined },
     });

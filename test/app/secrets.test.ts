@@ -215,7 +215,10 @@ describe.concurrent("no secret in any output, --debug included", () => {
   it("auth status, config list and config get never print the stored key", async () => {
     const dir = join(scratch, "cfg-show");
     const env = { EDGECTL_CONFIG_DIR: dir };
-    expect((await cli.run(["auth", "login", "--with-token"], { env, input: `${KEY}\n` })).exitCode).toBe(0);
+    expect(
+      (await cli.run(["auth", "login", "--with-token", "--no-verify", "--no-verify"], { env, input: `${KEY}\n` }))
+        .exitCode,
+    ).toBe(0);
     for (const args of [
       ["auth", "status"],
       ["auth", "status", "-o", "json"],
@@ -235,7 +238,10 @@ describe.concurrent("no secret in any output, --debug included", () => {
 describe("the config file", () => {
   it("is created 0600 in a 0700 folder", async () => {
     const dir = join(scratch, "fresh", "edgectl");
-    const r = await cli.run(["auth", "login", "--with-token"], { env: { EDGECTL_CONFIG_DIR: dir }, input: `${KEY}\n` });
+    const r = await cli.run(["auth", "login", "--with-token", "--no-verify", "--no-verify"], {
+      env: { EDGECTL_CONFIG_DIR: dir },
+      input: `${KEY}\n`,
+    });
     expect(r.exitCode).toBe(0);
     expectNoSecret(out(r.stderr), "stderr");
     expect(statSync(dir).mode & 0o777).toBe(0o700);
@@ -248,8 +254,12 @@ describe("the config file", () => {
   it("a file (and folder) found more open is warned about, left as it is (read-only commands chmod nothing), and still used", async () => {
     const dir = join(scratch, "loose");
     expect(
-      (await cli.run(["auth", "login", "--with-token"], { env: { EDGECTL_CONFIG_DIR: dir }, input: `${KEY}\n` }))
-        .exitCode,
+      (
+        await cli.run(["auth", "login", "--with-token", "--no-verify", "--no-verify"], {
+          env: { EDGECTL_CONFIG_DIR: dir },
+          input: `${KEY}\n`,
+        })
+      ).exitCode,
     ).toBe(0);
     const file = join(dir, "config.json");
     chmodSync(file, 0o644);
@@ -271,8 +281,12 @@ describe("the config file", () => {
     await withServer(async (server) => {
       const dir = join(scratch, "loose-req");
       expect(
-        (await cli.run(["auth", "login", "--with-token"], { env: { EDGECTL_CONFIG_DIR: dir }, input: `${KEY}\n` }))
-          .exitCode,
+        (
+          await cli.run(["auth", "login", "--with-token", "--no-verify", "--no-verify"], {
+            env: { EDGECTL_CONFIG_DIR: dir },
+            input: `${KEY}\n`,
+          })
+        ).exitCode,
       ).toBe(0);
       chmodSync(join(dir, "config.json"), 0o640);
       server.script({ status: 200, body: FB });

@@ -13,7 +13,7 @@ describe("concurrent writes", () => {
     const n = 20;
     const results = await Promise.all(
       Array.from({ length: n }, (_, i) =>
-        run(["auth", "login", "--with-token", "--profile", `p${i}`], {
+        run(["auth", "login", "--with-token", "--no-verify", "--profile", `p${i}`], {
           input: `key_parallel_${i}_abcdef\n`,
           timeoutMs: 60_000,
         }),

@@ -348,7 +348,7 @@ describe("faults of the environment are not bugs", () => {
     try {
       writeFileSync(join(dir, "file"), "");
       mkdirSync(join(dir, "ok"));
-      const r = await app.run(["auth", "login"], {
+      const r = await app.run(["auth", "login", "--no-verify"], {
         env: { EDGECTL_CONFIG_DIR: join(dir, "file", "edgectl") },
         input: "key_abc123\n",
       });

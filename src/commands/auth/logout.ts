@@ -1,4 +1,4 @@
-import { readConfig, writeProfileKey } from "../../settings/config-file.js";
+import { configPath, readConfig, requireProfile, writeProfileKey } from "../../settings/config-file.js";
 import { defineCommand } from "../define.js";
 import type { Deps } from "../deps.js";
 
@@ -11,7 +11,10 @@ export const logout = defineCommand({
 
 export async function run(deps: Deps): Promise<void> {
   const profile = deps.profile;
-  if (readConfig(deps.env, deps.warn).profiles?.[profile]?.api_key === undefined) {
+  const config = readConfig(deps.env, deps.warn);
+  // A profile named explicitly that the config file does not hold is exit 2, listing those it does.
+  requireProfile(config, profile, deps.profileNamedBy, configPath(deps.env));
+  if (config.profiles?.[profile]?.api_key === undefined) {
     deps.io.stderr.write(`No key stored in profile "${profile}"\n`);
     return;
   }

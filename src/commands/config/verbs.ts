@@ -1,7 +1,14 @@
 import * as z from "zod/mini";
 import { printResult } from "../../output/print.js";
 import { renderRows } from "../../output/table.js";
-import { configPath, profileOf, readConfig, writeProfileKey, type ConfigKey } from "../../settings/config-file.js";
+import {
+  configPath,
+  profileOf,
+  readConfig,
+  requireProfile,
+  writeProfileKey,
+  type ConfigKey,
+} from "../../settings/config-file.js";
 import { defineCommand } from "../define.js";
 import type { Deps } from "../deps.js";
 import { checkValue, keySchema, shownValue } from "./keys.js";
@@ -50,9 +57,14 @@ export const pathVerb = defineCommand({
   run: async (_options, deps) => void deps.io.stdout.write(`${configPath(deps.env)}\n`),
 });
 
-/** The active profile's stored values (each refused value names its key and the file). */
+/**
+ * The active profile's stored values (each refused value names its key and the file); a
+ * profile named explicitly that the file does not hold is exit 2 (requireProfile).
+ */
 function stored(deps: Deps) {
-  return profileOf(readConfig(deps.env, deps.warn), deps.profile, configPath(deps.env));
+  const config = readConfig(deps.env, deps.warn);
+  requireProfile(config, deps.profile, deps.profileNamedBy, configPath(deps.env));
+  return profileOf(config, deps.profile, configPath(deps.env));
 }
 
 export async function get(key: ConfigKey, deps: Deps): Promise<void> {
@@ -64,13 +76,19 @@ export async function get(key: ConfigKey, deps: Deps): Promise<void> {
   deps.io.stdout.write(`${shownValue(key, value)}\n`);
 }
 
+/** Creates the profile when the config file does not hold it (as `gh config set -h <host>` does), and says so. */
 export async function set(key: ConfigKey, value: string, deps: Deps): Promise<void> {
   if (key === "api_key")
     deps.warn("a key typed on the command line stays in shell history; `edgectl auth login` reads it from stdin");
-  await writeProfileKey(deps.env, deps.profile, key, value, deps.warn);
+  const held = Object.hasOwn(readConfig(deps.env, () => {}).profiles ?? {}, deps.profile);
+  const path = await writeProfileKey(deps.env, deps.profile, key, value, deps.warn);
+  if (!held && deps.profileNamedBy !== undefined && deps.profile !== "default")
+    deps.io.stderr.write(`created profile "${deps.profile}" in ${path}\n`);
 }
 
 export async function unset(key: ConfigKey, deps: Deps): Promise<void> {
+  // Nothing to remove from a profile named explicitly that the file does not hold: exit 2.
+  stored(deps);
   await writeProfileKey(deps.env, deps.profile, key, undefined, deps.warn);
 }
 

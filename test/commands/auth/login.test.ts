@@ -14,8 +14,9 @@ import { useFreshFolder } from "../../e2e/support.js";
 
 describe("auth login argv → options", () => {
   it.each([
-    [[], { withToken: false }],
-    [["--with-token"], { withToken: true }],
+    [[], { withToken: false, verify: true }],
+    [["--with-token"], { withToken: true, verify: true }],
+    [["--no-verify"], { withToken: false, verify: false }],
   ])("reads %j", async (argv, options) => {
     expect((await parse(loginDef, argv)).options).toEqual(options);
   });
@@ -34,7 +35,7 @@ describe("its run (fake deps)", () => {
   describe("auth login", () => {
     it("stores a key piped on stdin, trimmed, and reports on stderr only", async () => {
       const deps = fakeDeps({ env: { EDGECTL_CONFIG_DIR: tmp }, stdin: `${KEY}\n` });
-      await loginRun({ withToken: true }, deps);
+      await loginRun({ withToken: true, verify: false }, deps);
       expect(stored()).toEqual({ profiles: { default: { api_key: KEY } } });
       expect(deps.out.text).toBe("");
       expect(deps.err.text).toContain('Logged in: key stored in profile "default"');
@@ -49,22 +50,25 @@ describe("its run (fake deps)", () => {
         prompt: ` ${KEY} `,
         settings: { profile: "staging" },
       });
-      await loginRun({ withToken: false }, deps);
+      await loginRun({ withToken: false, verify: false }, deps);
       expect(stored()).toEqual({ profiles: { staging: { api_key: KEY } } });
     });
 
     it("refuses --with-token from a terminal", async () => {
       await expect(
-        loginRun({ withToken: true }, fakeDeps({ env: { EDGECTL_CONFIG_DIR: tmp }, stdinIsTTY: true })),
+        loginRun({ withToken: true, verify: false }, fakeDeps({ env: { EDGECTL_CONFIG_DIR: tmp }, stdinIsTTY: true })),
       ).rejects.toThrow(/--with-token: stdin is a terminal/);
     });
 
     it("refuses an empty key or one with spaces, storing nothing", async () => {
       await expect(
-        loginRun({ withToken: true }, fakeDeps({ env: { EDGECTL_CONFIG_DIR: tmp }, stdin: "\n" })),
+        loginRun({ withToken: true, verify: false }, fakeDeps({ env: { EDGECTL_CONFIG_DIR: tmp }, stdin: "\n" })),
       ).rejects.toBeInstanceOf(UsageError);
       await expect(
-        loginRun({ withToken: true }, fakeDeps({ env: { EDGECTL_CONFIG_DIR: tmp }, stdin: "two words\n" })),
+        loginRun(
+          { withToken: true, verify: false },
+          fakeDeps({ env: { EDGECTL_CONFIG_DIR: tmp }, stdin: "two words\n" }),
+        ),
       ).rejects.toThrow(/spaces/);
       expect(() => statSync(join(tmp, "config.json"))).toThrow();
     });

@@ -30,7 +30,7 @@ describe("its run (fake deps)", () => {
 
   describe("auth logout", () => {
     it("removes the stored key and warns when one is still in the environment", async () => {
-      await loginRun({ withToken: true }, fakeDeps({ env: { EDGECTL_CONFIG_DIR: tmp }, stdin: KEY }));
+      await loginRun({ withToken: true, verify: false }, fakeDeps({ env: { EDGECTL_CONFIG_DIR: tmp }, stdin: KEY }));
       const deps = fakeDeps({ env: { EDGECTL_CONFIG_DIR: tmp, NGROK_API_KEY: "x" } });
       await logoutRun(deps);
       expect(stored().profiles?.default).toBeUndefined();
