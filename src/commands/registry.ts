@@ -242,8 +242,9 @@ export const REGISTRY: readonly Entry[] = [
     command: "auth login",
     module: "auth/login",
     export: "login",
-    usage: "[--with-token]",
-    summary: "store the API key of the active profile (from stdin, or asked for without echo on a terminal)",
+    usage: "[--with-token] [--no-verify]",
+    summary:
+      "store the API key of the active profile (from stdin, or asked for without echo on a terminal) once one read (`GET /endpoints?limit=1`) shows the API takes it: refused, exit 4; no answer, exit 3; nothing stored either way (`--no-verify` skips the read); creates the profile",
   },
   {
     command: "auth status",
@@ -281,7 +282,7 @@ export const REGISTRY: readonly Entry[] = [
     module: "config/verbs",
     export: "setVerb",
     usage: "<key> <value>",
-    summary: "change a setting of the active profile",
+    summary: "change a setting of the active profile (creating the profile if the config file does not hold it)",
   },
   {
     command: "config unset",
