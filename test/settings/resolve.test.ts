@@ -299,9 +299,10 @@ describe("value parsers", () => {
     expect(usageError(() => parseRetries(v)).message).toMatch(/^--retries: .*0 to 10/);
   });
 
-  it("parses the two output formats only", () => {
+  it("parses the three output formats only", () => {
     expect(parseOutput("table")).toBe("table");
     expect(parseOutput("json")).toBe("json");
-    expect(usageError(() => parseOutput("yaml")).message).toMatch(/^--output: "yaml".*table or json/);
+    expect(parseOutput("yaml")).toBe("yaml");
+    expect(usageError(() => parseOutput("xml")).message).toMatch(/^--output: "xml".*table, json or yaml/);
   });
 });

@@ -1,8 +1,8 @@
 // How a webhook verification module looks in a table (the secret already masked).
 import type { WebhookVerification } from "../../api/webhook-verification.js";
-import { renderRecord } from "../../output/table.js";
+import { renderRecord, type TableStyle } from "../../output/table.js";
 
-export function moduleRecord(module: WebhookVerification, color: boolean): string {
+export function moduleRecord(module: WebhookVerification, color: boolean | TableStyle): string {
   return renderRecord(
     [
       ["ENABLED", String(module.enabled)],
