@@ -60,7 +60,9 @@ export class IOStreams {
   /** The width to fit output to on this stream: a terminal's columns; undefined when piped (nothing is cut). */
   columns(stream: OutStream): number | undefined {
     const { columns } = stream;
-    return stream.isTTY && typeof columns === "number" && Number.isInteger(columns) && columns > 0 ? columns : undefined;
+    return stream.isTTY && typeof columns === "number" && Number.isInteger(columns) && columns > 0
+      ? columns
+      : undefined;
   }
 
   /** Color on this stream: allowed, and the stream is a terminal. */

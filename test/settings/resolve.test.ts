@@ -119,7 +119,7 @@ describe("output precedence", () => {
   });
 
   it("refuses an unknown format naming where it came from", () => {
-    expect(usageError(() => resolve({ output: "yaml" })).message).toMatch(/^--output: "yaml"/);
+    expect(usageError(() => resolve({ output: "xml" })).message).toMatch(/^--output: "xml"/);
     expect(usageError(() => resolve({}, { EDGECTL_OUTPUT: "JSON" })).message).toMatch(/^EDGECTL_OUTPUT: "JSON"/);
     expect(usageError(() => resolve({}, {}, { output: "wide" }, "ci")).message).toMatch(
       /^output in profile "ci" of the config file: "wide"/,

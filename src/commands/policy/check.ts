@@ -79,7 +79,8 @@ export async function run(options: CheckOptions, deps: Deps): Promise<void> {
     : parsed.problems;
   await turn();
   const { output } = deps.settings;
-  if (problems.length === 0) return void deps.io.stdout.write(output === "table" ? "ok\n" : renderData(output, { valid: true }));
+  if (problems.length === 0)
+    return void deps.io.stdout.write(output === "table" ? "ok\n" : renderData(output, { valid: true }));
   deps.io.stdout.write(
     output === "table"
       ? problems.map(line).join("")
