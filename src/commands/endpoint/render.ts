@@ -11,11 +11,11 @@ import { mayBeJson } from "../../policy/text-format.js";
 import { yamlText } from "../../output/yaml-write.js";
 import { turn } from "../../io/checkpoint.js";
 
-export function endpointRows(list: Endpoint[], color: boolean | TableStyle): string {
+export function endpointRows(list: Endpoint[], style: boolean | TableStyle): string {
   return renderRows(
     ["ID", "URL", "TYPE", "DESCRIPTION"],
     list.map((e) => [e.id, e.url, e.type ?? "", e.description ?? ""]),
-    color,
+    style,
   );
 }
 

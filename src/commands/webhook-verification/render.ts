@@ -2,13 +2,13 @@
 import type { WebhookVerification } from "../../api/webhook-verification.js";
 import { renderRecord, type TableStyle } from "../../output/table.js";
 
-export function moduleRecord(module: WebhookVerification, color: boolean | TableStyle): string {
+export function moduleRecord(module: WebhookVerification, style: boolean | TableStyle): string {
   return renderRecord(
     [
       ["ENABLED", String(module.enabled)],
       ["PROVIDER", module.provider],
       ["SECRET", module.secret ?? ""],
     ],
-    color,
+    style,
   );
 }
