@@ -4,6 +4,7 @@ import type { Method } from "../api/client.js";
 import { turn } from "../io/checkpoint.js";
 import { renderJson } from "../output/json.js";
 import { maskSecretsIn } from "../output/mask.js";
+import { renderData } from "../output/print.js";
 import type { Deps } from "./deps.js";
 
 export interface DryRunRequest {
@@ -31,21 +32,23 @@ export async function printDryRun(
   body?: unknown,
 ): Promise<void> {
   const request = { method, path, body };
+  const { output } = deps.settings;
   const text =
-    deps.settings.output === "json" ? renderJson(await requestObject(deps, request)) : await requestText(deps, request);
+    output === "table" ? await requestText(deps, request) : renderData(output, await requestObject(deps, request));
   await turn(); // masking a big policy takes a while: a signal meanwhile is heard first (src/io/checkpoint.ts)
   deps.io.stdout.write(text);
 }
 
 /**
- * Several requests (a batch): with -o json ONE document, an array of what printDryRun prints
+ * Several requests (a batch): with -o json (or yaml) ONE document, an array of what printDryRun prints
  * for each; as text each request in turn. One write, like printResult.
  */
 export async function printDryRuns(deps: Pick<Deps, "io" | "settings">, requests: DryRunRequest[]): Promise<void> {
+  const { output } = deps.settings;
   const text =
-    deps.settings.output === "json"
-      ? renderJson(await Promise.all(requests.map((r) => requestObject(deps, r))))
-      : (await Promise.all(requests.map((r) => requestText(deps, r)))).join("");
+    output === "table"
+      ? (await Promise.all(requests.map((r) => requestText(deps, r)))).join("")
+      : renderData(output, await Promise.all(requests.map((r) => requestObject(deps, r))));
   await turn();
   deps.io.stdout.write(text);
 }

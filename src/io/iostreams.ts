@@ -6,6 +6,8 @@
 export interface OutStream {
   write(chunk: string): unknown;
   isTTY?: boolean;
+  /** A terminal's width (Node sets it on a TTY stream). */
+  columns?: number;
 }
 
 export type InStream = NodeJS.ReadableStream & { isTTY?: boolean };
@@ -53,6 +55,14 @@ export class IOStreams {
 
   canPrompt(): boolean {
     return this.promptBlocker() === undefined;
+  }
+
+  /** The width to fit output to on this stream: a terminal's columns; undefined when piped (nothing is cut). */
+  columns(stream: OutStream): number | undefined {
+    const { columns } = stream;
+    return stream.isTTY && typeof columns === "number" && Number.isInteger(columns) && columns > 0
+      ? columns
+      : undefined;
   }
 
   /** Color on this stream: allowed, and the stream is a terminal. */

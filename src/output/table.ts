@@ -9,26 +9,96 @@ import { escapeControl } from "../text/escape.js";
 const BOLD = (s: string) => `\x1b[1m${s}\x1b[22m`;
 const GAP = "   ";
 
-/** One resource as FIELD/VALUE rows. */
-export function renderRecord(rows: [string, string][], color: boolean): string {
-  return render(["FIELD", "VALUE"], rows, color);
+/**
+ * How a table is drawn: color (a color terminal), and the terminal's width when it is one. A
+ * list is cut to that width as gh cuts its tables: the longest columns shortened, each cut
+ * cell ending in `…`, the id column never cut; piped (no width), nothing is cut.
+ */
+export interface TableStyle {
+  color: boolean;
+  width?: number | undefined;
 }
 
-/** A list as one row per resource. */
-export function renderRows(head: string[], rows: string[][], color: boolean): string {
-  return render(head, rows, color);
+const styleOf = (style: boolean | TableStyle): TableStyle => (typeof style === "boolean" ? { color: style } : style);
+
+/**
+ * One resource as FIELD/VALUE rows. Never cut, on a terminal either (as gh's `view` commands
+ * print one item whole): a long value wraps; it is what was asked for.
+ */
+export function renderRecord(rows: [string, string][], style: boolean | TableStyle): string {
+  return render(["FIELD", "VALUE"], rows, styleOf(style).color);
 }
 
-function render(head: string[], rows: string[][], color: boolean): string {
-  const cells = rows.map((row) => row.map((cell) => escapeControl(cell)));
-  const widths = head.map((h) => displayWidth(h));
+/** A list as one row per resource, fitted to `style.width` when given; columns named in `whole` (the ids) are never cut. */
+export function renderRows(
+  head: string[],
+  rows: string[][],
+  style: boolean | TableStyle,
+  whole: readonly string[] = ["ID"],
+): string {
+  const { color, width } = styleOf(style);
+  return render(head, rows, color, width, whole);
+}
+
+const ELLIPSIS = "\u2026";
+
+function render(head: string[], rows: string[][], color: boolean, fit?: number, whole: readonly string[] = []): string {
+  let cells = rows.map((row) => row.map((cell) => escapeControl(cell)));
+  let heads = head;
+  let widths = head.map((h) => displayWidth(h));
   for (const row of cells) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, displayWidth(cell))));
+  if (fit !== undefined) {
+    const fitted = fitWidths(
+      widths,
+      head.map((h) => whole.includes(h)),
+      fit,
+    );
+    if (fitted !== widths) {
+      widths = fitted;
+      heads = head.map((h, i) => cut(h, widths[i]!));
+      cells = cells.map((row) => row.map((cell, i) => cut(cell, widths[i]!)));
+    }
+  }
   const line = (row: string[], style?: (s: string) => string) =>
     row
       .map((cell, i) => (style ? style(cell) : cell) + " ".repeat(widths[i]! - displayWidth(cell)))
       .join(GAP)
       .trimEnd();
-  return `${[line(head, color ? BOLD : undefined), ...cells.map((row) => line(row))].join("\n")}\n`;
+  return `${[line(heads, color ? BOLD : undefined), ...cells.map((row) => line(row))].join("\n")}\n`;
+}
+
+/**
+ * Column widths that fit `total` columns: `widths` itself when the table fits; else the columns
+ * that may be cut share what the whole ones and the gaps leave, the longest shortened first
+ * (every cut column gets the same cap, the largest that fits, at least one column for `…`).
+ */
+export function fitWidths(widths: number[], keep: boolean[], total: number): number[] {
+  const gaps = GAP.length * Math.max(0, widths.length - 1);
+  const natural = widths.reduce((a, b) => a + b, 0) + gaps;
+  if (natural <= total) return widths;
+  const fixed = widths.reduce((a, w, i) => (keep[i] ? a + w : a), 0);
+  const budget = total - gaps - fixed;
+  const used = (cap: number) => widths.reduce((a, w, i) => (keep[i] ? a : a + Math.min(w, cap)), 0);
+  let low = 1;
+  let high = Math.max(1, ...widths.filter((_, i) => !keep[i]));
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (used(mid) <= budget) low = mid;
+    else high = mid - 1;
+  }
+  return widths.map((w, i) => (keep[i] ? w : Math.min(w, low)));
+}
+
+/** `text` in at most `columns` terminal columns: whole when it fits, else its start and `…`. */
+export function cut(text: string, columns: number): string {
+  if (displayWidth(text) <= columns) return text;
+  if (PRINTABLE_ASCII.test(text)) return text.slice(0, columns - 1) + ELLIPSIS;
+  let kept = "";
+  for (const ch of text) {
+    if (displayWidth(kept + ch) > columns - 1) break;
+    kept += ch;
+  }
+  return kept + ELLIPSIS;
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;

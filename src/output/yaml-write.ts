@@ -6,16 +6,18 @@
 
 /**
  * Characters some YAML parser reads as a line break, drops or refuses (C0 and C1 controls, DEL,
- * U+2028, U+2029, a BOM, U+FFFE/U+FFFF, a lone surrogate): a string holding one is double-quoted
- * with every one of them escaped. A lone surrogate is spelled out, not `\p{Cs}` with the `u`
+ * U+2028, U+2029, a BOM, U+FFFE/U+FFFF, a lone surrogate), and the bidi controls that would
+ * reorder a terminal's line (escaped in JSON output too, src/output/json.ts): a string holding
+ * one is double-quoted with every one of them escaped. A lone surrogate is spelled out, not `\p{Cs}` with the `u`
  * flag: esbuild writes that as `new RegExp(…, "u")`, which V8 compiles, with ICU's property
  * tables, when the module loads (~0.25 ms of every endpoint command).
  */
 const UNSAFE =
-  /[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+  /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** In JSON.stringify's output: an escape (`\u00XX` apart), or a character YAML must not hold raw. */
-const JSON_ESCAPE = /\\(?:u00([0-9a-f]{2})|.)|[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]/g;
+const JSON_ESCAPE =
+  /\\(?:u00([0-9a-f]{2})|.)|[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ufffe\uffff]/g;
 const SHORT_ESCAPES: Record<string, string> = { "00": "\\0", "07": "\\a", "0b": "\\v", "1b": "\\e" };
 
 function escapeRaw(ch: string): string {
@@ -23,7 +25,7 @@ function escapeRaw(ch: string): string {
   if (ch === "\u2028") return "\\L";
   if (ch === "\u2029") return "\\P";
   const code = ch.charCodeAt(0);
-  return code <= 0xff ? `\\x${code.toString(16)}` : `\\u${code.toString(16).toUpperCase()}`;
+  return code <= 0xff ? `\\x${code.toString(16)}` : `\\u${code.toString(16).toUpperCase().padStart(4, "0")}`;
 }
 
 /**

@@ -16,7 +16,14 @@ export interface GlobalFlags {
   color?: boolean;
 }
 
-export type OutputFormat = "table" | "json";
+/** The `-o` formats, declared once (the option's help, its error, completion read them here). */
+export const OUTPUT_FORMATS = ["table", "json", "yaml"] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** "table, json or yaml" */
+export function outputFormatList(): string {
+  return `${OUTPUT_FORMATS.slice(0, -1).join(", ")} or ${OUTPUT_FORMATS[OUTPUT_FORMATS.length - 1]}`;
+}
 
 export interface Settings {
   profile: string;
@@ -144,8 +151,8 @@ export function parseApiKey(value: string, source: string): string {
 }
 
 export function parseOutput(value: string, source = "--output"): OutputFormat {
-  if (value === "table" || value === "json") return value;
-  throw new UsageError(`${source}: "${value}" is not a supported output format (use table or json)`);
+  if ((OUTPUT_FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
+  throw new UsageError(`${source}: "${value}" is not a supported output format (use ${outputFormatList()})`);
 }
 
 export function parseTimeout(value: string, source = "--timeout"): number {

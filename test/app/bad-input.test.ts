@@ -178,7 +178,7 @@ const BAD: Bad[] = [
   { args: ["failover", "list", "--retries", "1.5"], names: "--retries" },
   { args: ["failover", "list", "--retries", "0x3"], names: "--retries" },
   { args: ["failover", "list"], env: { EDGECTL_RETRIES: "99" }, names: "EDGECTL_RETRIES" },
-  { args: ["failover", "list", "-o", "yaml"], names: "--output" },
+  { args: ["failover", "list", "-o", "xml"], names: "--output" },
   { args: ["failover", "list", "--output", "wide"], names: "--output" },
   { args: ["failover", "list", "-o", "JSON "], names: "--output" },
   { args: ["failover", "list"], env: { EDGECTL_OUTPUT: "xml" }, names: "EDGECTL_OUTPUT" },

@@ -122,7 +122,7 @@ describe("exit 2: usage errors send nothing", () => {
       ["webhook-verification", "delete", "edghts_1", "edghtsrt_1"],
       /--yes/,
     ],
-    ["a bad --output", ["failover", "get", "bkdfo_abc", "-o", "yaml"], /--output.*yaml/],
+    ["a bad --output", ["failover", "get", "bkdfo_abc", "-o", "xml"], /--output.*xml/],
     ["a bad --retries", ["failover", "get", "bkdfo_abc", "--retries", "many"], /--retries/],
     ["a bad --limit", ["failover", "list", "--limit", "0"], /--limit/],
   ];

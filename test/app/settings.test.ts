@@ -114,7 +114,7 @@ describe("precedence (flag > environment > profile > default)", () => {
     });
 
     it("an invalid EDGECTL_OUTPUT is a usage error naming the variable", async () => {
-      const r = await run(["failover", "get", "bkdfo_abc"], { env: { ...env(), EDGECTL_OUTPUT: "yaml" } });
+      const r = await run(["failover", "get", "bkdfo_abc"], { env: { ...env(), EDGECTL_OUTPUT: "xml" } });
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toContain("EDGECTL_OUTPUT");
       expect(ctx.server.requests).toHaveLength(0);
@@ -262,7 +262,7 @@ describe("config get|set|unset|list|path", () => {
 
   it.each([
     ["an unknown key", ["config", "set", "colour", "x"]],
-    ["an invalid output", ["config", "set", "output", "yaml"]],
+    ["an invalid output", ["config", "set", "output", "xml"]],
     ["an invalid timeout", ["config", "set", "timeout", "-1"]],
     ["plain http to a remote host", ["config", "set", "base_url", "http://example.com"]],
     ["get of an unknown key", ["config", "get", "nope"]],

@@ -119,7 +119,7 @@ describe("output precedence", () => {
   });
 
   it("refuses an unknown format naming where it came from", () => {
-    expect(usageError(() => resolve({ output: "yaml" })).message).toMatch(/^--output: "yaml"/);
+    expect(usageError(() => resolve({ output: "xml" })).message).toMatch(/^--output: "xml"/);
     expect(usageError(() => resolve({}, { EDGECTL_OUTPUT: "JSON" })).message).toMatch(/^EDGECTL_OUTPUT: "JSON"/);
     expect(usageError(() => resolve({}, {}, { output: "wide" }, "ci")).message).toMatch(
       /^output in profile "ci" of the config file: "wide"/,
@@ -299,9 +299,10 @@ describe("value parsers", () => {
     expect(usageError(() => parseRetries(v)).message).toMatch(/^--retries: .*0 to 10/);
   });
 
-  it("parses the two output formats only", () => {
+  it("parses the three output formats only", () => {
     expect(parseOutput("table")).toBe("table");
     expect(parseOutput("json")).toBe("json");
-    expect(usageError(() => parseOutput("yaml")).message).toMatch(/^--output: "yaml".*table or json/);
+    expect(parseOutput("yaml")).toBe("yaml");
+    expect(usageError(() => parseOutput("xml")).message).toMatch(/^--output: "xml".*table, json or yaml/);
   });
 });

@@ -255,14 +255,14 @@ describe("-o/--output properties", () => {
     const other = fc
       .oneof(
         fc.string(),
-        fc.mixedCase(fc.constantFrom("table", "json")),
-        fc.tuple(blank, fc.constantFrom("table", "json"), blank).map((p) => p.join("")),
-        fc.constantFrom("yaml", "wide", "jsonpath", "tbl", "JSON", "Table"),
+        fc.mixedCase(fc.constantFrom("table", "json", "yaml")),
+        fc.tuple(blank, fc.constantFrom("table", "json", "yaml"), blank).map((p) => p.join("")),
+        fc.constantFrom("yml", "wide", "jsonpath", "tbl", "JSON", "Table", "YAML"),
       )
-      .filter((v) => v !== "table" && v !== "json" && v.trim() !== "");
+      .filter((v) => v !== "table" && v !== "json" && v !== "yaml" && v.trim() !== "");
     fc.assert(
       fc.property(other, (value) => {
-        expect(refusal(() => parseOutput(value))).toMatch(/^--output: .*table or json\)$/s);
+        expect(refusal(() => parseOutput(value))).toMatch(/^--output: .*table, json or yaml\)$/s);
         expect(refusal(() => settings({ output: value }))).toMatch(/^--output: /);
       }),
     );

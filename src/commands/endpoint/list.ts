@@ -39,7 +39,7 @@ export async function run(options: ListOptions, deps: Deps): Promise<void> {
     return;
   }
   // The table shows no policy; JSON shows each as the API sent it, its secrets masked.
-  const json = deps.settings.output === "json" ? await shownData(items, options.showSecret) : items;
+  const json = deps.settings.output !== "table" ? await shownData(items, options.showSecret) : items;
   printResult(deps, json, (color) => endpointRows(items, color));
   // The list stopped at one page while the API has more: never a silent cut.
   if (page.more) deps.io.stderr.write("more: use --all\n");

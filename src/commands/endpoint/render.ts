@@ -6,16 +6,16 @@ import { escapeControl } from "../../text/escape.js";
 import { MASK, shownData, shownPolicyText } from "../../output/mask.js";
 import { printResult } from "../../output/print.js";
 import type { Deps } from "../deps.js";
-import { renderRecord, renderRows } from "../../output/table.js";
+import { renderRecord, renderRows, type TableStyle } from "../../output/table.js";
 import { mayBeJson } from "../../policy/text-format.js";
 import { yamlText } from "../../output/yaml-write.js";
 import { turn } from "../../io/checkpoint.js";
 
-export function endpointRows(list: Endpoint[], color: boolean): string {
+export function endpointRows(list: Endpoint[], style: boolean | TableStyle): string {
   return renderRows(
     ["ID", "URL", "TYPE", "DESCRIPTION"],
     list.map((e) => [e.id, e.url, e.type ?? "", e.description ?? ""]),
-    color,
+    style,
   );
 }
 
@@ -59,10 +59,10 @@ async function policyYaml(text: string, show: boolean): Promise<string> {
   return `${lines.map(escapeControl).join("\n")}\n`;
 }
 
-/** JSON: `json` (one endpoint or a list) with secrets masked; table: each endpoint's record and policy. */
+/** JSON or YAML: `json` (one endpoint or a list) with secrets masked; table: each endpoint's record and policy. */
 export async function printEndpoints(deps: Deps, json: unknown, list: Endpoint[], show: boolean): Promise<void> {
   // Masking a big policy takes a while: a signal meanwhile is heard before anything is printed.
-  if (deps.settings.output === "json") {
+  if (deps.settings.output !== "table") {
     const shown = await shownData(json, show);
     await turn();
     return printResult(deps, shown, () => "");

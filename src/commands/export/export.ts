@@ -1,7 +1,7 @@
 import { BACKEND_KINDS, listAllBackends, type BackendKind } from "../../api/backends.js";
 import { EDGE_KINDS, listAllEdges, type AnyEdge, type EdgeKind } from "../../api/edges.js";
 import { shownData } from "../../output/mask.js";
-import { renderJson } from "../../output/json.js";
+import { renderData } from "../../output/print.js";
 import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
 import { switchValue } from "../input.js";
@@ -43,5 +43,7 @@ export async function run(options: ExportOptions, deps: Deps): Promise<void> {
   // Masked where they stand: webhook secrets, OAuth/OIDC client secrets, and the secrets in
   // every traffic_policy module's policy text; everything else as the API returned it.
   const doc = { https_edges: edges.https, tls_edges: edges.tls, tcp_edges: edges.tcp, backends };
-  deps.io.stdout.write(renderJson(await shownData(doc, options.showSecret)));
+  // JSON unless -o yaml: a backup is data, never a table.
+  const format = deps.settings.output === "yaml" ? "yaml" : "json";
+  deps.io.stdout.write(renderData(format, await shownData(doc, options.showSecret)));
 }

@@ -1,8 +1,8 @@
 // How a Failover backend looks in a table.
 import type { FailoverBackend } from "../../api/failover.js";
-import { renderRecord, renderRows } from "../../output/table.js";
+import { renderRecord, renderRows, type TableStyle } from "../../output/table.js";
 
-export function failoverRecord(fb: FailoverBackend, color: boolean): string {
+export function failoverRecord(fb: FailoverBackend, style: boolean | TableStyle): string {
   return renderRecord(
     [
       ["ID", fb.id],
@@ -12,14 +12,14 @@ export function failoverRecord(fb: FailoverBackend, color: boolean): string {
       ["CREATED", fb.created_at],
       ["URI", fb.uri],
     ],
-    color,
+    style,
   );
 }
 
-export function failoverRows(list: FailoverBackend[], color: boolean): string {
+export function failoverRows(list: FailoverBackend[], style: boolean | TableStyle): string {
   return renderRows(
     ["ID", "DESCRIPTION", "BACKENDS", "CREATED"],
     list.map((fb) => [fb.id, fb.description ?? "", fb.backends.join(", "), fb.created_at]),
-    color,
+    style,
   );
 }

@@ -11,9 +11,8 @@ import { edgeKindOf, type EdgeKind } from "../../api/edges.js";
 import { ID_RULES } from "../../api-data/ids.js";
 import { UsageError } from "../../errors.js";
 import { escapeControl } from "../../text/escape.js";
-import { renderJson } from "../../output/json.js";
 import { maskSecretsIn } from "../../output/mask.js";
-import { printResult } from "../../output/print.js";
+import { printResult, renderData } from "../../output/print.js";
 import { renderRows } from "../../output/table.js";
 import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps, InterruptReport } from "../deps.js";
@@ -117,8 +116,8 @@ export async function run(options: EdgeOptions, deps: Deps): Promise<void> {
   await turn();
   const many = options.all || options.edgeIds.length > 1;
   if (!options.apply && !options.dryRun) {
-    // With -o json the lists are in the plan itself.
-    if (deps.settings.output !== "json") reportItems(plans, deps);
+    // With -o json or -o yaml the lists are in the plan itself.
+    if (deps.settings.output === "table") reportItems(plans, deps);
     return printPlans(plans, many, options.showSecret, deps);
   }
   const existing = await existingEndpoints(plans, deps);
@@ -148,12 +147,13 @@ export async function run(options: EdgeOptions, deps: Deps): Promise<void> {
   const shown = options.showSecret ? endpoints : ((await maskSecretsIn(endpoints)) as Endpoint[]);
   await turn();
   // Nothing created (all existed): a table shows nothing, JSON an empty array.
-  if (shown.length === 0 && deps.settings.output !== "json") return;
+  if (shown.length === 0 && deps.settings.output === "table") return;
   printResult(deps, shown, (color) =>
     renderRows(
       ["ID", "URL", "EDGE"],
       shown.map((e, i) => [e.id, e.url, created[i]!.edgeId]),
       color,
+      ["ID", "EDGE"],
     ),
   );
 }
@@ -349,7 +349,8 @@ async function printPlans(plans: Plan[], many: boolean, showSecret: boolean, dep
         endpoints: p.endpoints.map((e) => ({ ...e, traffic_policy: maskPolicy(e.traffic_policy) })),
       }));
   await turn();
-  if (deps.settings.output === "json") return void deps.io.stdout.write(renderJson(many ? shown : shown[0]));
+  const { output } = deps.settings;
+  if (output !== "table") return void deps.io.stdout.write(renderData(output, many ? shown : shown[0]));
   const docs: string[] = [];
   for (const plan of shown)
     for (const e of plan.endpoints)

@@ -4,7 +4,7 @@
 import * as z from "zod/mini";
 import { UsageError } from "../../errors.js";
 import { escapeControl } from "../../text/escape.js";
-import { renderJson } from "../../output/json.js";
+import { renderData } from "../../output/print.js";
 import { every, turn } from "../../io/checkpoint.js";
 import type { Problem, Protocol } from "../../policy/index.js";
 import { defineCommand, type OptionsOf } from "../define.js";
@@ -78,12 +78,13 @@ export async function run(options: CheckOptions, deps: Deps): Promise<void> {
       )
     : parsed.problems;
   await turn();
-  const json = deps.settings.output === "json";
-  if (problems.length === 0) return void deps.io.stdout.write(json ? renderJson({ valid: true }) : "ok\n");
+  const { output } = deps.settings;
+  if (problems.length === 0)
+    return void deps.io.stdout.write(output === "table" ? "ok\n" : renderData(output, { valid: true }));
   deps.io.stdout.write(
-    json
-      ? renderJson({ valid: false, problems: problems.map(({ path, message }) => ({ path, message })) })
-      : problems.map(line).join(""),
+    output === "table"
+      ? problems.map(line).join("")
+      : renderData(output, { valid: false, problems: problems.map(({ path, message }) => ({ path, message })) }),
   );
   throw new UsageError(
     `${where}: the policy has ${problems.length} problem${problems.length === 1 ? "" : "s"} (for ${options.internal ? "an internal" : "a public"} ${options.protocol} endpoint)`,

@@ -1,14 +1,14 @@
 // How a webhook verification module looks in a table (the secret already masked).
 import type { WebhookVerification } from "../../api/webhook-verification.js";
-import { renderRecord } from "../../output/table.js";
+import { renderRecord, type TableStyle } from "../../output/table.js";
 
-export function moduleRecord(module: WebhookVerification, color: boolean): string {
+export function moduleRecord(module: WebhookVerification, style: boolean | TableStyle): string {
   return renderRecord(
     [
       ["ENABLED", String(module.enabled)],
       ["PROVIDER", module.provider],
       ["SECRET", module.secret ?? ""],
     ],
-    color,
+    style,
   );
 }

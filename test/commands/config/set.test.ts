@@ -49,7 +49,7 @@ describe("its run (fake deps)", () => {
     it("checks values with the same rules as flags, naming the key", () => {
       expect(checkValue("base_url", "https://x.example.com/p/")).toBe("https://x.example.com/p");
       expect(() => checkValue("base_url", "http://example.com")).toThrow(/^<value> for base_url: refusing plain http/);
-      expect(() => checkValue("output", "yaml")).toThrow(/^<value> for output: /);
+      expect(() => checkValue("output", "xml")).toThrow(/^<value> for output: /);
       expect(checkValue("timeout", " 10 ")).toBe("10");
       expect(() => checkValue("timeout", "0")).toThrow(/^<value> for timeout: /);
       expect(checkValue("retries", "4")).toBe("4");

@@ -36,7 +36,7 @@ export async function run(options: PolicyGetOptions, deps: Deps): Promise<void> 
   try {
     const endpoint = await getEndpoint(client, options.id);
     const text = endpoint.traffic_policy ?? "";
-    if (deps.settings.output === "json")
+    if (deps.settings.output !== "table")
       return printResult(
         deps,
         await shownData({ id: endpoint.id, traffic_policy: text }, options.showSecret),
