@@ -16,7 +16,9 @@ export interface GlobalFlags {
   color?: boolean;
 }
 
-export type OutputFormat = "table" | "json";
+/** The output formats, declared once: --output's check reads them, and so does its completion. */
+export const OUTPUT_FORMATS = ["table", "json"] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export interface Settings {
   profile: string;
@@ -135,7 +137,7 @@ export function parseApiKey(value: string, source: string): string {
 }
 
 export function parseOutput(value: string, source = "--output"): OutputFormat {
-  if (value === "table" || value === "json") return value;
+  if ((OUTPUT_FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
   throw new UsageError(`${source}: "${value}" is not a supported output format (use table or json)`);
 }
 
