@@ -211,12 +211,15 @@ _edgectl() {
   local -a args=()
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
+  # --flag=value: bash splits it at the = (COMP_WORDBREAKS), as --flag, = and value.
+  if [[ "$cur" == "=" && "$prev" == --* ]]; then cur=""
+  elif [[ "$prev" == "=" ]]; then prev="\${COMP_WORDS[COMP_CWORD-2]}"; fi
   case "$prev" in
 ${valueCases}${plainValue.length ? `\n    ${plainValue.join("|")}) COMPREPLY=(); return ;;` : ""}
   esac
   for ((i=1; i<COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
-    if [[ $skip == 1 ]]; then skip=0; continue; fi
+    if [[ $skip == 1 ]]; then [[ "$w" == "=" ]] || skip=0; continue; fi
     case "$w" in
 ${valueTaking.length ? `      ${valueTaking.join("|")}) skip=1 ;;\n` : ""}      -) npos=$((npos+1)) ;;
       -*) ;;

@@ -502,6 +502,17 @@ describe("the whole CLI in-process", () => {
         [[...ep, "webhook-verification", "replace", "ep_1", "--provider", "stri"], ["stripe"]],
         [["edgectl", "endpoint", "get", "policy."], []], // an id, not a file
         [["edgectl", "policy", "c"], ["check"]],
+        // --flag=value, which bash splits at the = (COMP_WORDBREAKS)
+        [
+          ["edgectl", "policy", "check", "--protocol", "=", "h"],
+          ["https", "http"],
+        ],
+        [
+          ["edgectl", "emulator", "--edges", "="],
+          ["retired", "read-only"],
+        ],
+        [[...ep, "create", "--traffic-policy-file", "=", "policy.y"], ["policy.yml"]],
+        [["edgectl", "policy", "check", "--protocol", "=", "tls", "policy.j"], ["policy.json"]],
       ];
       const replies = await completeInBash(cases.map(([words]) => words));
       // Sorted: compgen -f lists a folder in the order it reads it (readline sorts what it shows).
