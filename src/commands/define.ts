@@ -7,7 +7,7 @@
 // zod; any value those checks are unsure of, or any broken rule, goes to zod, which words the
 // error as for every other command.
 // commander reads every command line (src/commands/root.ts): only its types are imported here.
-import type { Command, Option } from "commander";
+import type { Argument, Command, Option } from "commander";
 import * as z from "zod/mini";
 import { UsageError } from "../errors.js";
 import { escapeControl } from "../text/escape.js";
@@ -15,6 +15,18 @@ import type { Deps } from "./deps.js";
 import { parseInput, UNSURE } from "./input.js";
 
 type Schema = z.ZodMiniType;
+
+/**
+ * What completes a value in the shells' completion (src/commands/completion): file names, or
+ * one of a fixed set of words. Declared with the flag or argument, once; commander's Option or
+ * Argument then carries it (`Completes`), and the bash, zsh and fish scripts read it there.
+ */
+export type Completion = "file" | readonly string[];
+
+/** A commander Option or Argument as register (and the root's options) leave it. */
+export interface Completes {
+  complete?: Completion;
+}
 
 export interface ArgDecl {
   /** As commander writes it: `<id>`, `<id...>` (several). Named in messages without the dots. */
@@ -24,6 +36,8 @@ export interface ArgDecl {
   schema: () => Schema;
   /** The schema's output without zod, or UNSURE: see Checked in input.ts, which makes both. */
   plain?: (value: unknown) => unknown;
+  /** What completes it in a shell: file names, or a fixed set of words. */
+  complete?: Completion;
 }
 
 export interface FlagDecl {
@@ -44,6 +58,8 @@ export interface FlagDecl {
   default?: string;
   /** Repeatable: how one more occurrence adds to the values so far. */
   repeat?: (value: string, previous: string[] | undefined) => string[];
+  /** What completes its value in a shell: file names, or a fixed set of words. */
+  complete?: Completion;
 }
 
 type Shape<T> = { [K in keyof T]: T[K] extends { schema: () => infer S extends Schema } ? S : never };
@@ -134,11 +150,16 @@ export function defineCommand<
     parse,
     register(parent, f, run = decl.run) {
       const cmd = parent.command(decl.name).description(decl.description);
-      for (const [, a] of args) cmd.argument(a.arg, a.help);
+      for (const [, a] of args) {
+        const argument: Argument & Completes = cmd.createArgument(a.arg, a.help);
+        if (a.complete) argument.complete = a.complete;
+        cmd.addArgument(argument);
+      }
       const options = flags.map(([key, fl]) => {
-        const option: Option = cmd.createOption(fl.flag, fl.help);
+        const option: Option & Completes = cmd.createOption(fl.flag, fl.help);
         if (fl.repeat) option.argParser(fl.repeat);
         if (fl.default !== undefined) option.default(fl.default);
+        if (fl.complete) option.complete = fl.complete;
         cmd.addOption(option);
         return [key, option] as const;
       });

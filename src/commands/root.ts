@@ -50,7 +50,8 @@ Exit codes: 0 ok, 1 API error, 2 usage, 3 no usable answer, 4 auth, 130 interrup
 /** The root's options: its version and those of src/commands/globals.ts. */
 export function addRootOptions<C extends Command>(program: C): C {
   program.version(VERSION, VERSION_FLAG, "print the version");
-  for (const { flag, help } of GLOBAL_OPTIONS) program.addOption(new Option(flag, help));
+  for (const { flag, help, complete } of GLOBAL_OPTIONS)
+    program.addOption(Object.assign(new Option(flag, help), { complete }));
   return program;
 }
 

@@ -83,6 +83,7 @@ export const api = defineCommand({
       flag: "--input <file>",
       help: "JSON request body from a file, or - for stdin",
       schema: () => z.optional(z.string()),
+      complete: "file",
     },
     dryRun: { flag: "--dry-run", help: "print the request instead of sending it", ...switchValue() },
     showSecret: {

@@ -1,7 +1,6 @@
-import type { Command, Option } from "commander";
-import { PROVIDERS } from "../../api-data/providers.js";
+import type { Argument, Command, Option } from "commander";
 import * as z from "zod/mini";
-import { defineCommand } from "../define.js";
+import { defineCommand, type Completes, type Completion } from "../define.js";
 import type { Deps } from "../deps.js";
 
 // Completion scripts are generated from the command tree itself, so a new command or flag
@@ -9,17 +8,11 @@ import type { Deps } from "../deps.js";
 // the non-option words typed so far that name a known command path (`failover get`), with
 // the value after a value-taking flag (`--profile work`) skipped. Flags and subcommands are
 // then offered for that exact path only; the root's flags (--json, -o, --profile, …) are
-// global and offered at every level.
+// global and offered at every level. What completes a value (file names, or a fixed set of
+// words) is declared once, with its flag or argument (`complete` in src/commands/define.ts, and
+// in src/commands/globals.ts for the root's): a flag declared with it completes in all three.
 
 export type Shell = "bash" | "zsh" | "fish";
-
-/** Flags whose value is a file path (the shells complete file names after them). */
-const FILE_FLAGS: ReadonlySet<string> = new Set(["--input", "--secret-file", "--state"]);
-/** Flags whose value is one of a fixed list. */
-const VALUE_CHOICES: Readonly<Record<string, readonly string[]>> = {
-  "--provider": PROVIDERS,
-  "--output": ["table", "json"],
-};
 
 export interface Flag {
   long?: string;
@@ -27,6 +20,14 @@ export interface Flag {
   /** The next word is the flag's value, not a command or argument. */
   takesValue: boolean;
   description: string;
+  /** What completes its value, as declared. */
+  complete?: Completion;
+}
+
+/** A positional argument: what completes it (nothing: undefined), and whether it repeats. */
+export interface Arg {
+  complete?: Completion;
+  variadic: boolean;
 }
 
 export interface Node {
@@ -34,6 +35,8 @@ export interface Node {
   subcommands: { name: string; description: string }[];
   /** The command's own flags (for the root: the global flags), --help included. */
   flags: Flag[];
+  /** Its positional arguments, in order. */
+  args: Arg[];
 }
 
 const HELP: Flag = { long: "--help", takesValue: false, description: "display help for command" };
@@ -92,24 +95,30 @@ export function collect(cmd: Command, path: string[]): Node[] {
   const subs = cmd.commands.filter((c) => c.name() !== "help");
   const own = cmd.options
     .filter((o: Option) => !o.hidden)
-    .map((o: Option): Flag => ({
-      long: o.long,
-      short: o.short,
-      takesValue: Boolean(o.required || o.optional),
-      description: oneLine(o.description),
-    }));
+    .map((o: Option & Completes): Flag => {
+      const takesValue = Boolean(o.required || o.optional);
+      return {
+        long: o.long,
+        short: o.short,
+        takesValue,
+        description: oneLine(o.description),
+        ...(takesValue && o.complete ? { complete: o.complete } : {}),
+      };
+    });
   const node: Node = {
     path,
     subcommands: subs.map((c) => ({ name: c.name(), description: oneLine(c.description()) })),
     flags: [...own, HELP],
+    args: cmd.registeredArguments.map((a: Argument & Completes) => ({
+      variadic: a.variadic,
+      ...(a.complete ? { complete: a.complete } : {}),
+    })),
   };
   return [node, ...subs.flatMap((c) => collect(c, [...path, c.name()]))];
 }
 
 const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
 const names = (f: Flag) => [f.long, f.short].filter((n): n is string => Boolean(n));
-const choicesOf = (f: Flag) => (f.long ? VALUE_CHOICES[f.long] : undefined);
-const isFileFlag = (f: Flag) => Boolean(f.long && FILE_FLAGS.has(f.long));
 
 /** Every spelling of every flag that takes a value, anywhere in the tree. */
 function valueFlags(nodes: Node[]): string[] {
@@ -128,22 +137,33 @@ function flagsAt(node: Node, globals: Flag[]): Flag[] {
   return [...node.flags, ...globals.filter((g) => !names(g).some((n) => own.has(n)))];
 }
 
-type ValueKind = readonly string[] | "files";
+/** One key per completion: "file", or its words. */
+const keyOf = (kind: Completion) => (kind === "file" ? "file" : `words:${kind.join(" ")}`);
 
 /**
  * The flags whose value can be completed, grouped by what completes it (file names, or a
  * fixed list of words), each group as every spelling of its flags (`-o`, `--output`).
  */
-function valueCompletions(nodes: Node[]): { spellings: string[]; kind: ValueKind }[] {
-  const groups = new Map<ValueKind, string[]>();
+function valueCompletions(nodes: Node[]): { spellings: string[]; kind: Completion }[] {
+  const groups = new Map<string, { spellings: string[]; kind: Completion }>();
   for (const f of nodes.flatMap((n) => n.flags)) {
-    if (!f.takesValue) continue;
-    const kind: ValueKind | undefined = isFileFlag(f) ? "files" : choicesOf(f);
-    if (!kind) continue;
-    const spellings = groups.get(kind) ?? [];
-    groups.set(kind, [...new Set([...spellings, ...names(f)])]);
+    if (!f.complete) continue;
+    const group = groups.get(keyOf(f.complete)) ?? { spellings: [], kind: f.complete };
+    group.spellings = [...new Set([...group.spellings, ...names(f)])];
+    groups.set(keyOf(f.complete), group);
   }
-  return [...groups].map(([kind, spellings]) => ({ spellings, kind }));
+  return [...groups.values()];
+}
+
+/**
+ * A node's positional arguments for the scripts: each one's key ("file", "words:a b", or ""
+ * when nothing completes it), and whether the last one repeats.
+ */
+function argSpecs(node: Node): { specs: string[]; more: boolean } {
+  return {
+    specs: node.args.map((a) => (a.complete ? keyOf(a.complete) : "")),
+    more: node.args.at(-1)?.variadic ?? false,
+  };
 }
 
 /** Value-taking flags whose value nothing completes (an id, a number, free text). */
@@ -154,6 +174,8 @@ function plainValueFlags(nodes: Node[]): string[] {
 
 /** Single-quoted for sh/bash/zsh. */
 const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+/** A word for sh/bash/zsh: as is when it needs no quotes (`github`, `read-only`). */
+const word = (s: string) => (/^[\w.:+-]+$/.test(s) ? s : shq(s));
 /** Single-quoted for fish (where \\ and \' are the escapes inside single quotes). */
 const fishq = (s: string) => `'${s.replace(/[\\']/g, "\\$&")}'`;
 
@@ -164,36 +186,58 @@ function bash(nodes: Node[]): string {
   const cases = nodes
     .map((n) => {
       const words = [...n.subcommands.map((s) => s.name), ...flagsAt(n, globals).flatMap(names)];
-      return `    "${n.path.join(" ")}") words="${[...new Set(words)].join(" ")}" ;;`;
+      const { specs, more } = argSpecs(n);
+      const args = specs.some(Boolean) ? `; args=(${specs.map(shq).join(" ")})${more ? "; more=1" : ""}` : "";
+      return `    "${n.path.join(" ")}") words="${[...new Set(words)].join(" ")}"${args} ;;`;
     })
     .join("\n");
   const valueCases = valueCompletions(nodes)
-    .map(({ spellings, kind }) =>
-      kind === "files"
-        ? `    ${spellings.join("|")}) COMPREPLY=($(compgen -f -- "$cur")); return ;;`
-        : `    ${spellings.join("|")}) COMPREPLY=($(compgen -W "${kind.join(" ")}" -- "$cur")); return ;;`,
-    )
+    .map(({ spellings, kind }) => `    ${spellings.join("|")}) __edgectl_values ${shq(keyOf(kind))}; return ;;`)
     .join("\n");
   return `# edgectl completion for bash
+
+# Completes $cur from a key: "file" (file names) or "words:<the words>".
+__edgectl_values() {
+  case "$1" in
+    file)
+      compopt -o filenames 2>/dev/null
+      mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+    words:*) mapfile -t COMPREPLY < <(compgen -W "\${1#words:}" -- "$cur") ;;
+  esac
+}
+
 _edgectl() {
-  local cur prev cmdpath="" w i skip=0 words known="|${nodes.map((n) => n.path.join(" ")).join("|")}|"
+  local cur prev cmdpath="" w i skip=0 npos=0 more=0 spec words known="|${nodes.map((n) => n.path.join(" ")).join("|")}|"
+  local -a args=()
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
+  # --flag=value: bash splits it at the = (COMP_WORDBREAKS), as --flag, = and value.
+  if [[ "$cur" == "=" && "$prev" == --* ]]; then cur=""
+  elif [[ "$prev" == "=" ]]; then prev="\${COMP_WORDS[COMP_CWORD-2]}"; fi
   case "$prev" in
 ${valueCases}${plainValue.length ? `\n    ${plainValue.join("|")}) COMPREPLY=(); return ;;` : ""}
   esac
   for ((i=1; i<COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
-    if [[ $skip == 1 ]]; then skip=0; continue; fi
+    if [[ $skip == 1 ]]; then [[ "$w" == "=" ]] || skip=0; continue; fi
     case "$w" in
-${valueTaking.length ? `      ${valueTaking.join("|")}) skip=1 ;;\n` : ""}      -*) ;;
-      *) [[ "$known" == *"|\${cmdpath:+$cmdpath }$w|"* ]] && cmdpath="\${cmdpath:+$cmdpath }$w" ;;
+${valueTaking.length ? `      ${valueTaking.join("|")}) skip=1 ;;\n` : ""}      -) npos=$((npos+1)) ;;
+      -*) ;;
+      *)
+        if [[ "$known" == *"|\${cmdpath:+$cmdpath }$w|"* ]]; then cmdpath="\${cmdpath:+$cmdpath }$w"
+        else npos=$((npos+1)); fi ;;
     esac
   done
   case "$cmdpath" in
 ${cases}
     *) words="" ;;
   esac
+  # A positional argument whose declaration says what completes it (a file, or a set of words).
+  if [[ "$cur" != -* ]]; then
+    spec="\${args[npos]}"
+    if (( npos >= \${#args[@]} && more )); then spec="\${args[\${#args[@]}-1]}"; fi
+    if [[ -n "$spec" ]]; then __edgectl_values "$spec"; return; fi
+  fi
   COMPREPLY=($(compgen -W "$words" -- "$cur"))
 }
 complete -F _edgectl edgectl
@@ -210,15 +254,17 @@ function zsh(nodes: Node[]): string {
     .map((n) => {
       const subs = n.subcommands.map((s) => described(s.name, s.description));
       const own = n.path.length === 0 ? [] : flagEntries(n.flags.filter((f) => f !== HELP));
+      const { specs, more } = argSpecs(n);
       return [
         `    (${shq(n.path.join(" "))})`,
         ...(subs.length ? [`      subcmds=(${subs.join(" ")})`] : []),
         ...(own.length ? [`      flags=(${own.join(" ")})`] : []),
+        ...(specs.some(Boolean) ? [`      args=(${specs.map(shq).join(" ")})${more ? "; more=1" : ""}`] : []),
         `      ;;`,
       ].join("\n");
     })
     .join("\n");
-  const complete = (kind: ValueKind) => (kind === "files" ? "_files" : `compadd -- ${kind.join(" ")}`);
+  const complete = (kind: Completion) => (kind === "file" ? "_files" : `compadd -- ${kind.map(word).join(" ")}`);
   const groups = valueCompletions(nodes);
   // `--flag value` (the value is the current word) and `--flag=value` (one word).
   const separate = groups
@@ -238,9 +284,9 @@ function zsh(nodes: Node[]): string {
 #   (with fpath=(~/.zfunc $fpath) in ~/.zshrc before compinit)
 
 _edgectl() {
-  local cur=\${words[CURRENT]} prev=\${words[CURRENT-1]} cmdpath="" w i skip=0 ret=1
+  local cur=\${words[CURRENT]} prev=\${words[CURRENT-1]} cmdpath="" w i skip=0 npos=0 more=0 spec ret=1
   local known=${shq(`|${nodes.map((n) => n.path.join(" ")).join("|")}|`)}
-  local -a subcmds flags globals
+  local -a subcmds flags globals args
   case $prev in
 ${separate}${plainValue.length ? `\n    (${plainValue.join("|")}) _message -e values "value for $prev"; return 1 ;;` : ""}
   esac
@@ -252,8 +298,11 @@ ${joined}
     w=\${words[i]}
     if (( skip )); then skip=0; continue; fi
     case $w in
-${valueTaking.length ? `      (${valueTaking.join("|")}) skip=1 ;;\n` : ""}      (-*) ;;
-      (*) [[ $known == *"|\${cmdpath:+$cmdpath }$w|"* ]] && cmdpath="\${cmdpath:+$cmdpath }$w" ;;
+${valueTaking.length ? `      (${valueTaking.join("|")}) skip=1 ;;\n` : ""}      (-) (( npos++ )) ;;
+      (-*) ;;
+      (*)
+        if [[ $known == *"|\${cmdpath:+$cmdpath }$w|"* ]]; then cmdpath="\${cmdpath:+$cmdpath }$w"
+        else (( npos++ )); fi ;;
     esac
   done
   # Global flags, offered after every command.
@@ -262,6 +311,15 @@ ${valueTaking.length ? `      (${valueTaking.join("|")}) skip=1 ;;\n` : ""}     
 ${cases}
     (*) return 1 ;;
   esac
+  # A positional argument whose declaration says what completes it (a file, or a set of words).
+  if [[ $cur != -* ]]; then
+    spec=\${args[npos+1]}
+    (( npos >= \${#args} && more )) && spec=\${args[-1]}
+    case $spec in
+      (file) _files; return ;;
+      (words:*) compadd -- \${=spec#words:}; return ;;
+    esac
+  fi
   flags+=($globals)
   if [[ $cur != -* ]] && (( \${#subcmds} )); then
     _describe -t commands 'edgectl command' subcmds && ret=0
@@ -318,8 +376,8 @@ function fish(nodes: Node[]): string {
     if (cond !== undefined) parts.push(`-n ${fishq(cond)}`);
     if (f.short) parts.push(`-s ${f.short.slice(1)}`);
     if (f.long) parts.push(`-l ${f.long.slice(2)}`);
-    const choices = choicesOf(f);
-    if (f.takesValue) parts.push(isFileFlag(f) ? "-r -F" : choices ? `-x -a ${fishq(choices.join(" "))}` : "-x");
+    const kind = f.complete;
+    if (f.takesValue) parts.push(kind === "file" ? "-r -F" : kind ? `-x -a ${fishq(kind.join(" "))}` : "-x");
     if (f.description) parts.push(`-d ${fishq(f.description)}`);
     return parts.join(" ");
   };
@@ -328,11 +386,20 @@ function fish(nodes: Node[]): string {
   for (const n of nodes) {
     const cond = ["__edgectl_at", ...n.path].join(" ");
     const own = n.path.length === 0 ? [] : n.flags.filter((f) => f !== HELP);
-    if (!n.subcommands.length && !own.length) continue;
+    // Positional arguments: file names (-F), or the words of each one's set (at any position).
+    const argLines = n.args.flatMap(({ complete }) =>
+      complete === "file"
+        ? [`complete -c edgectl -n ${fishq(cond)} -F`]
+        : complete
+          ? [`complete -c edgectl -n ${fishq(cond)} -f -a ${fishq(complete.join(" "))}`]
+          : [],
+    );
+    if (!n.subcommands.length && !own.length && !argLines.length) continue;
     lines.push("", `# edgectl ${n.path.join(" ")}`.trimEnd());
     for (const sub of n.subcommands)
       lines.push(`complete -c edgectl -n ${fishq(cond)} -a ${fishq(sub.name)} -d ${fishq(sub.description)}`);
     for (const f of own) lines.push(flagLine(cond, f));
+    lines.push(...new Set(argLines));
   }
   return `${lines.join("\n")}\n`;
 }

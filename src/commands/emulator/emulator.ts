@@ -15,6 +15,9 @@ const rateLimit = (text: string) => {
   return match ? { requests: Number(match[1]), windowSeconds: Number(match[2]) } : undefined;
 };
 
+/** What --edges takes (any case). */
+const EDGES_MODES = ["retired", "read-only"] as const;
+
 const flags = {
   host: {
     flag: "--host <host>",
@@ -34,6 +37,7 @@ const flags = {
   stateFile: {
     flag: "--state <file>",
     help: "keep state in this file across restarts (default: in memory)",
+    complete: "file" as const,
     schema: () => z.optional(z.string().check(z.refine((v) => v.trim() !== "", unquoted("must name a file")))),
   },
   rateLimit: {
@@ -64,13 +68,14 @@ const flags = {
             .string()
             .check(
               z.refine(
-                (v) => ["retired", "read-only"].includes(v.trim().toLowerCase()),
+                (v) => (EDGES_MODES as readonly string[]).includes(v.trim().toLowerCase()),
                 "must be retired or read-only",
               ),
             ),
-          z.transform((v) => v.trim().toLowerCase() as "retired" | "read-only"),
+          z.transform((v) => v.trim().toLowerCase() as (typeof EDGES_MODES)[number]),
         ),
       ),
+    complete: EDGES_MODES,
   },
 };
 

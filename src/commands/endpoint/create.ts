@@ -12,6 +12,9 @@ import { refuseMasks } from "./live-secrets.js";
 import { switchValue } from "../input.js";
 import { every, turn } from "../../io/checkpoint.js";
 
+/** What --binding takes. */
+const BINDINGS = ["public", "internal"] as const satisfies readonly Binding[];
+
 const required = (what: string) => () => z.string({ error: `required: ${what}` });
 
 const flags = {
@@ -29,7 +32,8 @@ const flags = {
   binding: {
     flag: "--binding <binding>",
     help: "public (default) or internal (a *.internal URL)",
-    schema: () => z.optional(z.enum(["public", "internal"], { error: 'must be "public" or "internal"' })),
+    schema: () => z.optional(z.enum(BINDINGS, { error: 'must be "public" or "internal"' })),
+    complete: BINDINGS,
   },
   pooling: {
     flag: "--pooling",

@@ -15,6 +15,7 @@ export const policyFileFlag = (help: string) => ({
   flag: "--traffic-policy-file <file>",
   help,
   schema: () => z.optional(z.string()),
+  complete: "file" as const,
 });
 
 /** The policy's text as given (YAML stays YAML), from a file or, for `-`, stdin. */

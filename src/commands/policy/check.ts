@@ -17,6 +17,7 @@ const args = {
   file: {
     arg: "<file>",
     help: "the policy (JSON or YAML), or - for stdin",
+    complete: "file" as const,
     schema: () => z.string().check(z.minLength(1, "give a file, or - for stdin")),
     plain: (v: unknown) => (typeof v === "string" && v !== "" ? v : UNSURE),
   },
@@ -28,6 +29,7 @@ const flags = {
     default: "https",
     schema: () => z.enum(PROTOCOLS, "must be https, http, tls or tcp"),
     plain: (v: unknown) => ((PROTOCOLS as readonly unknown[]).includes(v) ? (v as Protocol) : UNSURE),
+    complete: PROTOCOLS,
   },
   internal: {
     flag: "--internal",

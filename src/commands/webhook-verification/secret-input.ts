@@ -1,7 +1,13 @@
 // What both `replace` commands (an edge route's webhook verification module, an endpoint's
 // verify-webhook action) take: the provider, and the secret from exactly one source.
 import * as z from "zod/mini";
-import { isProvider, providerNeedsSecret, suggestProvider, type Provider } from "../../api-data/providers.js";
+import {
+  isProvider,
+  PROVIDERS,
+  providerNeedsSecret,
+  suggestProvider,
+  type Provider,
+} from "../../api-data/providers.js";
 import { UsageError } from "../../errors.js";
 import type { Deps } from "../deps.js";
 import { readFileText, switchValue } from "../input.js";
@@ -31,6 +37,7 @@ export const secretFlags = {
     flag: "--provider <name>",
     help: "webhook provider, e.g. github, stripe, slack, sns (any case)",
     schema: providerSchema,
+    complete: PROVIDERS,
   },
   secretStdin: {
     flag: "--secret-stdin",
@@ -41,6 +48,7 @@ export const secretFlags = {
     flag: "--secret-file <path>",
     help: "read the secret from a file (one trailing newline dropped)",
     schema: () => z.optional(z.string()),
+    complete: "file" as const,
   },
   secret: {
     flag: "--secret <value>",

@@ -5,12 +5,16 @@
 import { Command } from "commander";
 import { describe, expect, it, beforeAll } from "vitest";
 import { PROVIDERS } from "../../../src/api-data/providers.js";
+import { OUTPUT_FORMATS } from "../../../src/settings/resolve.js";
 import { collect, run, script, type Shell } from "../../../src/commands/completion/completion.js";
 import { REGISTRY } from "../../../src/commands/registry.js";
-import { buildProgram } from "../../../src/commands/root.js";
+import { addRootOptions, buildProgram } from "../../../src/commands/root.js";
 import { fakeDeps } from "../fake-deps.js";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import * as z from "zod/mini";
+import { defineCommand } from "../../../src/commands/define.js";
 import { execa } from "execa";
 import { appSandbox } from "../../helpers/app.js";
 import { runCli } from "../../e2e/support.js";
@@ -46,6 +50,33 @@ function localNames(text: string): string[] {
     )
     .filter((w) => !w.startsWith("-"))
     .map((w) => w.split("=")[0]!);
+}
+
+/**
+ * Sources the bash script `file` in a real bash (in `cwd`) and completes each command line (its
+ * last word is the one being completed): the replies, one list per line.
+ */
+async function completeInBashAt(file: string, cwd: string, lines: string[][]): Promise<string[][]> {
+  const driver = [
+    `source ${JSON.stringify(file)}`,
+    "complete -p edgectl",
+    // COMP_WORDS/COMP_CWORD as bash sets them for a TAB at the end of the line; one reply a tab.
+    ...lines.map(
+      (words) =>
+        `COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; COMPREPLY=(); _edgectl; echo "reply:$(printf '%s\\t' "\${COMPREPLY[@]}")"`,
+    ),
+  ].join("\n");
+  const r = await execa("bash", ["--noprofile", "--norc", "-c", driver], {
+    cwd,
+    reject: false,
+    env: { PATH: process.env.PATH ?? "" },
+    extendEnv: false,
+  });
+  expect(r.stderr).toBe("");
+  expect(r.exitCode).toBe(0);
+  const out = String(r.stdout).split("\n");
+  expect(out[0]).toBe("complete -F _edgectl edgectl");
+  return out.filter((l) => l.startsWith("reply:")).map((l) => l.slice("reply:".length).split("\t").filter(Boolean));
 }
 
 /** The body of one `('path')` branch of the zsh script's case. */
@@ -123,8 +154,8 @@ describe("fish", () => {
       expect(skip).not.toContain(boolean);
   });
 
-  it("--input, --secret-file and --state complete file names (-r -F); other value flags do not", () => {
-    for (const long of ["input", "secret-file", "state"]) {
+  it("--input, --secret-file, --state and --traffic-policy-file complete file names (-r -F); other value flags do not", () => {
+    for (const long of ["input", "secret-file", "state", "traffic-policy-file"]) {
       const lines = fishFlag(long);
       expect(lines.length, `--${long}`).toBeGreaterThan(0);
       for (const l of lines) expect(l).toMatch(/ -r -F /);
@@ -138,6 +169,27 @@ describe("fish", () => {
     expect(fishLines).toContain("complete -c edgectl -f");
   });
 
+  it("policy check's <file> completes file names (-F under its path); no other command's argument does", () => {
+    const positional = fishLines.filter((l) => / -F$/.test(l));
+    expect(positional).toEqual(["complete -c edgectl -n '__edgectl_at policy check' -F"]);
+  });
+
+  it("--protocol, --binding and --edges complete their sets under their commands only", () => {
+    expect(fishFlag("protocol")).toEqual([
+      expect.stringMatching(
+        /^complete -c edgectl -n '__edgectl_at policy check' -l protocol -x -a 'https http tls tcp' /,
+      ),
+    ]);
+    expect(fishFlag("binding")).toEqual([
+      expect.stringMatching(
+        /^complete -c edgectl -n '__edgectl_at endpoint create' -l binding -x -a 'public internal' /,
+      ),
+    ]);
+    expect(fishFlag("edges")).toEqual([
+      expect.stringMatching(/^complete -c edgectl -n '__edgectl_at emulator' -l edges -x -a 'retired read-only' /),
+    ]);
+  });
+
   it("--provider completes provider names under both webhook-verification replace verbs; -o/--output completes table json", () => {
     const provider = fishFlag("provider");
     expect(provider.map(conditionOf).sort()).toEqual([
@@ -145,8 +197,9 @@ describe("fish", () => {
       "__edgectl_at webhook-verification replace",
     ]);
     for (const line of provider) expect(line).toContain(`-x -a '${PROVIDERS.join(" ")}'`);
+    expect(OUTPUT_FORMATS).toEqual(expect.arrayContaining(["table", "json"]));
     expect(fishFlag("output")).toEqual([
-      expect.stringMatching(/^complete -c edgectl -s o -l output -x -a 'table json' /),
+      expect.stringContaining(`complete -c edgectl -s o -l output -x -a '${OUTPUT_FORMATS.join(" ")}' `),
     ]);
   });
 
@@ -193,10 +246,27 @@ describe("zsh", () => {
     for (const flag of ["--json", "-o", "--output", "--profile", "--api-key", "--help"])
       expect(globals).toContain(`'${flag}:`);
     expect(zsh).toContain("  flags+=($globals)");
-    expect(zsh).toMatch(/^ {4}\((?=[^)]*--input)(?=[^)]*--secret-file)(?=[^)]*--state)[-|a-z]+\) _files; return ;;$/m);
+    expect(zsh).toMatch(
+      /^ {4}\((?=[^)]*--input)(?=[^)]*--secret-file)(?=[^)]*--state)(?=[^)]*--traffic-policy-file)[-|a-z]+\) _files; return ;;$/m,
+    );
     expect(zsh).toContain(`(--provider) compadd -- ${PROVIDERS.join(" ")}; return ;;`);
-    expect(zsh).toMatch(/^ {4}\((--output\|-o|-o\|--output)\) compadd -- table json; return ;;$/m);
-    expect(zsh).toContain("(--output=*) compset -P '*='; compadd -- table json; return ;;");
+    const formats = OUTPUT_FORMATS.join(" ");
+    expect(zsh).toMatch(new RegExp(`^ {4}\\((--output\\|-o|-o\\|--output)\\) compadd -- ${formats}; return ;;$`, "m"));
+    expect(zsh).toContain(`(--output=*) compset -P '*='; compadd -- ${formats}; return ;;`);
+    expect(zsh).toContain("(--protocol) compadd -- https http tls tcp; return ;;");
+    expect(zsh).toContain("(--binding) compadd -- public internal; return ;;");
+    expect(zsh).toContain("(--edges) compadd -- retired read-only; return ;;");
+    // --traffic-policy-file=<file> too
+    expect(zsh).toMatch(/^ {4}\((?=[^)]*--traffic-policy-file=\*)[-|=*a-z]+\) compset -P '\*='; _files; return ;;$/m);
+  });
+
+  it("policy check's <file> completes file names: its branch declares args=(file), which _files completes", () => {
+    expect(zshBranch("policy check")).toMatch(/^ {6}args=\('file'\)$/m);
+    expect(zshBranch("endpoint get")).not.toContain("args=");
+    expect(zsh).toMatch(/^ {6}\(file\) _files; return ;;$/m);
+    expect(zsh).toContain("spec=${args[npos+1]}");
+    // Every positional counts, a `-` (stdin) too, and the words naming the command do not.
+    expect(zsh).toMatch(/^ {6}\(-\) \(\( npos\+\+ \)\) ;;$/m);
   });
 });
 
@@ -211,6 +281,35 @@ describe("bash", () => {
 });
 
 describe("generated from the command tree", () => {
+  it("no flag completes one way in one command and another way in another (the scripts match values by flag name alone)", () => {
+    const completes = new Map<string, string>();
+    for (const flag of collect(program, []).flatMap((n) => n.flags)) {
+      const how = JSON.stringify(flag.complete ?? null);
+      for (const name of [flag.long, flag.short].filter(Boolean) as string[]) {
+        expect(completes.get(name) ?? how, name).toBe(how);
+        completes.set(name, how);
+      }
+    }
+  });
+
+  it("what completes a value is read from the declarations", () => {
+    const at = (path: string) => collect(program, []).find((n) => n.path.join(" ") === path)!;
+    const flag = (path: string, long: string) => at(path).flags.find((f) => f.long === long)?.complete;
+    expect(at("policy check").args).toEqual([{ complete: "file", variadic: false }]);
+    expect(flag("policy check", "--protocol")).toEqual(["https", "http", "tls", "tcp"]);
+    expect(flag("endpoint create", "--binding")).toEqual(["public", "internal"]);
+    expect(flag("endpoint create", "--traffic-policy-file")).toBe("file");
+    expect(flag("endpoint update", "--traffic-policy-file")).toBe("file");
+    expect(flag("emulator", "--edges")).toEqual(["retired", "read-only"]);
+    expect(flag("emulator", "--state")).toBe("file");
+    expect(flag("api", "--input")).toBe("file");
+    expect(flag("webhook-verification replace", "--secret-file")).toBe("file");
+    expect(flag("endpoint webhook-verification replace", "--provider")).toBe(PROVIDERS);
+    expect(flag("", "--output")).toBe(OUTPUT_FORMATS);
+    // A value flag that declares nothing completes nothing.
+    expect(flag("failover create", "--backends")).toBeUndefined();
+  });
+
   it("no flag takes a value in one command and not in another (the scripts skip values by flag name alone)", () => {
     const takes = new Map<string, boolean>();
     for (const flag of collect(program, []).flatMap((n) => n.flags)) {
@@ -234,6 +333,68 @@ describe("generated from the command tree", () => {
     expect(z.slice(z.indexOf("('beta get')"))).not.toContain("--only-alpha");
   });
 
+  it("a flag or argument declared later with complete completes in all three (--cases, --body-file, policy test <file>)", async () => {
+    const p = addRootOptions(new Command("edgectl"));
+    const test = defineCommand({
+      name: "test",
+      description: "t",
+      examples: [],
+      args: { file: { arg: "<file>", help: "policy", schema: () => z.string(), complete: "file" } },
+      flags: {
+        cases: { flag: "--cases <file>", help: "cases", schema: () => z.optional(z.string()), complete: "file" },
+        mode: { flag: "--mode <m>", help: "mode", schema: () => z.optional(z.string()), complete: ["fast", "full"] },
+      },
+      run: async () => {},
+    });
+    const send = defineCommand({
+      name: "send",
+      description: "s",
+      examples: [],
+      args: { ids: { arg: "<id...>", help: "ids", schema: () => z.array(z.string()), complete: ["a1", "b2"] } },
+      flags: {
+        bodyFile: { flag: "--body-file <file>", help: "body", schema: () => z.optional(z.string()), complete: "file" },
+      },
+      run: async () => {},
+    });
+    test.register(p.command("policy"), fakeDeps());
+    send.register(p, fakeDeps());
+    const dir = mkdtempSync(join(tmpdir(), "edgectl-completion-"));
+    try {
+      for (const name of ["cases.yml", "body.json", "policy.yml"]) writeFileSync(join(dir, name), "x");
+      writeFileSync(join(dir, "edgectl.bash"), script("bash", p));
+      const cases: [string[], string[]][] = [
+        [["edgectl", "policy", "test", "po"], ["policy.yml"]],
+        [["edgectl", "policy", "test", "policy.yml", "--cases", "ca"], ["cases.yml"]],
+        [
+          ["edgectl", "policy", "test", "--mode", "f"],
+          ["fast", "full"],
+        ],
+        [["edgectl", "policy", "test", "policy.yml", "po"], []],
+        [["edgectl", "send", "--body-file", "bo"], ["body.json"]],
+        [["edgectl", "send", "a1", "b"], ["b2"]], // a repeated argument completes at every place
+        [["edgectl", "-o", ""], [...OUTPUT_FORMATS]],
+      ];
+      const replies = await completeInBashAt(
+        join(dir, "edgectl.bash"),
+        dir,
+        cases.map(([words]) => words),
+      );
+      cases.forEach(([words, expected], i) => expect.soft(replies[i], words.join(" ")).toEqual(expected));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const z1 = script("zsh", p);
+    expect(z1).toMatch(/^ {4}\((?=[^)]*--cases)(?=[^)]*--body-file)[-|a-z]+\) _files; return ;;$/m);
+    expect(z1).toContain("(--mode) compadd -- fast full; return ;;");
+    expect(z1).toMatch(/^ {4}\('policy test'\)\n(?: {6}.*\n)* {6}args=\('file'\)$/m);
+    expect(z1).toMatch(/^ {6}args=\('words:a1 b2'\); more=1$/m);
+    const f1 = script("fish", p);
+    expect(f1).toContain("complete -c edgectl -n '__edgectl_at policy test' -l cases -r -F -d 'cases'");
+    expect(f1).toContain("complete -c edgectl -n '__edgectl_at send' -l body-file -r -F -d 'body'");
+    expect(f1).toContain("complete -c edgectl -n '__edgectl_at policy test' -F");
+    expect(f1).toContain("complete -c edgectl -n '__edgectl_at send' -f -a 'a1 b2'");
+  });
+
   it.each([["bash"], ["zsh"], ["fish"]] as const)("run(%s) writes the script to stdout", async (shell: Shell) => {
     const deps = fakeDeps();
     await run({ shell }, deps, program);
@@ -255,29 +416,7 @@ describe("the whole CLI in-process", () => {
         writeFileSync(join(scratch, `edgectl.${shell}`), `${scripts[shell]}\n`);
     });
 
-    /** Sources the bash script in a real bash and completes each command line (the last word is the one being completed). */
-    async function completeInBash(lines: string[][]): Promise<string[][]> {
-      const driver = [
-        `source ${JSON.stringify(join(scratch, "edgectl.bash"))}`,
-        "complete -p edgectl",
-        // COMP_WORDS/COMP_CWORD as bash sets them for a TAB at the end of the line.
-        ...lines.map(
-          (words) =>
-            `COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; COMPREPLY=(); _edgectl; echo "reply:\${COMPREPLY[*]}"`,
-        ),
-      ].join("\n");
-      const r = await execa("bash", ["--noprofile", "--norc", "-c", driver], {
-        cwd: scratch,
-        reject: false,
-        env: { PATH: process.env.PATH ?? "" },
-        extendEnv: false,
-      });
-      expect(r.stderr).toBe("");
-      expect(r.exitCode).toBe(0);
-      const out = String(r.stdout).split("\n");
-      expect(out[0]).toBe("complete -F _edgectl edgectl");
-      return out.filter((l) => l.startsWith("reply:")).map((l) => l.slice("reply:".length).split(" ").filter(Boolean));
-    }
+    const completeInBash = (lines: string[][]) => completeInBashAt(join(scratch, "edgectl.bash"), scratch, lines);
 
     it("bash: commands, nested commands, flags and provider names complete in a real bash", async () => {
       const replies = await completeInBash([
@@ -309,6 +448,77 @@ describe("the whole CLI in-process", () => {
       expect(replies[10]).toEqual([]); // --concurrency is failover get's and delete's, not config get's
       expect(replies[11]).toEqual([]); // a value goes after --backends, not a flag or command
       expect(replies[12]).toEqual(["edgectl.bash"]); // file names after --input
+    });
+
+    it("bash: file names after each file flag and policy check <file>, and every fixed set, in a real bash", async () => {
+      for (const name of ["policy.yml", "policy.json", "gh.secret", "body.json", "state.json", "notes with space.txt"])
+        writeFileSync(join(scratch, name), "x");
+      mkdirSync(join(scratch, "policies"), { recursive: true });
+      const ep = ["edgectl", "endpoint"];
+      const replace = ["edgectl", "webhook-verification", "replace", "edghts_1", "edghtsrt_1"];
+      const cases: [string[], string[]][] = [
+        [
+          [...ep, "create", "--url", "https://a.example", "--traffic-policy-file", "policy."],
+          ["policy.json", "policy.yml"],
+        ],
+        [
+          [...ep, "update", "ep_1", "--traffic-policy-file", "poli"],
+          ["policies", "policy.json", "policy.yml"],
+        ],
+        [[...replace, "--provider", "github", "--secret-file", "gh"], ["gh.secret"]],
+        [[...ep, "webhook-verification", "replace", "ep_1", "--secret-file", "gh"], ["gh.secret"]],
+        [["edgectl", "api", "POST", "/x", "--input", "bo"], ["body.json"]],
+        [["edgectl", "emulator", "--port", "0", "--state", "sta"], ["state.json"]],
+        [["edgectl", "policy", "check", "policy.y"], ["policy.yml"]],
+        [["edgectl", "policy", "check", "notes"], ["notes with space.txt"]], // one name, spaces and all
+        [["edgectl", "--profile", "work", "policy", "check", "--internal", "policy.j"], ["policy.json"]],
+        [
+          ["edgectl", "policy", "check", "policy.yml", "--protocol", ""],
+          ["https", "http", "tls", "tcp"],
+        ],
+        [
+          ["edgectl", "policy", "check", "--protocol", "t"],
+          ["tls", "tcp"],
+        ],
+        [["edgectl", "policy", "check", "policy.yml", "--i"], ["--internal"]],
+        [["edgectl", "policy", "check", "policy.yml", "policy.y"], []], // one <file> only
+        [["edgectl", "policy", "check", "-", "policy.y"], []], // - (stdin) is the <file>
+        [
+          [...ep, "create", "--binding", ""],
+          ["public", "internal"],
+        ],
+        [[...ep, "create", "--binding", "i"], ["internal"]],
+        [
+          ["edgectl", "emulator", "--edges", ""],
+          ["retired", "read-only"],
+        ],
+        [
+          ["edgectl", "emulator", "--edges", "re"],
+          ["retired", "read-only"],
+        ],
+        [["edgectl", "failover", "list", "-o", ""], [...OUTPUT_FORMATS]],
+        [["edgectl", "--output", ""], [...OUTPUT_FORMATS]],
+        [[...replace, "--provider", "gith"], ["github"]],
+        [[...ep, "webhook-verification", "replace", "ep_1", "--provider", "stri"], ["stripe"]],
+        [["edgectl", "endpoint", "get", "policy."], []], // an id, not a file
+        [["edgectl", "policy", "c"], ["check"]],
+        // --flag=value, which bash splits at the = (COMP_WORDBREAKS)
+        [
+          ["edgectl", "policy", "check", "--protocol", "=", "h"],
+          ["https", "http"],
+        ],
+        [
+          ["edgectl", "emulator", "--edges", "="],
+          ["retired", "read-only"],
+        ],
+        [[...ep, "create", "--traffic-policy-file", "=", "policy.y"], ["policy.yml"]],
+        [["edgectl", "policy", "check", "--protocol", "=", "tls", "policy.j"], ["policy.json"]],
+      ];
+      const replies = await completeInBash(cases.map(([words]) => words));
+      // Sorted: compgen -f lists a folder in the order it reads it (readline sorts what it shows).
+      cases.forEach(([words, expected], i) =>
+        expect.soft([...replies[i]!].sort(), words.join(" ")).toEqual([...expected].sort()),
+      );
     });
 
     it("zsh: a #compdef script for edgectl", () => {
