@@ -324,7 +324,7 @@ async function runBlock(block: Block): Promise<{ outcomes: Outcome[]; log: strin
     // Output to a file, not a pipe, and a process group of its own: whatever an example leaves
     // running cannot hold the test, and is killed with the group.
     const log = join(dir, "log");
-    const r = await execa("bash", ["-o", "pipefail", "-c", script], {
+    const child = execa("bash", ["-o", "pipefail", "-c", script], {
       cwd,
       env,
       extendEnv: false,
@@ -335,8 +335,9 @@ async function runBlock(block: Block): Promise<{ outcomes: Outcome[]; log: strin
       reject: false,
       timeout: 15_000,
     });
+    const r = await child;
     try {
-      process.kill(-r.pid!, "SIGKILL");
+      process.kill(-child.pid!, "SIGKILL");
     } catch {
       // the group is gone
     }
@@ -392,5 +393,6 @@ describe("every example runs", () => {
         ),
     );
     expect(failures.join("\n\n")).toBe("");
-  });
+    // ~150 lines, most a node process or two: seconds of CPU, more on a busy machine.
+  }, 60_000);
 });
