@@ -217,7 +217,7 @@ export const REGISTRY: readonly Entry[] = [
     description: "Check a Traffic Policy locally, with the same rules as the endpoint commands and the emulator",
     examples: [
       "$ edgectl policy check policy.yml",
-      "$ edgectl policy check policy.json --protocol tcp",
+      "$ edgectl policy check tcp-policy.json --protocol tcp",
       "$ edgectl migrate edge edghts_2abc | edgectl policy check -",
     ],
   },

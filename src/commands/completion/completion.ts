@@ -64,13 +64,13 @@ export const completion = defineCommand({
   examples: [
     "# bash: this shell only, or every new shell (needs the bash-completion package)",
     "$ source <(edgectl completion bash)",
-    "$ edgectl completion bash > ~/.local/share/bash-completion/completions/edgectl",
+    "$ mkdir -p ~/.local/share/bash-completion/completions && edgectl completion bash > ~/.local/share/bash-completion/completions/edgectl",
     "# zsh: in ~/.zshrc after compinit; or as _edgectl in a directory of $fpath, here",
     "# ~/.zfunc with fpath=(~/.zfunc $fpath) in ~/.zshrc before compinit",
     "$ source <(edgectl completion zsh)",
     "$ mkdir -p ~/.zfunc && edgectl completion zsh > ~/.zfunc/_edgectl",
     "# fish",
-    "$ edgectl completion fish > ~/.config/fish/completions/edgectl.fish",
+    "$ mkdir -p ~/.config/fish/completions && edgectl completion fish > ~/.config/fish/completions/edgectl.fish",
   ],
   // The script is made from the whole command tree, from the root down.
   run: (options, deps, command) => {

@@ -14,7 +14,7 @@ export const list = defineCommand({
   flags,
   examples: [
     "$ edgectl failover list --limit 20",
-    "$ edgectl failover list --all -o json | jq -r '.[] | select(.description == \"\") | .id'",
+    "$ edgectl failover list --all -o json | jq -r '.[] | select(.description == null) | .id'",
   ],
   run,
 });

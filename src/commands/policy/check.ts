@@ -50,7 +50,7 @@ endpoint's policy ends in a terminating action every request reaches. Prints "ok
 or prints each problem as "<place>: <message>" and exits 2.`,
   examples: [
     "$ edgectl policy check policy.yml",
-    "$ edgectl policy check policy.json --protocol tls",
+    "$ edgectl policy check tls-policy.json --protocol tls",
     "$ edgectl policy check internal.yml --internal",
     "$ edgectl policy check - -o json < policy.yml",
   ],
