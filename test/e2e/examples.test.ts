@@ -308,7 +308,10 @@ async function runBlock(block: Block): Promise<{ outcomes: Outcome[]; log: strin
   try {
     const f = await makeFixtures(emu.url);
     const config = join(configDir, "config.json");
-    writeFileSync(config, JSON.stringify({ profiles: { default: { api_key: "test-key", base_url: emu.url } } }));
+    // The profiles the examples name (`--profile ci`, `--profile staging`) exist, as they would
+    // for the reader; each points at the emulator, as any new one does through EDGECTL_BASE_URL.
+    const profile = { api_key: "test-key", base_url: emu.url };
+    writeFileSync(config, JSON.stringify({ profiles: { default: profile, ci: profile, staging: profile } }));
     chmodSync(config, 0o600);
     const results = join(dir, "results");
     const run = block.examples.filter((e) => !(e.text in EXCEPTIONS));
@@ -316,6 +319,7 @@ async function runBlock(block: Block): Promise<{ outcomes: Outcome[]; log: strin
     const env: Record<string, string | undefined> = {
       ...baseEnv(configDir),
       ...VARIABLES(f),
+      EDGECTL_BASE_URL: emu.url,
       HOME: home,
       XDG_CONFIG_HOME: undefined,
       XDG_DATA_HOME: undefined,
