@@ -17,6 +17,7 @@ const ALL = [
   "api",
   "emulator",
   "completion",
+  "help",
 ];
 
 /** The tree loaded for `args`: each command with its subcommands (help excluded). */
