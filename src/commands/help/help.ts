@@ -1,20 +1,13 @@
 // `edgectl help [command words]`, as `gh help repo create`: the help of the command the words
-// name, at any depth, exactly as `<words> --help` prints it (commander's own text, on stdout);
-// `help` alone, the root's; `help environment`, a topic (./environment.ts). A word that names
-// no command is a usage error (exit 2) with the nearest name, as an unknown command is. It
-// replaces commander's implicit `help [command]` at the root, which showed the first word's
-// help for `help failover create` and the root's help, exit 0, for `help nosuch`.
+// name, at any depth, exactly as `<words> --help` prints it; `help` alone, the root's; `help
+// environment`, a topic (./environment.ts); a word that names no command, exit 2 with the
+// nearest name (./show.ts). It replaces commander's implicit `help [command]` at the root,
+// which showed the first word's help for `help failover create` and the root's help, exit 0,
+// for `help nosuch`; src/commands/root.ts gives each group the same (`endpoint help policy get`).
 import * as z from "zod/mini";
-import { nearest } from "../../api-data/did-you-mean.js";
-import { UsageError } from "../../errors.js";
 import { defineCommand } from "../define.js";
 import { UNSURE } from "../input.js";
-import { environmentHelp } from "./environment.js";
-
-/** Topics: help that is no command's. */
-const TOPICS: Readonly<Record<string, { about: string; text: (width: number) => string }>> = {
-  environment: { about: "the environment variables edgectl reads", text: environmentHelp },
-};
+import { showHelp, TOPICS } from "./show.js";
 
 export const help = defineCommand({
   name: "help",
@@ -35,36 +28,6 @@ export const help = defineCommand({
   run: async ({ words }, deps, command) => {
     let root = command;
     while (root.parent) root = root.parent;
-    const topic = Object.hasOwn(TOPICS, words[0] ?? "") ? TOPICS[words[0]!] : undefined;
-    if (topic) {
-      if (words.length > 1) throw unknownWord(words[1]!, `help ${words[0]}`, `help ${words[0]}`, []);
-      const width = command.configureOutput().getOutHelpWidth?.() ?? 80;
-      deps.io.stdout.write(topic.text(width));
-      return;
-    }
-    let target = root;
-    for (const [i, word] of words.entries()) {
-      const sub = target.commands.find((c) => c.name() === word || c.aliases().includes(word));
-      if (sub === undefined) {
-        const names = target.commands.map((c) => c.name());
-        const path = words.slice(0, i).join(" ");
-        if (target === root) names.push(...Object.keys(TOPICS));
-        throw unknownWord(word, path || "help", path ? `help ${path}` : "help", names);
-      }
-      target = sub;
-    }
-    // As --help prints it: commander's text, through the output the root was configured with.
-    target.outputHelp();
+    showHelp(root, words, (text) => deps.io.stdout.write(text));
   },
 });
-
-/**
- * `word` names nothing under `edgectl <where>`; `names` are the words that would, for a
- * suggestion; without one, `edgectl <see>` lists them.
- */
-function unknownWord(word: string, where: string, see: string, names: readonly string[]): UsageError {
-  const near = nearest(word, names);
-  return new UsageError(
-    `unknown command '${word}' for 'edgectl ${where}' ${near ? `(Did you mean ${near}?)` : `(see 'edgectl ${see}')`}`,
-  );
-}

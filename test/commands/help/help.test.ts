@@ -84,6 +84,46 @@ describe("edgectl help <command words>", () => {
     expect(r.stderr).not.toContain("\u001b");
   });
 
+  // A group's own `help` (commander's, before) reads every word too: `endpoint help policy get`.
+  it.each([
+    [
+      ["failover", "help"],
+      ["failover", "--help"],
+    ],
+    [
+      ["failover", "help", "create"],
+      ["failover", "create", "--help"],
+    ],
+    [
+      ["endpoint", "help", "policy", "get"],
+      ["endpoint", "policy", "get", "--help"],
+    ],
+    [
+      ["endpoint", "policy", "help", "get"],
+      ["endpoint", "policy", "get", "--help"],
+    ],
+  ])("%j prints what %j prints", async (viaHelpArgs, viaFlagArgs) => {
+    const viaHelp = await cli.run(viaHelpArgs);
+    const viaFlag = await cli.run(viaFlagArgs);
+    expect(viaFlag.exitCode).toBe(0);
+    expect(viaHelp).toEqual({ exitCode: 0, stdout: viaFlag.stdout, stderr: "" });
+  });
+
+  it.each([
+    [["failover", "help", "nosuch"], "unknown command 'nosuch' for 'edgectl failover' (see 'edgectl help failover')"],
+    [["failover", "help", "crate"], "unknown command 'crate' for 'edgectl failover' (Did you mean create?)"],
+    [["endpoint", "help", "policy", "gte"], "unknown command 'gte' for 'edgectl endpoint policy' (Did you mean get?)"],
+    [
+      ["failover", "help", "environment"],
+      "unknown command 'environment' for 'edgectl failover' (see 'edgectl help failover')",
+    ],
+  ])("%j is exit 2 naming the word", async (args, message) => {
+    const r = await cli.run(args);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr.split("\n")[0]).toBe(`error: ${message}`);
+  });
+
   it("needs no settings: runs whatever the config file and the environment hold", async () => {
     const broken = appSandbox();
     try {
