@@ -328,6 +328,15 @@ export const REGISTRY: readonly Entry[] = [
     usage: "bash\\|zsh\\|fish",
     summary: "a shell completion script on stdout",
   },
+  {
+    command: "help",
+    module: "help/help",
+    export: "help",
+    wholeTree: true,
+    usage: "[<command>…] \\| environment",
+    summary:
+      "a command's help as `<command> --help` prints it, at any depth (`help endpoint policy get`); `help environment`: every environment variable edgectl reads",
+  },
 ];
 
 /** The command table of README.md ("Command reference"): one row per command that runs, in help order. */

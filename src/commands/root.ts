@@ -10,6 +10,7 @@ import { GLOBAL_OPTIONS, VERSION_FLAG } from "./globals.js";
 import type { AnyCommandDef } from "./define.js";
 import type { Deps } from "./deps.js";
 import type { GroupEntry } from "./registry.js";
+import { showHelp } from "./help/show.js";
 // In help order; in a bundle made for one word (dist/main-<word>.cjs), that word's entries alone.
 import { loadModule, TREE, type TreeEntry } from "./tree.js";
 
@@ -138,6 +139,21 @@ export function addTree(
       : defs[i]!.register(parent, f);
     made.set(entry.command, cmd);
   });
+  // Last in each group's list, where commander put its own.
+  for (const entry of entries) if (isGroup(entry)) addGroupHelp(made.get(entry.command)!, f);
+}
+
+/**
+ * A group's `help [command...]` (`endpoint help policy get`), read as the root's `help` reads
+ * its words (src/commands/help/show.ts), in place of commander's, which read one word and
+ * showed the group's help, exit 0, for a word it did not know.
+ */
+function addGroupHelp(group: Command, f: Deps): void {
+  group
+    .command("help")
+    .argument("[command...]")
+    .description("display help for command")
+    .action((words: string[]) => showHelp(group, words, (text) => f.io.stdout.write(text)));
 }
 
 /**

@@ -40,6 +40,18 @@ describe("--help", () => {
     expect(a.stdout).toBe(b.stdout);
   });
 
+  it("help <command words> prints what <command words> --help prints; an unknown word is exit 2", async () => {
+    const a = await runCli(cli, ["help", "endpoint", "policy", "get"]);
+    const b = await runCli(cli, ["endpoint", "policy", "get", "--help"]);
+    expect(a).toMatchObject({ exitCode: 0, stdout: b.stdout, stderr: "" });
+    const c = await runCli(cli, ["help", "failover", "crate"]);
+    expect(c).toMatchObject({ exitCode: 2, stdout: "" });
+    expect(c.stderr).toContain("(Did you mean create?)");
+    const d = await runCli(cli, ["help", "environment"]);
+    expect(d.exitCode).toBe(0);
+    expect(d.stdout).toMatch(/^EDGECTL_API_KEY$/m);
+  });
+
   it("a noun without a verb prints its help on stdout and exits 0", async () => {
     const r = await runCli(cli, ["failover"]);
     expect(r.exitCode).toBe(0);
