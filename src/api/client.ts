@@ -33,6 +33,8 @@ export interface ClientOptions {
    */
   maskPolicy?: PolicyMasker;
   env?: Record<string, string | undefined>;
+  /** Where the key came from and what fixes a refused one, for a 401/403's message (keySource below). */
+  keySource?: KeySource;
   /** Sockets kept open to the API; a batch sets it to its concurrency. */
   maxSockets?: number;
   sleep?: (ms: number) => Promise<void>;
@@ -62,6 +64,31 @@ export interface RequestOptions {
 
 /** What a batch passes for each of its requests (`<noun> get|delete <id>…`). */
 export type BatchRequestOptions = Pick<RequestOptions, "onRateLimited" | "rateLimitWaits">;
+
+/** Where the API key came from (`--api-key`, a variable, a profile in a file) and the command that replaces it. */
+export interface KeySource {
+  from: string;
+  fix: string;
+}
+
+/**
+ * Names the source of the key as Settings.apiKeySource holds it ("--api-key", "EDGECTL_API_KEY",
+ * "NGROK_API_KEY", 'profile "x"'), with what to do when the API refuses it: a variable or the
+ * flag wins over a stored key, so `auth login` alone would not help there.
+ */
+export function keySource(source: string | undefined, profile: string, file: string): KeySource | undefined {
+  const login = profile === "default" ? "`edgectl auth login`" : `\`edgectl auth login --profile ${profile}\``;
+  if (source === undefined) return undefined;
+  if (source === "--api-key") return { from: "--api-key", fix: `check it, or drop --api-key and run ${login}` };
+  if (source.startsWith("profile ")) return { from: `${source} in ${file}`, fix: `check it, or run ${login}` };
+  return { from: source, fix: `check it, or unset ${source} and run ${login}` };
+}
+
+/** What a 401/403 says: whose key was refused, the API's words, and what fixes it. */
+function refusedKey(message: string, source: KeySource | undefined): string {
+  const from = source ? ` from ${source.from}` : "";
+  return `the API refused the API key${from} (${message}): ${source?.fix ?? "check it, or run `edgectl auth login`"}`;
+}
 
 /** Added to a POST's error when the server may have acted before failing. */
 function postDoubt(opts: RequestOptions): string {
@@ -394,7 +421,7 @@ export class ApiClient {
     if (method === "POST" && status >= 500) message += postDoubt(opts);
     // The Edges sunset is an account state, not a bad key: exit 1 like any refused request.
     if ((status === 401 || status === 403) && !EDGES_SUNSET.has(fields.errorCode ?? ""))
-      return new AuthError(message, fields);
+      return new AuthError(refusedKey(message, this.options.keySource), fields);
     return new ApiError(message, fields);
   }
 

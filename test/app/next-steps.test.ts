@@ -1,0 +1,69 @@
+// Issue 26, item 4: messages say what to do next. A refused key names where it came from and
+// the command that fixes it; a 404 on one resource names the id; a 409 on an endpoint URL names
+// the endpoint that has it; the Edges sunset is said once, briefly, with the way off; an
+// unknown webhook provider lists the providers. In-process, against a fault server.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { appSandbox } from "../helpers/app.js";
+import { apiError } from "../helpers/fault-server.js";
+import { parseJsonError } from "../e2e/support.js";
+import { useExitCodesSuite } from "../e2e/exit-codes.support.js";
+
+const ctx = useExitCodesSuite(appSandbox);
+const { run, env } = ctx;
+
+describe("a refused key (401/403) names where it came from and what fixes it", () => {
+  const refused = () => apiError(401, "The authentication you specified does not appear to be valid.", "ERR_NGROK_201");
+
+  it("EDGECTL_API_KEY: names the variable, and says to unset it before `auth login`", async () => {
+    ctx.server.script(refused());
+    const r = await run(["failover", "list"], { env: env() });
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toBe(
+      "error: the API refused the API key from EDGECTL_API_KEY (The authentication you specified does not appear to be valid.): " +
+        "check it, or unset EDGECTL_API_KEY and run `edgectl auth login` (HTTP 401, ERR_NGROK_201, operation_id op_test123)",
+    );
+  });
+
+  it("NGROK_API_KEY: names that variable", async () => {
+    ctx.server.script(apiError(403, "forbidden", "ERR_NGROK_202"));
+    const r = await run(["failover", "list"], {
+      env: { EDGECTL_BASE_URL: ctx.server.url, NGROK_API_KEY: "key_ngrok_1234567890" },
+    });
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toMatch(/^error: the API refused the API key from NGROK_API_KEY \(forbidden\): /);
+    expect(r.stderr).toContain("unset NGROK_API_KEY and run `edgectl auth login`");
+    expect(r.stderr).toContain("HTTP 403");
+  });
+
+  it("--api-key: names the flag", async () => {
+    ctx.server.script(refused());
+    const r = await run(["failover", "list", "--api-key", "key_flag_1234567890"], {
+      env: { EDGECTL_BASE_URL: ctx.server.url },
+    });
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toMatch(/^error: the API refused the API key from --api-key \(/);
+    expect(r.stderr).toContain("drop --api-key and run `edgectl auth login`");
+    expect(r.stderr).not.toContain("key_flag_1234567890");
+  });
+
+  it("a profile: names the profile and the config file, and `auth login --profile`", async () => {
+    const file = join(ctx.cli.configDir, "config.json");
+    writeFileSync(file, JSON.stringify({ profiles: { work: { api_key: "key_profile_1234567890" } } }), { mode: 0o600 });
+    ctx.server.script(refused());
+    const r = await run(["failover", "list", "--profile", "work", "-o", "json"], {
+      env: { EDGECTL_BASE_URL: ctx.server.url },
+    });
+    expect(r.exitCode).toBe(4);
+    const { error } = parseJsonError(r.stderr);
+    expect(error).toMatchObject({
+      kind: "auth",
+      status_code: 401,
+      error_code: "ERR_NGROK_201",
+      operation_id: "op_test123",
+    });
+    expect(error.message).toContain(`the API refused the API key from profile "work" in ${file} (`);
+    expect(error.message).toContain("run `edgectl auth login --profile work`");
+  });
+});
