@@ -1,5 +1,6 @@
 // The one HTTP layer: it composes the transport (which only sends), the retry rule (a pure
 // decision in retry.ts) and the pacer (when the next request may go), on an injected clock.
+import { ID_RULES } from "../api-data/ids.js";
 import { ApiError, AuthError, NetworkError } from "../errors.js";
 import { escapeControl, excerpt } from "../text/escape.js";
 import { USER_AGENT } from "../version.js";
@@ -343,7 +344,7 @@ export class ApiClient {
         this.log(`  counted as deleted: an earlier attempt's answer was lost, and the retry met 404`);
         return { status: 204, headers: response!.headers, text: "" };
       }
-      if (response!.status >= 300) throw this.statusError(method, response!, opts);
+      if (response!.status >= 300) throw this.statusError(method, response!, opts, path);
       return response!;
     }
   }
@@ -391,7 +392,7 @@ export class ApiClient {
     return new NetworkError(message);
   }
 
-  private statusError(method: Method, response: RawResponse, opts: RequestOptions): ApiError {
+  private statusError(method: Method, response: RawResponse, opts: RequestOptions, path: string): ApiError {
     const { status, text } = response;
     if (status >= 300 && status < 400) {
       const location = String(response.headers.location ?? "");
@@ -417,6 +418,13 @@ export class ApiClient {
       message = `HTTP ${status} ${statusText(status)} with an unexpected body: ${excerpt(this.redact(text))}`;
     else message = `HTTP ${status} ${statusText(status)}`.trim();
     message = explainErrorCode(fields.errorCode, message);
+    // A 404 for one resource names it: the API only says "Resource not found".
+    const subject = status === 404 ? resourceIdOf(path) : undefined;
+    if (subject !== undefined && !message.includes(subject)) {
+      const plainMessage = message;
+      message = NOT_FOUND.test(message) ? `${subject} not found` : `${subject} not found: ${message}`;
+      return new ApiError(message, { ...fields, subject, plainMessage });
+    }
     // A 5xx after a POST reached the server: it may have acted before failing.
     if (method === "POST" && status >= 500) message += postDoubt(opts);
     // The Edges sunset is an account state, not a bad key: exit 1 like any refused request.
@@ -469,6 +477,25 @@ export function parseErrorBody(text: string): ErrorBody | undefined {
       ? { ...details, operation_id: typeof details.operation_id === "string" ? details.operation_id : undefined }
       : undefined,
   };
+}
+
+/** The API's own words for a missing resource, which say nothing more than "not found". */
+const NOT_FOUND = /^(?:the )?(?:resource )?not found\.?$/i;
+
+/** The id a request's path ends with (`/backends/failover/bkdfo_1`), for a 404's message. */
+function resourceIdOf(path: string): string | undefined {
+  const last =
+    path
+      .replace(/[?#].*$/s, "")
+      .split("/")
+      .pop() ?? "";
+  let segment: string;
+  try {
+    segment = decodeURIComponent(last);
+  } catch {
+    return undefined;
+  }
+  return Object.values(ID_RULES).some((rule) => rule.re.test(segment)) ? segment : undefined;
 }
 
 const EDGES_SUNSET = new Set(["ERR_NGROK_7008", "ERR_NGROK_7196"]);

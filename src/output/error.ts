@@ -26,6 +26,8 @@ export function errorView(err: unknown, id?: string): ErrorView {
     if (err.errorCode) view.error_code = err.errorCode;
     if (err.operationId) view.operation_id = err.operationId;
     if (err.details) view.details = err.details;
+    // A batch names each failed id itself: "bkdfo_x: not found", not "bkdfo_x: bkdfo_x not found".
+    if (id !== undefined && err.subject === id && err.plainMessage !== undefined) view.message = err.plainMessage;
   } else if (err instanceof NetworkError && err.statusCode !== undefined) {
     view.status_code = err.statusCode;
   } else if ((err instanceof InterruptedError || err instanceof UsageError) && err.details) {

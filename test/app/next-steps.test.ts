@@ -67,3 +67,47 @@ describe("a refused key (401/403) names where it came from and what fixes it", (
     expect(error.message).toContain("run `edgectl auth login --profile work`");
   });
 });
+
+describe("a 404 on one resource names the id", () => {
+  it("failover get bkdfo_x: `bkdfo_x not found`, status, code and operation_id kept", async () => {
+    ctx.server.script(apiError(404, "Resource not found"));
+    const r = await run(["failover", "get", "bkdfo_x"], { env: env() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe("error: bkdfo_x not found (HTTP 404, operation_id op_test123)");
+  });
+
+  it("the API's own words are kept when they say more", async () => {
+    ctx.server.script(apiError(404, "The endpoint was deleted.", "ERR_NGROK_404"));
+    const r = await run(["endpoint", "get", "ep_gone1", "-o", "json"], { env: env() });
+    expect(r.exitCode).toBe(1);
+    expect(parseJsonError(r.stderr).error).toMatchObject({
+      kind: "api",
+      message: "ep_gone1 not found: The endpoint was deleted.",
+      status_code: 404,
+      error_code: "ERR_NGROK_404",
+      operation_id: "op_test123",
+    });
+  });
+
+  it("a delete names it too", async () => {
+    ctx.server.script(apiError(404, "Resource not found"));
+    const r = await run(["endpoint", "delete", "ep_gone2", "--yes"], { env: env() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^error: ep_gone2 not found \(HTTP 404/);
+  });
+
+  it("in a batch each line names its id once, as before", async () => {
+    ctx.server.fallback = () => apiError(404, "Resource not found");
+    const r = await run(["failover", "get", "bkdfo_gone", "bkdfo_lost"], { env: env() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain("error: bkdfo_gone: Resource not found (HTTP 404, operation_id op_test123)");
+    expect(r.stderr).toContain("error: bkdfo_lost: Resource not found (HTTP 404, operation_id op_test123)");
+    const json = await run(["failover", "get", "bkdfo_gone", "bkdfo_lost", "-o", "json"], { env: env() });
+    const failures = (parseJsonError(json.stderr).error.details as { failures: { id: string; message: string }[] })
+      .failures;
+    expect(failures.map((f) => [f.id, f.message])).toEqual([
+      ["bkdfo_gone", "Resource not found"],
+      ["bkdfo_lost", "Resource not found"],
+    ]);
+  });
+});
