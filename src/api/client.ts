@@ -500,14 +500,15 @@ function resourceIdOf(path: string): string | undefined {
 
 const EDGES_SUNSET = new Set(["ERR_NGROK_7008", "ERR_NGROK_7196"]);
 
-/** Plain words for account states that the bare message does not explain. */
+/**
+ * The Edges sunset, said once and briefly (the code, status and operation_id follow it): the
+ * API's own words run to 300 characters and point at a web page; these name the way off.
+ */
 function explainErrorCode(code: string | undefined, message: string): string {
-  if (code === "ERR_NGROK_7008") {
-    return `${message} — Edges are retired or read-only on this account (${code}): ngrok retired Edges on 2025-12-31 and this account no longer has access to them, so its edges, routes, modules and backends can be neither read nor changed; their replacement is a Cloud Endpoint with a Traffic Policy`;
-  }
-  if (code === "ERR_NGROK_7196") {
-    return `${message} — Edges are retired or read-only on this account (${code}): ngrok retired Edges on 2025-12-31, so its edges, routes, modules and backends can still be read but not created, changed or deleted; back them up with \`edgectl export\` and move each edge with \`edgectl migrate edge <edge-id>\``;
-  }
+  if (code === "ERR_NGROK_7008")
+    return "ngrok retired Edges on 2025-12-31: use a Cloud Endpoint with a Traffic Policy instead (`edgectl endpoint create`)";
+  if (code === "ERR_NGROK_7196")
+    return "Edges are read-only (ngrok retired them on 2025-12-31): move them with `edgectl migrate edge --all --apply`";
   return message;
 }
 

@@ -111,3 +111,45 @@ describe("a 404 on one resource names the id", () => {
     ]);
   });
 });
+
+describe("the Edges sunset is said once, in under 200 characters, with the way off", () => {
+  const LONG_7008 =
+    "Edges are deprecated and no longer available. If you have used edges before, a migration guide is available: https://ngrok.com/docs/universal-gateway/edges/#migration-guide. If you have lost access to actively running edges, this is an error, please contact support@ngrok.com for help.";
+  const LONG_7196 =
+    "Your account has read-only access to Edges. Edges are deprecated, and write access (including creating, updating, or deleting) is no longer supported for your account. For guidance on alternatives, see our migration guide: https://ngrok.com/docs/universal-gateway/edges/#migration-guide. If you believe you should still have write access to Edges, please contact support@ngrok.com for help.";
+  // A real operation_id is 30 characters (op_ and 27): the line must stay short with one.
+  const OP = "op_2RxKUDs7gU6g2dcMkjaT8ZcBCkA";
+  const answer = (msg: string, code: string) => ({
+    status: 403,
+    body: { error_code: code, status_code: 403, msg, details: { operation_id: OP } },
+  });
+
+  it.each([
+    ["ERR_NGROK_7008", LONG_7008, ["failover", "get", "bkdfo_a"], /Cloud Endpoint.*`edgectl endpoint create`/],
+    [
+      "ERR_NGROK_7196",
+      LONG_7196,
+      ["failover", "create", "--backends", "bkdhr_a"],
+      /read-only.*`edgectl migrate edge --all --apply`/,
+    ],
+  ] as const)("%s: one line under 200 characters naming the command", async (code, msg, args, says) => {
+    ctx.server.script(answer(msg, code));
+    const r = await run([...args], { env: env() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.split("\n")).toHaveLength(1);
+    expect(r.stderr.length).toBeLessThan(200);
+    expect(r.stderr).toMatch(says);
+    expect(r.stderr).toMatch(/retired .*2025-12-31/);
+    expect(r.stderr).toContain(`(HTTP 403, ${code}, operation_id ${OP})`);
+    expect(r.stderr).not.toContain("migration guide");
+  });
+
+  it("with -o json the message is as short, and the code, status and operation_id are kept", async () => {
+    ctx.server.script(answer(LONG_7008, "ERR_NGROK_7008"));
+    const r = await run(["failover", "list", "-o", "json"], { env: env() });
+    expect(r.exitCode).toBe(1);
+    const { error } = parseJsonError(r.stderr);
+    expect(error).toMatchObject({ kind: "api", status_code: 403, error_code: "ERR_NGROK_7008", operation_id: OP });
+    expect(String(error.message).length).toBeLessThan(200);
+  });
+});
