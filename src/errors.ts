@@ -9,10 +9,15 @@ export abstract class EdgectlError extends Error {
 /** Invalid usage or input. Guarantees nothing was sent. */
 export class UsageError extends EdgectlError {
   readonly kind = "usage";
-  /** Facts for `-o json`'s error `details` (a policy's problems, each with its place). */
+  /**
+   * `details`: facts for `-o json`'s error `details` (a policy's problems, each with its place).
+   * `lines`: what people are shown below the error line (the choices, wrapped); with -o json
+   * the details say it.
+   */
   constructor(
     message: string,
     readonly details?: Record<string, unknown>,
+    readonly lines?: string[],
   ) {
     super(message);
   }

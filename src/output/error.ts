@@ -50,5 +50,6 @@ export function formatError(err: unknown, opts: { json: boolean; id?: string; wa
   if (view.operation_id) facts.push(`operation_id ${view.operation_id}`);
   const prefix = opts.id ? `${escapeControl(opts.id)}: ` : "";
   const suffix = facts.length ? ` (${facts.map(escapeControl).join(", ")})` : "";
-  return `error: ${prefix}${escapeControl(view.message)}${suffix}\n`;
+  const below = err instanceof UsageError && err.lines ? err.lines.map((l) => `  ${escapeControl(l)}\n`).join("") : "";
+  return `error: ${prefix}${escapeControl(view.message)}${suffix}\n${below}`;
 }

@@ -6,6 +6,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { appSandbox } from "../helpers/app.js";
+import { PROVIDERS } from "../../src/api-data/providers.js";
 import { apiError } from "../helpers/fault-server.js";
 import { parseJsonError } from "../e2e/support.js";
 import { useExitCodesSuite } from "../e2e/exit-codes.support.js";
@@ -151,5 +152,63 @@ describe("the Edges sunset is said once, in under 200 characters, with the way o
     const { error } = parseJsonError(r.stderr);
     expect(error).toMatchObject({ kind: "api", status_code: 403, error_code: "ERR_NGROK_7008", operation_id: OP });
     expect(String(error.message).length).toBeLessThan(200);
+  });
+});
+
+describe("an unsupported webhook provider: the did-you-mean first, then the providers, wrapped", () => {
+  const replace = (provider: string, ...more: string[]) => [
+    "webhook-verification",
+    "replace",
+    "edghts_1",
+    "edghtsrt_1",
+    "--provider",
+    provider,
+    "--secret",
+    "abcd",
+    ...more,
+  ];
+
+  it("a near miss: the suggestion on the error line, every provider below it in short lines", async () => {
+    const r = await run(replace("githb"), { env: env() });
+    expect(r.exitCode).toBe(2);
+    expect(ctx.server.requests).toHaveLength(0);
+    const [first, ...below] = r.stderr.split("\n");
+    expect(first).toBe(
+      `error: --provider: "githb" is not a supported provider; did you mean "github"? The ${PROVIDERS.length} providers:`,
+    );
+    expect(below.length).toBeGreaterThan(3);
+    for (const line of below) {
+      expect(line).toMatch(/^ {2}\S/);
+      expect(line.length).toBeLessThanOrEqual(80);
+    }
+    expect(below.join(" ").trim().split(/,?\s+/)).toEqual([...PROVIDERS]);
+  });
+
+  it("nothing close: the providers still listed", async () => {
+    const r = await run(replace("nosuchthing"), { env: env() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.split("\n")[0]).toBe(
+      `error: --provider: "nosuchthing" is not a supported provider; the ${PROVIDERS.length} providers:`,
+    );
+    expect(r.stderr).toContain("  aftership, airship,");
+    expect(r.stderr).toContain("zendesk, zoom");
+  });
+
+  it("the endpoint's verify-webhook takes the same check", async () => {
+    const r = await run(
+      ["endpoint", "webhook-verification", "replace", "ep_1", "--provider", "strpe", "--secret", "abcd"],
+      { env: env() },
+    );
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^error: --provider: "strpe" is not a supported provider; did you mean "stripe"\?/);
+    expect(r.stderr).toContain("stripe, svix,");
+  });
+
+  it("-o json: one JSON object, the providers in its details", async () => {
+    const r = await run(replace("githb", "-o", "json"), { env: env() });
+    expect(r.exitCode).toBe(2);
+    const { error } = parseJsonError(r.stderr);
+    expect(error).toMatchObject({ kind: "usage", details: { providers: [...PROVIDERS] } });
+    expect(error.message).toMatch(/did you mean "github"\?/);
   });
 });

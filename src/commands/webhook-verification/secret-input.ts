@@ -1,7 +1,14 @@
 // What both `replace` commands (an edge route's webhook verification module, an endpoint's
 // verify-webhook action) take: the provider, and the secret from exactly one source.
 import * as z from "zod/mini";
-import { isProvider, providerNeedsSecret, suggestProvider, type Provider } from "../../api-data/providers.js";
+import {
+  isProvider,
+  PROVIDERS,
+  providerNeedsSecret,
+  suggestProvider,
+  wrapList,
+  type Provider,
+} from "../../api-data/providers.js";
 import { UsageError } from "../../errors.js";
 import type { Deps } from "../deps.js";
 import { readFileText, switchValue } from "../input.js";
@@ -17,8 +24,9 @@ const providerSchema = () =>
         z.refine((v) => isProvider(v.toLowerCase()), {
           error: (issue) => {
             const hint = suggestProvider(String(issue.input).toLowerCase());
-            return `is not a supported provider${hint ? `; did you mean "${hint}"?` : ""} (see \`edgectl webhook-verification replace --help\`)`;
+            return `is not a supported provider; ${hint ? `did you mean "${hint}"? The` : "the"} ${PROVIDERS.length} providers:`;
           },
+          params: { lines: wrapList(PROVIDERS), details: { providers: [...PROVIDERS] } },
         }),
       ),
       z.transform((v) => v.toLowerCase() as Provider),
