@@ -4,10 +4,11 @@
 // unknown webhook provider lists the providers. In-process, against a fault server.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appSandbox } from "../helpers/app.js";
 import { PROVIDERS } from "../../src/api-data/providers.js";
 import { apiError } from "../helpers/fault-server.js";
+import { startInProcessEmulator } from "../helpers/emulator.js";
 import { parseJsonError } from "../e2e/support.js";
 import { useExitCodesSuite } from "../e2e/exit-codes.support.js";
 
@@ -210,5 +211,72 @@ describe("an unsupported webhook provider: the did-you-mean first, then the prov
     const { error } = parseJsonError(r.stderr);
     expect(error).toMatchObject({ kind: "usage", details: { providers: [...PROVIDERS] } });
     expect(error.message).toMatch(/did you mean "github"\?/);
+  });
+});
+
+describe("a 409 for an endpoint URL in use names the endpoint that has it (in-process emulator)", () => {
+  let emu: { url: string; stop(): Promise<void> };
+  const cli = appSandbox();
+  const policy = join(cli.configDir, "policy.json");
+  const emuEnv = () => ({ EDGECTL_API_KEY: "key_next_steps_1234", EDGECTL_BASE_URL: emu.url });
+  const created = async (url: string) => {
+    const r = await cli.run(["endpoint", "create", "--url", url, "--traffic-policy-file", policy, "-o", "json"], {
+      env: emuEnv(),
+    });
+    expect(r.exitCode).toBe(0);
+    return (JSON.parse(r.stdout) as { id: string }).id;
+  };
+  beforeAll(async () => {
+    writeFileSync(policy, JSON.stringify({ on_http_request: [{ actions: [{ type: "deny" }] }] }));
+    emu = await startInProcessEmulator();
+  });
+  afterAll(async () => {
+    await emu.stop();
+    cli.cleanup();
+  });
+
+  it("endpoint create on a URL another endpoint has: its id and the command to see it", async () => {
+    const holder = await created("https://shop.example.com");
+    const r = await cli.run(
+      ["endpoint", "create", "--url", "https://SHOP.example.com:443", "--traffic-policy-file", policy],
+      { env: emuEnv() },
+    );
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^error: This account already has a cloud endpoint on this URL: ${holder} has https://shop\\.example\\.com \\(see \`edgectl endpoint get ${holder}\`\\) \\(HTTP 409, ERR_NGROK_18009, operation_id \\S+\\)$`,
+      ),
+    );
+  });
+
+  it("endpoint update --url to a URL another endpoint has, with -o json", async () => {
+    const holder = await created("https://taken.example.com");
+    const mover = await created("https://mover.example.com");
+    const r = await cli.run(["endpoint", "update", mover, "--url", "https://taken.example.com", "-o", "json"], {
+      env: emuEnv(),
+    });
+    expect(r.exitCode).toBe(1);
+    const { error } = parseJsonError(r.stderr);
+    expect(error).toMatchObject({ kind: "api", status_code: 409, error_code: "ERR_NGROK_18009" });
+    expect(error.message).toContain(`${holder} has https://taken.example.com`);
+    expect(error.message).not.toContain(mover);
+  });
+});
+
+describe("a 409 whose holder cannot be found keeps the API's error as it was", () => {
+  it("the listing finds no endpoint on that URL", async () => {
+    ctx.server.script(apiError(409, "This account already has a cloud endpoint on this URL.", "ERR_NGROK_18009"), {
+      status: 200,
+      body: { endpoints: [], next_page_uri: null },
+    });
+    const file = join(ctx.cli.configDir, "p.json");
+    writeFileSync(file, JSON.stringify({ on_http_request: [{ actions: [{ type: "deny" }] }] }));
+    const r = await run(["endpoint", "create", "--url", "https://a.example.com", "--traffic-policy-file", file], {
+      env: env(),
+    });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe(
+      "error: This account already has a cloud endpoint on this URL. (HTTP 409, ERR_NGROK_18009, operation_id op_test123)",
+    );
   });
 });
