@@ -9,10 +9,15 @@ export abstract class EdgectlError extends Error {
 /** Invalid usage or input. Guarantees nothing was sent. */
 export class UsageError extends EdgectlError {
   readonly kind = "usage";
-  /** Facts for `-o json`'s error `details` (a policy's problems, each with its place). */
+  /**
+   * `details`: facts for `-o json`'s error `details` (a policy's problems, each with its place).
+   * `lines`: what people are shown below the error line (the choices, wrapped); with -o json
+   * the details say it.
+   */
   constructor(
     message: string,
     readonly details?: Record<string, unknown>,
+    readonly lines?: string[],
   ) {
     super(message);
   }
@@ -25,6 +30,12 @@ export interface ApiErrorFields {
   details?: Record<string, unknown>;
   /** Raw response body text, for `edgectl api`, which prints it on stdout. */
   body?: string;
+  /**
+   * The id a 404 was about, when the message names it; `plainMessage` is the message without
+   * it, for a batch's line, which names the id already.
+   */
+  subject?: string;
+  plainMessage?: string;
 }
 
 /** The API answered with an error status (after any retries). */
@@ -35,8 +46,12 @@ export class ApiError extends EdgectlError {
   readonly operationId?: string;
   readonly details?: Record<string, unknown>;
   readonly body?: string;
+  readonly subject?: string;
+  readonly plainMessage?: string;
   constructor(message: string, fields: ApiErrorFields) {
     super(message);
+    this.subject = fields.subject;
+    this.plainMessage = fields.plainMessage;
     this.statusCode = fields.statusCode;
     this.errorCode = fields.errorCode;
     this.operationId = fields.operationId;

@@ -2,7 +2,7 @@
 // io streams, API clients and prompts. Everything is worked out when first used, so a command
 // that needs no settings (`config path`, `completion`) runs whatever the config file or the
 // environment holds, and `config set` can repair one bad value while another is still bad.
-import { ApiClient } from "./api/client.js";
+import { ApiClient, keySource } from "./api/client.js";
 import type { Deps, InterruptReport } from "./commands/deps.js";
 import { AuthError, UsageError } from "./errors.js";
 import { InputTooLargeError, readStreamBounded, tooLargeMessage } from "./files/read-bounded.js";
@@ -118,6 +118,7 @@ export function createFactory(options: FactoryOptions): Factory {
       return new ApiClient({
         baseUrl: s.baseUrl,
         apiKey: s.apiKey,
+        keySource: keySource(s.apiKeySource, s.profile, configPath(env)),
         timeoutMs: s.timeoutMs,
         retries: s.retries,
         debug: s.debug ? (line: string) => stderr.write(`debug: ${line}\n`) : undefined,

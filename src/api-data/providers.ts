@@ -98,6 +98,21 @@ export function providerNeedsSecret(provider: Provider): boolean {
   return provider !== "sns";
 }
 
+/** Names joined with ", " in lines of at most `width` characters (a name is never split). */
+export function wrapList(names: readonly string[], width = 76): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const [i, name] of names.entries()) {
+    const word = i < names.length - 1 ? `${name},` : name;
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
 /** The closest provider name, if it is close enough to be a likely typo (see nearest). */
 export function suggestProvider(input: string, distance = editDistance): Provider | undefined {
   return nearest(input.toLowerCase(), PROVIDERS, distance);

@@ -1,5 +1,6 @@
 // The one HTTP layer: it composes the transport (which only sends), the retry rule (a pure
 // decision in retry.ts) and the pacer (when the next request may go), on an injected clock.
+import { ID_RULES } from "../api-data/ids.js";
 import { ApiError, AuthError, NetworkError } from "../errors.js";
 import { escapeControl, excerpt } from "../text/escape.js";
 import { USER_AGENT } from "../version.js";
@@ -33,6 +34,8 @@ export interface ClientOptions {
    */
   maskPolicy?: PolicyMasker;
   env?: Record<string, string | undefined>;
+  /** Where the key came from and what fixes a refused one, for a 401/403's message (keySource below). */
+  keySource?: KeySource;
   /** Sockets kept open to the API; a batch sets it to its concurrency. */
   maxSockets?: number;
   sleep?: (ms: number) => Promise<void>;
@@ -62,6 +65,31 @@ export interface RequestOptions {
 
 /** What a batch passes for each of its requests (`<noun> get|delete <id>…`). */
 export type BatchRequestOptions = Pick<RequestOptions, "onRateLimited" | "rateLimitWaits">;
+
+/** Where the API key came from (`--api-key`, a variable, a profile in a file) and the command that replaces it. */
+export interface KeySource {
+  from: string;
+  fix: string;
+}
+
+/**
+ * Names the source of the key as Settings.apiKeySource holds it ("--api-key", "EDGECTL_API_KEY",
+ * "NGROK_API_KEY", 'profile "x"'), with what to do when the API refuses it: a variable or the
+ * flag wins over a stored key, so `auth login` alone would not help there.
+ */
+export function keySource(source: string | undefined, profile: string, file: string): KeySource | undefined {
+  const login = profile === "default" ? "`edgectl auth login`" : `\`edgectl auth login --profile ${profile}\``;
+  if (source === undefined) return undefined;
+  if (source === "--api-key") return { from: "--api-key", fix: `check it, or drop --api-key and run ${login}` };
+  if (source.startsWith("profile ")) return { from: `${source} in ${file}`, fix: `check it, or run ${login}` };
+  return { from: source, fix: `check it, or unset ${source} and run ${login}` };
+}
+
+/** What a 401/403 says: whose key was refused, the API's words, and what fixes it. */
+function refusedKey(message: string, source: KeySource | undefined): string {
+  const from = source ? ` from ${source.from}` : "";
+  return `the API refused the API key${from} (${message}): ${source?.fix ?? "check it, or run `edgectl auth login`"}`;
+}
 
 /** Added to a POST's error when the server may have acted before failing. */
 function postDoubt(opts: RequestOptions): string {
@@ -316,7 +344,7 @@ export class ApiClient {
         this.log(`  counted as deleted: an earlier attempt's answer was lost, and the retry met 404`);
         return { status: 204, headers: response!.headers, text: "" };
       }
-      if (response!.status >= 300) throw this.statusError(method, response!, opts);
+      if (response!.status >= 300) throw this.statusError(method, response!, opts, path);
       return response!;
     }
   }
@@ -364,7 +392,7 @@ export class ApiClient {
     return new NetworkError(message);
   }
 
-  private statusError(method: Method, response: RawResponse, opts: RequestOptions): ApiError {
+  private statusError(method: Method, response: RawResponse, opts: RequestOptions, path: string): ApiError {
     const { status, text } = response;
     if (status >= 300 && status < 400) {
       const location = String(response.headers.location ?? "");
@@ -390,11 +418,18 @@ export class ApiClient {
       message = `HTTP ${status} ${statusText(status)} with an unexpected body: ${excerpt(this.redact(text))}`;
     else message = `HTTP ${status} ${statusText(status)}`.trim();
     message = explainErrorCode(fields.errorCode, message);
+    // A 404 for one resource names it: the API only says "Resource not found".
+    const subject = status === 404 ? resourceIdOf(path) : undefined;
+    if (subject !== undefined && !message.includes(subject)) {
+      const plainMessage = message;
+      message = NOT_FOUND.test(message) ? `${subject} not found` : `${subject} not found: ${message}`;
+      return new ApiError(message, { ...fields, subject, plainMessage });
+    }
     // A 5xx after a POST reached the server: it may have acted before failing.
     if (method === "POST" && status >= 500) message += postDoubt(opts);
     // The Edges sunset is an account state, not a bad key: exit 1 like any refused request.
     if ((status === 401 || status === 403) && !EDGES_SUNSET.has(fields.errorCode ?? ""))
-      return new AuthError(message, fields);
+      return new AuthError(refusedKey(message, this.options.keySource), fields);
     return new ApiError(message, fields);
   }
 
@@ -444,16 +479,36 @@ export function parseErrorBody(text: string): ErrorBody | undefined {
   };
 }
 
+/** The API's own words for a missing resource, which say nothing more than "not found". */
+const NOT_FOUND = /^(?:the )?(?:resource )?not found\.?$/i;
+
+/** The id a request's path ends with (`/backends/failover/bkdfo_1`), for a 404's message. */
+function resourceIdOf(path: string): string | undefined {
+  const last =
+    path
+      .replace(/[?#].*$/s, "")
+      .split("/")
+      .pop() ?? "";
+  let segment: string;
+  try {
+    segment = decodeURIComponent(last);
+  } catch {
+    return undefined;
+  }
+  return Object.values(ID_RULES).some((rule) => rule.re.test(segment)) ? segment : undefined;
+}
+
 const EDGES_SUNSET = new Set(["ERR_NGROK_7008", "ERR_NGROK_7196"]);
 
-/** Plain words for account states that the bare message does not explain. */
+/**
+ * The Edges sunset, said once and briefly (the code, status and operation_id follow it): the
+ * API's own words run to 300 characters and point at a web page; these name the way off.
+ */
 function explainErrorCode(code: string | undefined, message: string): string {
-  if (code === "ERR_NGROK_7008") {
-    return `${message} — Edges are retired or read-only on this account (${code}): ngrok retired Edges on 2025-12-31 and this account no longer has access to them, so its edges, routes, modules and backends can be neither read nor changed; their replacement is a Cloud Endpoint with a Traffic Policy`;
-  }
-  if (code === "ERR_NGROK_7196") {
-    return `${message} — Edges are retired or read-only on this account (${code}): ngrok retired Edges on 2025-12-31, so its edges, routes, modules and backends can still be read but not created, changed or deleted; back them up with \`edgectl export\` and move each edge with \`edgectl migrate edge <edge-id>\``;
-  }
+  if (code === "ERR_NGROK_7008")
+    return "ngrok retired Edges on 2025-12-31: use a Cloud Endpoint with a Traffic Policy instead (`edgectl endpoint create`)";
+  if (code === "ERR_NGROK_7196")
+    return "Edges are read-only (ngrok retired them on 2025-12-31): move them with `edgectl migrate edge --all --apply`";
   return message;
 }
 

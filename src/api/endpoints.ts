@@ -1,5 +1,6 @@
 // Cloud Endpoints: the replacement for Edges. A Traffic Policy goes in as text (JSON or YAML)
 // and comes back as the text sent. Field names as ngrok's OpenAPI (EndpointCreate, EndpointUpdate).
+import { ApiError } from "../errors.js";
 import type { ApiClient, BatchRequestOptions } from "./client.js";
 import { listPages, pageOf } from "./pages.js";
 import { shapeParser, type Infer, type Shape } from "./schema.js";
@@ -55,10 +56,12 @@ const parseEndpoint = shapeParser(ENDPOINT);
 const parseListPage = pageOf<"endpoints", Endpoint>("endpoints", shapeParser(ENDPOINT_LIST));
 
 export function createEndpoint(client: ApiClient, body: EndpointCreate): Promise<Endpoint> {
-  return client.requestJson("POST", endpointsPath, parseEndpoint, {
-    body,
-    checkWith: "`edgectl endpoint list` (or `edgectl api GET /endpoints`)",
-  });
+  return namingTheHolder(client, body.url, undefined, () =>
+    client.requestJson("POST", endpointsPath, parseEndpoint, {
+      body,
+      checkWith: "`edgectl endpoint list` (or `edgectl api GET /endpoints`)",
+    }),
+  );
 }
 
 export function getEndpoint(client: ApiClient, id: string, opts: BatchRequestOptions = {}): Promise<Endpoint> {
@@ -66,7 +69,59 @@ export function getEndpoint(client: ApiClient, id: string, opts: BatchRequestOpt
 }
 
 export function updateEndpoint(client: ApiClient, id: string, body: EndpointUpdate): Promise<Endpoint> {
-  return client.requestJson("PATCH", endpointPath(id), parseEndpoint, { body });
+  return namingTheHolder(client, body.url, id, () =>
+    client.requestJson("PATCH", endpointPath(id), parseEndpoint, { body }),
+  );
+}
+
+/** A cloud endpoint URL another endpoint has (the API's message does not say which). */
+const URL_IN_USE = "ERR_NGROK_18009";
+const DEFAULT_PORT: Record<string, string> = { "https:": "443", "http:": "80", "tls:": "443" };
+
+/** Scheme, host and port, the port filled in (`https://A.example.com:443/` is `https://a.example.com`). */
+function addressOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.hostname.toLowerCase()}:${u.port || (DEFAULT_PORT[u.protocol] ?? "")}`;
+  } catch {
+    return url.toLowerCase().replace(/\/+$/, "");
+  }
+}
+
+/**
+ * A 409 for a URL in use names the endpoint that holds it, found by one listing: the API only
+ * says "This account already has a cloud endpoint on this URL." If the listing fails or finds
+ * none, the API's error stands as it was.
+ */
+async function namingTheHolder<T>(
+  client: ApiClient,
+  url: string | undefined,
+  self: string | undefined,
+  send: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await send();
+  } catch (err) {
+    if (!(err instanceof ApiError) || url === undefined || (err.errorCode ?? "") !== URL_IN_USE) throw err;
+    let holders: Endpoint[];
+    try {
+      const wanted = addressOf(url);
+      holders = (await listAllEndpoints(client)).filter((e) => e.id !== self && addressOf(e.url) === wanted);
+    } catch {
+      throw err;
+    }
+    const first = holders[0];
+    if (first === undefined) throw err;
+    const ids = holders.map((e) => e.id).join(", ");
+    const said = err.message.replace(/[.\s]+$/, "");
+    throw new ApiError(`${said}: ${ids} has ${first.url} (see \`edgectl endpoint get ${first.id}\`)`, {
+      statusCode: err.statusCode,
+      errorCode: err.errorCode,
+      operationId: err.operationId,
+      details: err.details,
+      body: err.body,
+    });
+  }
 }
 
 export async function deleteEndpoint(client: ApiClient, id: string, opts: BatchRequestOptions = {}): Promise<void> {

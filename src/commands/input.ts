@@ -160,7 +160,12 @@ export function parseInput<S extends z.ZodMiniType>(
         ? ` "${escapeControl(value.slice(0, 80))}…" (${utf8Length(value)} bytes)`
         : ` "${escapeControl(value)}"`;
   }
-  throw new UsageError(`${label}:${shown} ${issue.message}`);
+  // A check may give the choices: below the line for people, in the details for -o json.
+  const more =
+    issue.code === "custom"
+      ? (issue.params as { details?: Record<string, unknown>; lines?: string[] } | undefined)
+      : undefined;
+  throw new UsageError(`${label}:${shown} ${issue.message}`, more?.details, more?.lines);
 }
 
 /**

@@ -26,6 +26,8 @@ export function errorView(err: unknown, id?: string): ErrorView {
     if (err.errorCode) view.error_code = err.errorCode;
     if (err.operationId) view.operation_id = err.operationId;
     if (err.details) view.details = err.details;
+    // A batch names each failed id itself: "bkdfo_x: not found", not "bkdfo_x: bkdfo_x not found".
+    if (id !== undefined && err.subject === id && err.plainMessage !== undefined) view.message = err.plainMessage;
   } else if (err instanceof NetworkError && err.statusCode !== undefined) {
     view.status_code = err.statusCode;
   } else if ((err instanceof InterruptedError || err instanceof UsageError) && err.details) {
@@ -48,5 +50,6 @@ export function formatError(err: unknown, opts: { json: boolean; id?: string; wa
   if (view.operation_id) facts.push(`operation_id ${view.operation_id}`);
   const prefix = opts.id ? `${escapeControl(opts.id)}: ` : "";
   const suffix = facts.length ? ` (${facts.map(escapeControl).join(", ")})` : "";
-  return `error: ${prefix}${escapeControl(view.message)}${suffix}\n`;
+  const below = err instanceof UsageError && err.lines ? err.lines.map((l) => `  ${escapeControl(l)}\n`).join("") : "";
+  return `error: ${prefix}${escapeControl(view.message)}${suffix}\n${below}`;
 }

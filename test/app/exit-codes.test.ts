@@ -31,7 +31,7 @@ describe("exit 1: the API answered with an error", () => {
       status_code: 404,
       error_code: "ERR_NGROK_404",
       operation_id: "op_test123",
-      message: "not found",
+      message: "bkdfo_missing not found",
     });
   });
 

@@ -56,8 +56,9 @@ describe("accounts where Edges are retired or read-only", () => {
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/^error: /);
-    expect(r.stderr).toContain(msg);
-    expect(r.stderr).toMatch(/Edges are retired or read-only/);
+    // Said once, in edgectl's words: the API's own message is left out.
+    expect(r.stderr).not.toContain(msg);
+    expect(r.stderr).toMatch(/ngrok retired (Edges|them) on 2025-12-31/);
     expect(r.stderr).toContain(code);
     expect(r.stderr).toContain("op_test123");
     expect(r.stderr).not.toContain("whsec_retired_1");
@@ -71,7 +72,7 @@ describe("accounts where Edges are retired or read-only", () => {
       expect(r.exitCode).toBe(1);
       const { error } = parseJsonError(r.stderr);
       expect(error).toMatchObject({ status_code: status, error_code: code, operation_id: "op_test123" });
-      expect(error.message).toMatch(/Edges are retired or read-only/);
+      expect(error.message).toMatch(/ngrok retired (Edges|them) on 2025-12-31/);
     },
   );
 
@@ -82,11 +83,11 @@ describe("accounts where Edges are retired or read-only", () => {
     );
     const g = await runF(["webhook-verification", "get", "edghts_1", "edghtsrt_1"]);
     expect(g.exitCode).toBe(1);
-    expect(g.stderr).toMatch(/Edges are retired or read-only/);
+    expect(g.stderr).toMatch(/ngrok retired Edges on 2025-12-31/);
     const a = await runF(["api", "GET", "/edges/https/edghts_1/routes/edghtsrt_1/webhook_verification"]);
     expect(a.exitCode).toBe(1);
     expect(JSON.parse(a.stdout)).toMatchObject({ error_code: "ERR_NGROK_7008" });
-    expect(a.stderr).toMatch(/^error: .*Edges are retired or read-only/);
+    expect(a.stderr).toMatch(/^error: ngrok retired Edges on 2025-12-31/);
   });
 
   it("another error code gets no such words", async () => {

@@ -50,7 +50,9 @@ describe("a very short API key or secret echoed back", () => {
       server.fallback = () => json(401, { status_code: 401, msg: "your key abc is bad", error_code: "ERR_NGROK_201" });
       const r = await cli.run(["failover", "get", "bkdfo_abc"], { env: envFor(server, { EDGECTL_API_KEY: "abc" }) });
       expect(r.exitCode).toBe(4);
-      expect(out(r.stderr)).toMatch(/^error: your key \*{8} is bad/);
+      expect(out(r.stderr)).toMatch(
+        /^error: the API refused the API key from EDGECTL_API_KEY \(your key \*{8} is bad\)/,
+      );
     });
   });
 

@@ -52,7 +52,7 @@ describe("the cases that ran the real bin, in-process", () => {
       expect(parseJsonError(asJson.stderr).error).toMatchObject({ kind: "api", status_code: 404 });
       const line = await suite.run(["--json", "failover", "get", "bkdfo_abc", "-o", "table"]);
       expect(line.exitCode).toBe(1);
-      expect(line.stderr).toMatch(/^error: Resource not found/);
+      expect(line.stderr).toMatch(/^error: bkdfo_abc not found \(HTTP 404/);
     });
 
     it("for a usage error commander raises: -o table --json then an unknown option is one JSON object", async () => {

@@ -92,7 +92,7 @@ describe.concurrent("values from the server", () => {
       expect(r.exitCode).toBe(1);
       expect(out(r.stdout)).toBe("");
       const stderr = out(r.stderr);
-      expect(stderr.startsWith("error: gone ")).toBe(true);
+      expect(stderr.startsWith("error: bkdfo_abc not found: gone ")).toBe(true);
       expectEscaped(stderr);
       expect(stderr).toContain("ERR\\x1b[31m");
       expect(stderr).toContain("op\\x1b]0;pwned title\\x07");

@@ -6,6 +6,7 @@ import {
   PROVIDERS,
   providerNeedsSecret,
   suggestProvider,
+  wrapList,
   type Provider,
 } from "../../api-data/providers.js";
 import { UsageError } from "../../errors.js";
@@ -23,8 +24,9 @@ const providerSchema = () =>
         z.refine((v) => isProvider(v.toLowerCase()), {
           error: (issue) => {
             const hint = suggestProvider(String(issue.input).toLowerCase());
-            return `is not a supported provider${hint ? `; did you mean "${hint}"?` : ""} (see \`edgectl webhook-verification replace --help\`)`;
+            return `is not a supported provider; ${hint ? `did you mean "${hint}"? The` : "the"} ${PROVIDERS.length} providers:`;
           },
+          params: { lines: wrapList(PROVIDERS), details: { providers: [...PROVIDERS] } },
         }),
       ),
       z.transform((v) => v.toLowerCase() as Provider),

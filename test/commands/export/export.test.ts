@@ -87,8 +87,8 @@ describe("the whole CLI in-process", () => {
     });
 
     it.each([
-      ["ERR_NGROK_7008", 400, /no longer has access/],
-      ["ERR_NGROK_7196", 403, /can still be read but not created/],
+      ["ERR_NGROK_7008", 400, /retired Edges on 2025-12-31: use a Cloud Endpoint/],
+      ["ERR_NGROK_7196", 403, /read-only .*`edgectl migrate edge --all --apply`/],
     ] as const)("explains %s in plain words and exits 1", async (code, status, words) => {
       suite.server.script(apiError(status, "Edges are deprecated.", code));
       const r = await suite.run(["export", "-o", "json"]);

@@ -191,7 +191,7 @@ describe("against the fault server scripted with an edge and its backends", () =
       const r = await suite.run(["migrate", "edge", "edghts_1", "--apply"]);
       expect(r.exitCode).toBe(1);
       expect(r.stdout).toBe("");
-      expect(r.stderr).toMatch(/^error: This operation is not permitted\. — .*can still be read but not created/m);
+      expect(r.stderr).toMatch(/^error: Edges are read-only \(ngrok retired them on 2025-12-31\)/m);
       expect(r.stderr).toContain("ERR_NGROK_7196");
     });
   });
@@ -845,7 +845,7 @@ describe("--apply and what is already there", () => {
       expect(r.exitCode).toBe(1);
       expect(r.stdout).toBe("");
       expect(r.stderr).toContain("ERR_NGROK_7196");
-      expect(r.stderr).toMatch(/can still be read but not created, changed or deleted/);
+      expect(r.stderr).toMatch(/Edges are read-only/);
     });
   });
 });
