@@ -10,7 +10,12 @@ const bin = fileURLToPath(new URL("../bin/edgectl.js", import.meta.url));
 const configDir = mkdtempSync(join(tmpdir(), "edgectl-demo-"));
 // The folder the session types in: the policy files it writes live there.
 const workDir = mkdtempSync(join(tmpdir(), "edgectl-demo-work-"));
-const emulator = spawn(process.execPath, [bin, "emulator", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+const emulator = spawn(process.execPath, [bin, "emulator", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+// The emulator's stderr passes through (its request count at the end, any warning), but for its
+// own "listening on" line: the session says where it listens once, on stdout, below.
+createInterface({ input: emulator.stderr }).on("line", (line) => {
+  if (!line.startsWith("emulator: listening on ")) process.stderr.write(`${line}\n`);
+});
 const baseUrl = await new Promise((resolve, reject) => {
   const lines = createInterface({ input: emulator.stdout });
   lines.once("line", resolve);
@@ -21,7 +26,10 @@ console.log(`emulator listening on ${baseUrl}\n`);
 const env = { ...process.env, EDGECTL_BASE_URL: baseUrl, EDGECTL_API_KEY: "demo-key", EDGECTL_CONFIG_DIR: configDir };
 /** Runs one command as typed, prints it and what it printed; any exit code but `expected` stops the demo. */
 function edgectl(args, input, expected = 0) {
-  console.log(`$ edgectl ${args.map((a) => (/[\s"']/.test(a) ? `'${a}'` : a)).join(" ")}`);
+  const typed = `$ edgectl ${args.map((a) => (/[\s"']/.test(a) ? `'${a}'` : a)).join(" ")}`;
+  // JSON sent with `--input -` is shown as a heredoc, so the line can be replayed as printed.
+  const json = args.at(-1) === "-" && args.at(-2) === "--input" && input !== undefined;
+  console.log(json ? `${typed} <<'EOF'\n${JSON.stringify(JSON.parse(input), null, 2)}\nEOF` : typed);
   const r = spawnSync(process.execPath, [bin, ...args], { env, input, cwd: workDir, encoding: "utf8" });
   process.stdout.write(r.stdout);
   process.stdout.write(r.stderr);

