@@ -9,8 +9,9 @@
 //
 // Placeholders are filled, never skipped: ids (`bkdfo_2abc`, `edghts_1`, `ep_2abc`…) become
 // those of resources this test makes through the API, variables (`$SECRET`, `$EDGE`…) are set,
-// and the files the examples name (policy.yml, hooks.yml, ./gh.secret…) are written to the
-// working folder. `jq` is the machine's, or, where there is none, a small node stand-in for the
+// and the files the examples name (policy.yml, ./gh.secret…) are written to the working folder,
+// those the README shows inline (a ```yaml block whose info string names the file, such as
+// ```yaml hooks.yml) as the README shows them. `jq` is the machine's, or, where there is none, a small node stand-in for the
 // filters the examples use (EDGECTL_TEST_JQ_SHIM=1 forces it). Lines that need a terminal or
 // run forever are listed in EXCEPTIONS with the reason; a listed line that no longer exists
 // fails the test, so the list stays true.
@@ -92,7 +93,6 @@ const TCP_POLICY = JSON.stringify({ on_tcp_connect: [{ actions: [{ type: "deny" 
 const FILES: Record<string, string> = {
   "policy.yml": POLICY,
   "p.yml": POLICY,
-  "hooks.yml": POLICY,
   "internal.yml": POLICY,
   "policy.json": JSON.stringify({
     on_http_request: [{ actions: [{ type: "forward-internal", config: { url: "https://api-v2.internal" } }] }],
@@ -103,6 +103,14 @@ const FILES: Record<string, string> = {
   "meta.json": '{"team": "edge"}',
   "key.txt": "staging-key\n",
 };
+
+/** The files the README shows inline: each ```yaml (or ```json) block whose info string names a file. */
+function readmeFiles(readme: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  const re = /^```(?:yaml|json) ([\w.-]+)\n([\s\S]*?)^```$/gm;
+  for (let m = re.exec(readme); m; m = re.exec(readme)) files[m[1]!] = m[2]!;
+  return files;
+}
 
 /** Variables the examples read, as a CI job would set them. */
 const VARIABLES = (f: Fixtures): Record<string, string> => ({
@@ -226,6 +234,7 @@ for (const v of vals) console.log(raw && typeof v === "string" ? v : JSON.string
 let work: string;
 let binDir: string;
 let blocks: Block[] = [];
+let inline: Record<string, string> = {};
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "edgectl-examples-"));
@@ -240,6 +249,7 @@ beforeAll(async () => {
     writeFileSync(join(binDir, "jq"), `#!/bin/sh\nexec "${NODE}" "${join(binDir, "jq.cjs")}" "$@"\n`, { mode: 0o755 });
   }
   const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  inline = readmeFiles(readme);
   const helpDir = join(work, "help-config");
   blocks = [...readmeBlocks(readme), ...(await helpBlocks(helpDir))].filter((b) => b.examples.length > 0);
 });
@@ -303,7 +313,7 @@ async function runBlock(block: Block): Promise<{ outcomes: Outcome[]; log: strin
   const configDir = join(home, ".config", "edgectl");
   mkdirSync(configDir, { recursive: true, mode: 0o700 });
   mkdirSync(cwd);
-  for (const [name, text] of Object.entries(FILES)) writeFileSync(join(cwd, name), text);
+  for (const [name, text] of Object.entries({ ...FILES, ...inline })) writeFileSync(join(cwd, name), text);
   const emu = await startInProcessEmulator();
   try {
     const f = await makeFixtures(emu.url);
@@ -384,6 +394,8 @@ describe("every example runs", () => {
     // Enough of each that a broken extraction cannot pass with nothing run.
     expect(help.length).toBeGreaterThan(80);
     expect(readme.length).toBeGreaterThan(20);
+    // The policy files the README's examples use are shown where they are used, and taken from there.
+    expect(Object.keys(inline)).toEqual(expect.arrayContaining(["hooks.yml", "bad.yml"]));
     const unused = Object.keys(EXCEPTIONS).filter((text) => !all.some((e) => e.text === text));
     expect(unused, "EXCEPTIONS lists lines no example has").toEqual([]);
 
