@@ -1,6 +1,6 @@
 // Settings, the whole CLI in-process, seen through what the server received: the precedence of
 // each setting (flag > environment > profile > default), then profiles and the auth/config
-// commands that manage them. A cross-cutting suite, not one verb's (README, "Layout").
+// commands that manage them. A cross-cutting suite, not one verb's (CONTRIBUTING.md, "Layout").
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";

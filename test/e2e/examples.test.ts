@@ -11,8 +11,8 @@
 // those of resources this test makes through the API, variables (`$SECRET`, `$EDGE`…) are set,
 // and the files the examples name (policy.yml, ./gh.secret…) are written to the working folder,
 // those the README shows inline (a ```yaml block whose info string names the file, such as
-// ```yaml hooks.yml) as the README shows them. `jq` is the machine's, or, where there is none, a small node stand-in for the
-// filters the examples use (EDGECTL_TEST_JQ_SHIM=1 forces it). Lines that need a terminal or
+// ```yaml hooks.yml) as the README shows them. `jq` is the machine's, or, where there is none, a
+// small node stand-in for the filters the examples use (EDGECTL_TEST_JQ_SHIM=1 forces it). Lines that need a terminal or
 // run forever are listed in EXCEPTIONS with the reason; a listed line that no longer exists
 // fails the test, so the list stays true.
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
