@@ -506,7 +506,7 @@ const EDGES_SUNSET = new Set(["ERR_NGROK_7008", "ERR_NGROK_7196"]);
  */
 function explainErrorCode(code: string | undefined, message: string): string {
   if (code === "ERR_NGROK_7008")
-    return "ngrok retired Edges on 2025-12-31: move them with `edgectl migrate edge --all` (or `edgectl endpoint create`)";
+    return "ngrok retired Edges on 2025-12-31 for a Cloud Endpoint with a Traffic Policy: `edgectl migrate edge --all`";
   if (code === "ERR_NGROK_7196")
     return "Edges are read-only (ngrok retired them on 2025-12-31): move them with `edgectl migrate edge --all --apply`";
   return message;

@@ -127,12 +127,7 @@ describe("the Edges sunset is said once, in under 200 characters, with the way o
   });
 
   it.each([
-    [
-      "ERR_NGROK_7008",
-      LONG_7008,
-      ["failover", "get", "bkdfo_a"],
-      /`edgectl migrate edge --all`.*`edgectl endpoint create`/,
-    ],
+    ["ERR_NGROK_7008", LONG_7008, ["failover", "get", "bkdfo_a"], /Cloud Endpoint.*`edgectl migrate edge --all`/],
     [
       "ERR_NGROK_7196",
       LONG_7196,

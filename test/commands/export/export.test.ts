@@ -87,7 +87,7 @@ describe("the whole CLI in-process", () => {
     });
 
     it.each([
-      ["ERR_NGROK_7008", 400, /retired Edges on 2025-12-31: move them with `edgectl migrate edge --all`/],
+      ["ERR_NGROK_7008", 400, /retired Edges on 2025-12-31.*`edgectl migrate edge --all`/],
       ["ERR_NGROK_7196", 403, /read-only .*`edgectl migrate edge --all --apply`/],
     ] as const)("explains %s in plain words and exits 1", async (code, status, words) => {
       suite.server.script(apiError(status, "Edges are deprecated.", code));
