@@ -2,7 +2,8 @@
 // reaches what the edge would have done with it (evaluated with a CEL library, walking the rules
 // as ngrok does); each route's response rules see only its own traffic; YAML reads back the same
 // in a second parser.
-import { evaluate } from "@marcbachmann/cel-js";
+import { celEnv, parse as parseCel, plan } from "@bufbuild/cel";
+import { strings } from "@bufbuild/cel/ext";
 import fc from "fast-check";
 import jsYaml from "js-yaml";
 import { parse } from "yaml";
@@ -18,6 +19,15 @@ import {
   type Rule,
 } from "../../src/migrate/policy.js";
 import { backendMap, edge, https, httpResponse, route, tunnelGroup, weighted } from "./fixtures.js";
+
+/** A CEL expression's value with the strings extension ngrok documents (lowerAscii: traffic-policy/macros/index.mdx:1574), as the project's one CEL library runs it. */
+const env = celEnv({ funcs: strings });
+const planned = new Map<string, ReturnType<typeof plan>>();
+const evaluate = (expression: string, context: object): boolean => {
+  let run = planned.get(expression);
+  if (run === undefined) planned.set(expression, (run = plan(env, parseCel(expression))));
+  return run(context as never) === true;
+};
 
 /** Reads a CEL double-quoted literal at the start of `text`; returns its value and the rest. */
 function readCelLiteral(text: string): { value: string; rest: string } {
@@ -106,7 +116,7 @@ function edgeOutcome(specs: RouteSpec[], host: string, path: string, ua: string)
 }
 
 function matches(rule: Rule, context: object): boolean {
-  return (rule.expressions ?? []).every((e) => evaluate(e, context) === true);
+  return (rule.expressions ?? []).every((e) => evaluate(e, context));
 }
 
 /** Walks on_http_request as ngrok does: rules in order, the first terminating action ends the phase. */
