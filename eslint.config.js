@@ -72,11 +72,31 @@ export default tseslint.config(
     },
   },
   // No import runs back up (test/layers.test.ts follows every file): base (errors, version,
-  // text, secrets, api-data, files) ← api, settings, policy, io ← output ← migrate ← commands.
+  // text, secrets, api-data, files, webhooks) ← api, settings, policy, io ← output ← migrate ← commands.
   ...layer(
     ["src/errors.ts", "src/version.ts", "src/{text,secrets,api-data,files}/**/*.ts"],
     ["api", "settings", "policy", "io", "output", "migrate", "commands"],
   ),
+  {
+    // The webhook signing schemes sit at the base and import node:crypto and, of edgectl's own,
+    // only src/text and src/api-data: the commands, the policy evaluator and the emulator (which
+    // may not reach src/errors.ts) all use them (test/layers.test.ts holds the same).
+    files: ["src/webhooks/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex:
+                "^(\\.\\./)+(errors|version|secrets|files|api|settings|policy|io|output|migrate|commands|emulator|cli|app|factory|start)(\\.js)?(/|$)",
+              message: "src/webhooks imports node:crypto and, of edgectl's own, only src/text and src/api-data",
+            },
+          ],
+        },
+      ],
+    },
+  },
   ...layer(["src/{api,settings,policy,io}/**/*.ts"], ["output", "migrate", "commands"]),
   ...layer(["src/output/**/*.ts"], ["migrate", "commands"]),
   ...layer(["src/migrate/**/*.ts"], ["commands"]),

@@ -1,5 +1,5 @@
 // No import runs back up: the source's layers read, from the bottom,
-//   base (errors, version, text, secrets, api-data, files)
+//   base (errors, version, text, secrets, api-data, files, webhooks)
 //   ← api, settings, policy, io ← output ← migrate ← commands (and the entry: cli, app, factory, start),
 // and a file imports (statically, dynamically, or for types) only from its own layer or one
 // below. eslint.config.js refuses the same imports as you type; this follows every file.
@@ -18,6 +18,9 @@ const LAYER: Record<string, number> = {
   secrets: 0,
   "api-data": 0,
   files: 0,
+  // The webhook signing schemes: node:crypto and the base's text and API data only, since the
+  // commands, the policy evaluator and the emulator all use them (src/webhooks/scheme.ts).
+  webhooks: 0,
   api: 1,
   settings: 1,
   policy: 1,
@@ -59,6 +62,17 @@ describe("the layers", () => {
       }
     }
     expect(upwards).toEqual([]);
+  });
+
+  it("let the webhook schemes import nothing of edgectl's but src/text and src/api-data", () => {
+    const files = sources().filter((f) => top(f) === "webhooks");
+    expect(files.length).toBeGreaterThan(0);
+    const outside = files.flatMap((file) =>
+      importsOf(file)
+        .filter((target) => !["webhooks", "text", "api-data"].includes(top(target)))
+        .map((target) => `${relative(SRC, file)} → ${relative(SRC, target)}`),
+    );
+    expect(outside).toEqual([]);
   });
 
   it("keep terminal escaping and what a secret is in the base", () => {
