@@ -19,6 +19,8 @@ export interface AppOptions {
   stderr: OutStream;
   /** Read only when a command reads it or asks a question (a getter may make it then). */
   readonly stdin: InStream;
+  /** The folder relative file names are read from; the process's own when absent. */
+  cwd?: string;
   /** Where Ctrl-C goes instead of exiting at once (the emulator's clean stop). */
   onInterrupt?(handler: () => Promise<void>): void;
   /** What Ctrl-C should report besides "interrupted" (a batch's done and not-done ids). */
@@ -46,6 +48,7 @@ export function createApp(options: AppOptions): App {
     get stdin() {
       return options.stdin;
     },
+    cwd: options.cwd,
     flags: () => ({ ...globals(), ...format }),
     onInterrupt: (handler) => options.onInterrupt?.(handler),
     reportOnInterrupt: (report) => options.reportOnInterrupt?.(report),

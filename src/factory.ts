@@ -30,6 +30,8 @@ export interface FactoryOptions {
   stdout: OutStream;
   stderr: OutStream;
   stdin: InStream;
+  /** The folder relative file names are read from (Deps.cwd); the process's own when absent. */
+  cwd?: string;
   /** The root's options as commander parsed them (asked for only once parsing is done). */
   flags(): GlobalFlags;
   /** Where Ctrl-C goes instead of exiting at once (the emulator's clean stop). */
@@ -85,6 +87,7 @@ export function createFactory(options: FactoryOptions): Factory {
 
   const f: Factory = {
     env,
+    cwd: options.cwd,
     get io() {
       return (io ??= new IOStreams({
         stdout: options.stdout,

@@ -20,6 +20,12 @@ export interface ClientRequest {
 export interface Deps {
   io: IOStreams;
   env: Env;
+  /**
+   * The folder that relative file names (a policy file, --secret-file, --input) are read from:
+   * the process's own when absent. The in-process runner of the tests hands one in, since a
+   * worker thread cannot change the process's folder.
+   */
+  cwd?: string;
   /** The active profile's name (flag, EDGECTL_PROFILE or "default"). */
   profile: string;
   /**

@@ -3,6 +3,7 @@
 // A field a hot path uses (`failover get`'s ids and --concurrency) also has a plain check
 // that passes the values it is sure of without zod: zod is loaded only on first use
 // (scripts/build.mjs), and building it and the schemas is most of what a quick command costs.
+import { resolve } from "node:path";
 import * as z from "zod/mini";
 import { ID_RULES, isValidId, utf8Length, type IdKind } from "../api-data/ids.js";
 import { checkOf, schemaOf } from "../api/schema.js";
@@ -178,19 +179,22 @@ export function parseInput<S extends z.ZodMiniType>(
 export async function readTextSource(
   source: string,
   words: { label: string; atTerminal: string },
-  deps: Pick<Deps, "io" | "readStdin">,
+  deps: Pick<Deps, "io" | "readStdin" | "cwd">,
 ): Promise<string> {
   if (source === "-") {
     if (deps.io.stdin.isTTY) throw new UsageError(words.atTerminal);
     return deps.readStdin(words.label);
   }
-  return readFileText(source, words.label);
+  return readFileText(source, words.label, deps.cwd);
 }
 
-/** A file's text, at most 16 MiB; a failure is a UsageError naming `label` and the file. */
-export async function readFileText(file: string, label: string): Promise<string> {
+/**
+ * A file's text, at most 16 MiB; a failure is a UsageError naming `label` and the file as given.
+ * A relative name is read from `cwd` when one is given (Deps.cwd), else from the process's folder.
+ */
+export async function readFileText(file: string, label: string, cwd?: string): Promise<string> {
   try {
-    return (await readFileBounded(file)).toString("utf8");
+    return (await readFileBounded(cwd === undefined ? file : resolve(cwd, file))).toString("utf8");
   } catch (err) {
     if (err instanceof InputTooLargeError) throw new UsageError(tooLargeMessage(label, escapeControl(file)));
     throw new UsageError(

@@ -1,11 +1,20 @@
 // Every example runs (issue 26, item 1): each `$ edgectl …` line of every command's --help and
-// each command line of the README's ```sh blocks runs in bash (-o pipefail, `edgectl` a function
-// for `node bin/edgectl.js`) against the emulator, and must exit as it says (0 unless a comment
-// on it or just above it says `# exit N`). The examples of one help text, or of one README
+// each command line of the README's ```sh blocks runs in bash (-o pipefail, `edgectl` a command
+// on PATH) against the emulator, and must exit as it says (0 unless a comment on it or just
+// above it says `# exit N`). The examples of one help text, or of one README
 // block, run in order in one shell (later lines use what earlier ones made: `$edge`,
 // policy.yml, emu.url), with a fresh HOME, config folder, working folder and emulator of their
 // own, so that one block's `delete - --yes` cannot race another's `list`. The emulator is
 // in-process (no process of its own); the blocks run in parallel.
+//
+// bash runs every line as written (its pipes, redirections, `$(…)`, `&&`, `set -e`), but the
+// `edgectl` it finds on PATH is a small bash script that hands its own process id over a
+// loopback socket to this test, which reads that process's argv, environment, folder and stdin
+// from /proc and runs the command in-process (src/app.ts's runApp); the script prints the
+// captured stdout and stderr and exits with the command's code. So each line costs a bash, not
+// a Node start-up (about 150 of them took most of this file's 17 s). What is about the process
+// itself is tested elsewhere (CONTRIBUTING.md, Layout); only `edgectl emulator`, which runs
+// until `kill %1`, starts the real bin/edgectl.js here.
 //
 // Placeholders are filled, never skipped: ids (`bkdfo_2abc`, `edghts_1`, `ep_2abc`…) become
 // those of resources this test makes through the API, variables (`$SECRET`, `$EDGE`…) are set,
@@ -15,12 +24,27 @@
 // small node stand-in for the filters the examples use (EDGECTL_TEST_JQ_SHIM=1 forces it). Lines that need a terminal or
 // run forever are listed in EXCEPTIONS with the reason; a listed line that no longer exists
 // fails the test, so the list stays true.
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  constants,
+  createReadStream,
+  fstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { createServer, Socket, type AddressInfo, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runApp } from "../../src/app.js";
 import { REGISTRY } from "../../src/commands/registry.js";
+import type { InStream } from "../../src/io/iostreams.js";
 import { runInProcess } from "../helpers/app.js";
 import { BIN, NODE, baseEnv } from "../helpers/cli.js";
 import { call, makeRoute, startInProcessEmulator } from "../helpers/emulator.js";
@@ -235,14 +259,147 @@ let work: string;
 let binDir: string;
 let blocks: Block[] = [];
 let inline: Record<string, string> = {};
+let runner: Runner;
+
+/** The commands the `edgectl` on PATH handed to this process: each ran in-process. */
+interface Runner {
+  server: Server;
+  port: number;
+  /** How many command lines ran in-process. */
+  served: number;
+}
+
+/** A capture of everything a command writes, as bytes (no newline stripped: bash prints it as is). */
+class Bytes {
+  readonly isTTY = false;
+  readonly chunks: Buffer[] = [];
+  write(chunk: string | Uint8Array, ...rest: unknown[]): boolean {
+    this.chunks.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : Buffer.from(chunk));
+    (rest.find((r) => typeof r === "function") as (() => void) | undefined)?.();
+    return true;
+  }
+}
+
+/** The fields of a /proc file of NUL-separated strings. */
+const nulSeparated = (file: string): string[] => {
+  const parts = readFileSync(file, "utf8").split("\0");
+  if (parts.at(-1) === "") parts.pop();
+  return parts;
+};
+
+/**
+ * The stdin of process `pid`, opened when a command first reads it (most never do), without
+ * blocking a libuv thread on a pipe whose writer is another command of the same line: a pipe is
+ * read as a socket, as src/files/read-bounded.ts reads a FIFO.
+ */
+function stdinOf(pid: number): { get(): InStream; close(): void } {
+  let stream: (InStream & { destroy(): void }) | undefined;
+  return {
+    get() {
+      if (!stream) {
+        const fd = openSync(`/proc/${pid}/fd/0`, constants.O_RDONLY | constants.O_NONBLOCK);
+        const stats = fstatSync(fd);
+        stream =
+          stats.isFIFO() || stats.isSocket()
+            ? new Socket({ fd, readable: true, writable: false })
+            : createReadStream("", { fd, autoClose: true });
+      }
+      return stream;
+    },
+    close: () => stream?.destroy(),
+  };
+}
+
+/**
+ * The server behind the `edgectl` on PATH: a client sends its process id and a line; this reads
+ * its argv (after the script's path), environment and folder from /proc, runs the command
+ * in-process, writes stdout and stderr to two files, and answers `<exit code> <out> <err>`.
+ */
+async function startRunner(script: string, outDir: string): Promise<Runner> {
+  let count = 0;
+  const state: Runner = { server: createServer(), port: 0, served: 0 };
+  state.server.on("connection", (socket) => {
+    let line = "";
+    socket.setEncoding("utf8");
+    socket.on("error", () => {});
+    socket.on("data", (chunk: string) => {
+      line += chunk;
+      if (!line.includes("\n")) return;
+      const pid = Number(line.slice(0, line.indexOf("\n")));
+      socket.pause();
+      void (async () => {
+        const argv = nulSeparated(`/proc/${pid}/cmdline`);
+        const args = argv.slice(argv.indexOf(script) + 1);
+        const env = Object.fromEntries(
+          nulSeparated(`/proc/${pid}/environ`).map((kv) => [
+            kv.slice(0, kv.indexOf("=")),
+            kv.slice(kv.indexOf("=") + 1),
+          ]),
+        );
+        const stdout = new Bytes();
+        const stderr = new Bytes();
+        const stdin = stdinOf(pid);
+        let code: number;
+        try {
+          code = await runApp(args, {
+            env,
+            cwd: readlinkSync(`/proc/${pid}/cwd`),
+            stdout,
+            stderr,
+            get stdin() {
+              return stdin.get();
+            },
+          });
+        } catch (err) {
+          stderr.write(`the in-process run threw: ${String(err)}\n`);
+          code = 70;
+        } finally {
+          stdin.close();
+        }
+        const n = ++count;
+        const out = join(outDir, `${n}.out`);
+        const err = join(outDir, `${n}.err`);
+        writeFileSync(out, Buffer.concat(stdout.chunks));
+        writeFileSync(err, Buffer.concat(stderr.chunks));
+        state.served++;
+        socket.end(`${code} ${out} ${err}\n`);
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => state.server.listen(0, "127.0.0.1", resolve));
+  state.port = (state.server.address() as AddressInfo).port;
+  return state;
+}
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "edgectl-examples-"));
   // `edgectl` on PATH as an install puts it (a shell function would outlive `kill %1` as a
-  // subshell's child), and jq where the machine has none.
+  // subshell's child), and jq where the machine has none. It runs each command in this process
+  // (startRunner), except `edgectl emulator`: the emulator as a process, which `kill %1` stops.
   binDir = join(work, "bin");
   mkdirSync(binDir);
-  writeFileSync(join(binDir, "edgectl"), `#!/bin/sh\nexec "${NODE}" "${BIN}" "$@"\n`, { mode: 0o755 });
+  const outDir = join(work, "out");
+  mkdirSync(outDir);
+  const shim = join(binDir, "edgectl");
+  runner = await startRunner(shim, outDir);
+  const { stdout: bash } = await execa("bash", ["-c", "command -v bash"]);
+  writeFileSync(
+    shim,
+    [
+      `#!${bash}`,
+      `if [ "$1" = emulator ]; then exec "${NODE}" "${BIN}" "$@"; fi`,
+      `exec 3<>/dev/tcp/127.0.0.1/${runner.port} || exit 125`,
+      `echo $$ >&3`,
+      // -u 3, not <&3: a redirection would stand fd 3 in for stdin while this process waits.
+      `read -r -u 3 code out err`,
+      `exec 3>&-`,
+      `[ -s "$out" ] && cat "$out"`,
+      `[ -s "$err" ] && cat "$err" >&2`,
+      `exit "\${code:-125}"`,
+      "",
+    ].join("\n"),
+    { mode: 0o755 },
+  );
   const { exitCode } = await execa("bash", ["-c", "command -v jq"], { reject: false });
   if (exitCode !== 0 || process.env.EDGECTL_TEST_JQ_SHIM === "1") {
     writeFileSync(join(binDir, "jq.cjs"), JQ_SHIM);
@@ -254,7 +411,8 @@ beforeAll(async () => {
   blocks = [...readmeBlocks(readme), ...(await helpBlocks(helpDir))].filter((b) => b.examples.length > 0);
 });
 
-afterAll(() => {
+afterAll(async () => {
+  await new Promise((resolve) => runner.server.close(resolve));
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -409,6 +567,7 @@ describe("every example runs", () => {
         ),
     );
     expect(failures.join("\n\n")).toBe("");
-    // ~150 lines, most a node process or two: seconds of CPU, more on a busy machine.
+    // Each `edgectl` of a line ran in this process (about 150 of them), none through Node's start-up.
+    expect(runner.served).toBeGreaterThan(help.length + readme.length - Object.keys(EXCEPTIONS).length - 10);
   }, 60_000);
 });

@@ -73,7 +73,7 @@ interface SecretSources {
 export async function readSecret(
   flags: SecretSources,
   provider: Provider,
-  deps: Pick<Deps, "env" | "readStdin" | "warn" | "io">,
+  deps: Pick<Deps, "env" | "readStdin" | "warn" | "io" | "cwd">,
   { secretAlways = false } = {},
 ): Promise<string | undefined> {
   const given = [
@@ -95,7 +95,7 @@ export async function readSecret(
     secret = dropNewline(await deps.readStdin("--secret-stdin"));
   } else if (source === "--secret-file") {
     // At most 16 MiB, as every file edgectl reads.
-    secret = dropNewline(await readFileText(flags.secretFile!, "--secret-file"));
+    secret = dropNewline(await readFileText(flags.secretFile!, "--secret-file", deps.cwd));
   } else if (source === "--secret") {
     secret = flags.secret!;
   } else if (deps.env.EDGECTL_WEBHOOK_SECRET !== undefined) {
