@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { binary } from "../helpers/binary-unit.js";
 import { describe, expect, it } from "vitest";
 import { ID_RULES, isValidId, utf8Length, type IdKind } from "../../src/api-data/ids.js";
 
@@ -98,7 +99,7 @@ describe("utf8Length", () => {
 
   it("agrees with Buffer.byteLength for any string", () => {
     fc.assert(
-      fc.property(fc.string({ unit: "binary" }), (s) => {
+      fc.property(fc.string({ unit: binary }), (s) => {
         expect(utf8Length(s)).toBe(Buffer.byteLength(s, "utf8"));
       }),
     );

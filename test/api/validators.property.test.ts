@@ -2,6 +2,7 @@
 // is accepted and sent in lower case; anything else is refused, naming --provider, with a
 // "did you mean" for a near miss and no raw control character in the message.
 import fc from "fast-check";
+import { binary } from "../helpers/binary-unit.js";
 import { describe, expect, it } from "vitest";
 import { editDistance } from "../../src/api-data/did-you-mean.js";
 import { PROVIDERS, isProvider, suggestProvider } from "../../src/api-data/providers.js";
@@ -63,7 +64,7 @@ describe("--provider properties", () => {
     const other = fc
       .oneof(
         fc.string(),
-        fc.string({ unit: "binary" }),
+        fc.string({ unit: binary }),
         fc.string({ unit: fc.integer({ min: 0, max: 0x9f }).map((c) => String.fromCharCode(c)) }),
         fc
           .tuple(fc.mixedCase(provider), fc.constantFrom(" ", "\n", "\t", "-", "_", "\x1b[31m", "\u202e", "s", "1"))

@@ -4,6 +4,7 @@
 // `api` prints the API's JSON whatever -o says (as `gh api`).
 // The CLI and the emulator run in-process (test/helpers/app.ts).
 import fc from "fast-check";
+import { binary } from "../helpers/binary-unit.js";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appSandbox } from "../helpers/app.js";
@@ -53,7 +54,7 @@ const TRICKY = [
   "",
 ];
 
-const jsonString = fc.oneof(fc.string(), fc.constantFrom(...TRICKY), fc.string({ unit: "binary" }));
+const jsonString = fc.oneof(fc.string(), fc.constantFrom(...TRICKY), fc.string({ unit: binary }));
 const jsonData = fc
   .letrec((tie) => ({
     value: fc.oneof(

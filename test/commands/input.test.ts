@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { binary } from "../helpers/binary-unit.js";
 import * as z from "zod/mini";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/errors.js";
@@ -110,7 +111,7 @@ describe("maxBytes counts UTF-8 bytes", () => {
 
   it("agrees with Buffer.byteLength for any string", () => {
     fc.assert(
-      fc.property(fc.string({ unit: "binary", maxLength: 300 }), fc.integer({ min: 0, max: 600 }), (s, limit) => {
+      fc.property(fc.string({ unit: binary, maxLength: 300 }), fc.integer({ min: 0, max: 600 }), (s, limit) => {
         expect(fits(limit, s)).toBe(Buffer.byteLength(s, "utf8") <= limit);
       }),
     );

@@ -5,6 +5,7 @@
 import { celEnv, parse as parseCel, plan } from "@bufbuild/cel";
 import { strings } from "@bufbuild/cel/ext";
 import fc from "fast-check";
+import { binary } from "../helpers/binary-unit.js";
 import jsYaml from "js-yaml";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
@@ -55,7 +56,7 @@ describe("CEL string literals", () => {
 
   it("no path can break out of the literal", () => {
     fc.assert(
-      fc.property(fc.string({ unit: "binary" }), (s) => {
+      fc.property(fc.string({ unit: binary }), (s) => {
         const path = `/${s}`;
         expect(readCelLiteral(celString(path))).toEqual({ value: path, rest: "" });
         expect(readCelLiteral(pathPrefixExpression(path).slice("req.url.path.startsWith(".length)).rest).toBe(")");

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { binary } from "../helpers/binary-unit.js";
 import { describe, expect, it } from "vitest";
 import { renderJson } from "../../src/output/json.js";
 
@@ -56,7 +57,7 @@ describe("renderJson", () => {
 
   it("never writes a raw control character for any JSON value with any strings", () => {
     fc.assert(
-      fc.property(fc.jsonValue({ stringUnit: "binary" }), (value) => {
+      fc.property(fc.jsonValue({ stringUnit: binary }), (value) => {
         const out = renderJson(value);
         // newlines are the layout; everything else unsafe must be escaped
         expect(out.replace(/\n/g, "")).not.toMatch(

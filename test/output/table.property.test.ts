@@ -3,6 +3,7 @@
 // per row plus the header, holds no raw control character but the line ends, has no
 // trailing spaces, and every column starts at the same display offset on every line.
 import fc from "fast-check";
+import { binary } from "../helpers/binary-unit.js";
 import { describe, expect, it } from "vitest";
 import { escapeControl } from "../../src/text/escape.js";
 import { displayWidth, renderRecord, renderRows } from "../../src/output/table.js";
@@ -71,7 +72,7 @@ const NASTY = [
 
 const anyCell = fc.oneof(
   fc.array(fc.constantFrom(...NASTY), { maxLength: 8 }).map((parts) => parts.join("")),
-  fc.string({ unit: "binary", maxLength: 12 }),
+  fc.string({ unit: binary, maxLength: 12 }),
   fc.string({ unit: "grapheme", maxLength: 8 }),
   fc.string({ unit: fc.integer({ min: 0, max: 0xff }).map((c) => String.fromCharCode(c)), maxLength: 12 }),
   fc.string({ maxLength: 12 }),
@@ -198,7 +199,7 @@ describe("renderRecord properties", () => {
 });
 
 describe("displayWidth properties", () => {
-  const codePoint = fc.string({ unit: "binary", minLength: 1, maxLength: 1 });
+  const codePoint = fc.string({ unit: binary, minLength: 1, maxLength: 1 });
 
   it("is the length for printable ASCII", () => {
     fc.assert(
@@ -215,7 +216,7 @@ describe("displayWidth properties", () => {
   const SEQUENCE_END = /[\u200d\u{1f1e6}-\u{1f1ff}]$/u;
   it("adds up over concatenation of whole code points", () => {
     fc.assert(
-      fc.property(fc.string({ unit: "binary" }), fc.string({ unit: "binary" }), (a, b) => {
+      fc.property(fc.string({ unit: binary }), fc.string({ unit: binary }), (a, b) => {
         fc.pre(!SEQUENCE_START.test(b) && !SEQUENCE_END.test(a));
         expect(displayWidth(a + b)).toBe(displayWidth(a) + displayWidth(b));
       }),

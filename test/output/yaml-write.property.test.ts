@@ -3,6 +3,7 @@
 // no raw character some parser reads as a line break or drops. No lone surrogates: the API's
 // JSON (and JSON.parse of it) holds none worth testing here; the writer escapes them anyway.
 import fc from "fast-check";
+import { binary } from "../helpers/binary-unit.js";
 import jsYaml from "js-yaml";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
@@ -62,7 +63,7 @@ const word = fc.constantFrom(...WORDS);
 const text = fc.oneof(
   { weight: 3, arbitrary: word },
   { weight: 4, arbitrary: fc.array(fc.oneof(piece, word), { maxLength: 6 }).map((parts) => parts.join("")) },
-  { weight: 1, arbitrary: fc.string({ maxLength: 8, unit: "binary" }).filter((s) => !/\p{Cs}/u.test(s)) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 8, unit: binary }).filter((s) => !/\p{Cs}/u.test(s)) },
 );
 
 const number = fc.oneof(

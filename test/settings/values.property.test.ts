@@ -2,6 +2,7 @@
 // --base-url. Valid values are always accepted (and normalised); anything else is refused
 // as a usage error whose message starts with the flag (or other source) it came from.
 import fc from "fast-check";
+import { binary } from "../helpers/binary-unit.js";
 import { describe, expect, it } from "vitest";
 import { checkValue } from "../../src/commands/config/keys.js";
 import { UsageError } from "../../src/errors.js";
@@ -28,7 +29,7 @@ const digits = (min: number, max: number) => fc.string({ unit: digit, minLength:
 
 /** A character that cannot continue a decimal number (nor be trimmed away). */
 const junkChar = fc
-  .string({ unit: "binary", minLength: 1, maxLength: 1 })
+  .string({ unit: binary, minLength: 1, maxLength: 1 })
   .filter((c) => !/[0-9.]/.test(c) && c.trim() !== "");
 
 // --- --timeout -------------------------------------------------------------------------------
@@ -136,7 +137,7 @@ describe("--timeout properties", () => {
       fc.property(
         fc.oneof(
           fc.string(),
-          fc.string({ unit: "binary" }),
+          fc.string({ unit: binary }),
           fc.string({ unit: fc.constantFrom(..."0123456789.-+eE xs") }),
         ),
         (value) => {

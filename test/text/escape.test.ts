@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { binary } from "../helpers/binary-unit.js";
 import { describe, expect, it } from "vitest";
 import { escapeControl, excerpt, hasControl } from "../../src/text/escape.js";
 
@@ -69,7 +70,7 @@ describe("excerpt", () => {
 
 describe("escapeControl properties", () => {
   const anyText = fc.oneof(
-    fc.string({ unit: "binary" }),
+    fc.string({ unit: binary }),
     fc.string({ unit: fc.integer({ min: 0, max: 0x3000 }).map((c) => String.fromCharCode(c)) }),
     fc
       .array(fc.constantFrom("\x1b", "[", "\x9b", "\u202e", "\u2066", "\x7f", "\n", "a", "\u00a0", "\x00"))
