@@ -270,7 +270,7 @@ describe("replace: the property", () => {
           expect(added.replace(/provider|secret|config|\0/g, "")).toMatch(/^[\s,:{}"]*$/);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: 150 },
     );
   });
 });
