@@ -557,7 +557,7 @@ describe("every example runs", () => {
     const unused = Object.keys(EXCEPTIONS).filter((text) => !all.some((e) => e.text === text));
     expect(unused, "EXCEPTIONS lists lines no example has").toEqual([]);
 
-    const ran = await inParallel(blocks, 3, async (block) => ({ block, ...(await runBlock(block)) }));
+    const ran = await inParallel(blocks, 6, async (block) => ({ block, ...(await runBlock(block)) }));
     const failures = ran.flatMap(({ block, outcomes, log }) =>
       outcomes
         .filter((o) => o.exitCode !== o.example.expectedExit)
