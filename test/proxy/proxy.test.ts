@@ -1,8 +1,11 @@
 // HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case), end to end: the real CLI talks to an
 // HTTPS server on 127.0.0.1 (a certificate made here with openssl, trusted through
 // NODE_EXTRA_CA_CERTS) through a CONNECT proxy that records every tunnel and every byte it
-// relays; and a plain-http loopback server, which is never reached through a proxy.
+// relays; and a plain-http loopback server, which is never reached through a proxy. What needs
+// no certificate (a proxy URL refused before anything is sent, the plain-http API) runs the CLI
+// in-process: the certificate is what needs a process, read at its start-up.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { appSandbox, type AppSandbox } from "../helpers/app.js";
 import { sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
 import { startConnectProxy, type ConnectProxy } from "../helpers/connect-proxy.js";
 import { parseJsonError, runCli } from "../e2e/support.js";
@@ -24,9 +27,11 @@ const REPLACE = [
 const b64 = (s: string) => Buffer.from(s).toString("base64");
 
 let cli: CliSandbox;
+let app: AppSandbox;
 let proxy: ConnectProxy;
 beforeAll(async () => {
   cli = sandbox();
+  app = appSandbox();
   proxy = await startConnectProxy();
 });
 afterAll(async () => {
@@ -34,6 +39,8 @@ afterAll(async () => {
   await proxy?.close();
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
   cli?.cleanup();
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed
+  app?.cleanup();
 });
 
 describe("an https API (self-signed certificate for localhost and 127.0.0.1)", () => {
@@ -325,7 +332,8 @@ describe("an https API (self-signed certificate for localhost and 127.0.0.1)", (
   ])(
     "%s is a usage error naming the variable (exit 2), never a silent direct connection",
     async (_name, env, message) => {
-      const r = await run(GET, env);
+      // Refused before anything is sent: in-process.
+      const r = await runCli(app, GET, { env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: api.url, ...env } });
       expect(r.exitCode).toBe(2);
       expect(r.stdout).toBe("");
       expect(r.stderr).toMatch(/^error: /);
@@ -350,8 +358,9 @@ describe("a plain-http API on 127.0.0.1", () => {
     proxy.reset();
     api.requests.length = 0;
   });
+  // No certificate to trust: in-process.
   const run = (args: string[], env: Record<string, string> = {}) =>
-    runCli(cli, args, { env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: api.url, ...env } });
+    runCli(app, args, { env: { EDGECTL_API_KEY: KEY, EDGECTL_BASE_URL: api.url, ...env } });
 
   // Plain http goes only to loopback; through a proxy the key would cross it in clear.
   it.each([
