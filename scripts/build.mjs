@@ -9,9 +9,7 @@
 //   and dist/config-write.cjs (proper-lockfile and src/files/durable.ts), required only by commands
 //   that write the config; dist/yaml.cjs (the yaml library and the tool's one YAML
 //   configuration, src/policy/yaml.ts), required only when a YAML text is read (to check, mask
-//   or edit a Traffic Policy in YAML; src/output/yaml-write.ts prints one without it);
-//   dist/yaml-cst.cjs (the library's Lexer and Parser, and src/output/yaml-cst.ts), required
-//   by masking first, which reads a plain YAML policy without the Document; dist/emulator.cjs,
+//   or edit a Traffic Policy in YAML; src/output/yaml-write.ts prints one without it); dist/emulator.cjs,
 //   required only by `edgectl emulator`; dist/zod.cjs, required only by a command that makes
 //   a zod schema.
 // The build reads no source text: it imports the registry (bundled on its own) for the words
@@ -54,12 +52,6 @@ const writeApart = {
     // of a JSON policy never loads it.
     b.onResolve({ filter: /\/policy\/yaml\.js$|^\.\/yaml\.js$|\/yaml-text\.js$/ }, (args) =>
       /[\\/]src[\\/]/.test(args.importer) ? { path: "./yaml.cjs", external: true } : undefined,
-    );
-    // Where a plain YAML policy's secrets stand (src/output/yaml-cst.ts: the yaml library's
-    // Lexer and Parser alone) likewise, to dist/yaml-cst.cjs: `endpoint get` masks most
-    // policies without dist/yaml.cjs.
-    b.onResolve({ filter: /\/yaml-cst\.js$/ }, (args) =>
-      /[\\/]src[\\/]/.test(args.importer) ? { path: "./yaml-cst.cjs", external: true } : undefined,
     );
     // The emulator's server (with zod classic, its locales and yaml) to dist/emulator.cjs:
     // sharing zod with the command tree, it made esbuild wrap all of zod in lazy module
@@ -234,37 +226,6 @@ await build({
   },
   outfile: "dist/yaml.cjs",
   format: "cjs",
-});
-// dist/yaml-cst.cjs: src/output/yaml-cst.ts with the parts of the yaml library it uses (its
-// Lexer, Parser and CST.resolveAsScalar, from its ES module files), not its `CST` namespace
-// whole, which brings in its stringifiers: the library's `yaml` resolves here to those parts.
-const yamlParts = fileURLToPath(new URL("../node_modules/yaml/browser/dist/parse/", import.meta.url));
-await build({
-  ...common,
-  platform: "neutral",
-  mainFields: ["module", "main"],
-  entryPoints: { "yaml-cst": "src/output/yaml-cst.ts" },
-  outdir: "dist",
-  outExtension: { ".js": ".cjs" },
-  format: "cjs",
-  plugins: [
-    {
-      name: "yaml-parser-parts",
-      setup(b) {
-        b.onResolve({ filter: /^yaml$/ }, () => ({ path: "yaml-parts", namespace: "yaml-parts" }));
-        b.onLoad({ filter: /.*/, namespace: "yaml-parts" }, () => ({
-          contents: [
-            `export { Lexer } from ${JSON.stringify(`${yamlParts}lexer.js`)};`,
-            `export { Parser } from ${JSON.stringify(`${yamlParts}parser.js`)};`,
-            `import { resolveAsScalar } from ${JSON.stringify(`${yamlParts}cst-scalar.js`)};`,
-            "export const CST = { resolveAsScalar };",
-          ].join("\n"),
-          resolveDir: yamlParts,
-          loader: "js",
-        }));
-      },
-    },
-  ],
 });
 // A default or namespace import of a Node builtin (`import http from "node:http"`) is bundled
 // as a copy of the module with a getter per export (esbuild's __toESM), made at start: for

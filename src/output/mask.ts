@@ -127,17 +127,12 @@ async function locateSecrets(text: string): Promise<Located> {
     } catch {
       // Not JSON: YAML.
     }
-  // Read pausing: masking a long policy hears a signal (src/io/checkpoint.ts). A policy of the
-  // plain shape (no anchors, tags, block scalars…: most) from the yaml library's syntax tree
-  // alone (src/output/yaml-cst.ts, without dist/yaml.cjs); any other by its Document.
-  const pause = every(1000);
-  const plain = await (await import("./yaml-cst.js")).plainYamlSecretRanges(text, pause);
-  if (plain) return plain.kind === "policy" ? { ranges: plain.ranges } : plain.kind;
   const [{ yamlSecretRanges }, { yamlDocumentPausing }] = await Promise.all([
     import("./yaml-text.js"),
     import("../policy/yaml.js"),
   ]);
-  const found = yamlSecretRanges(text, await yamlDocumentPausing(text, pause));
+  // Read pausing: masking a long policy hears a signal (src/io/checkpoint.ts).
+  const found = yamlSecretRanges(text, await yamlDocumentPausing(text, every(1000)));
   return found.kind === "policy" ? { ranges: found.ranges } : found.kind;
 }
 

@@ -27,7 +27,6 @@ describe("the package", () => {
       "dist/main-failover.cjs",
       "dist/config-write.cjs",
       "dist/yaml.cjs",
-      "dist/yaml-cst.cjs",
       "dist/emulator.cjs",
       "dist/help.txt",
       "package.json",

@@ -1,9 +1,6 @@
 // The yaml library is one bundle (dist/yaml.cjs), required only when a YAML text is read: a
 // JSON policy is checked, and printed as YAML (src/output/yaml-write.ts), without it; a YAML
 // policy is read, checked and masked by it, with the tool's one configuration (src/policy/yaml.ts).
-// Masking a policy of the plain shape (no anchors, tags, block scalars…) needs only the
-// library's Lexer and Parser (dist/yaml-cst.cjs, src/output/yaml-cst.ts); any other is masked
-// by its Document, as before.
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { useFaultServer, useScratch } from "./support.js";
@@ -44,14 +41,14 @@ const endpoint = (traffic_policy: string) => ({
 const { file } = useScratch("edgectl-yaml-");
 
 describe("the yaml library on demand", () => {
-  it("is loaded, its parser alone, by endpoint get of a plain YAML policy, which is masked where the secret stands", async () => {
+  it("is loaded by endpoint get of a YAML policy, which is masked where the secret stands", async () => {
     suite.server.fallback = () => json(200, endpoint(PLAIN));
     const r = await run(["endpoint", "get", "ep_yaml1"]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('        config: {provider: github, secret: "********"}\n');
     expect(r.stdout).toContain("# hooks, then 404\n");
     expect(r.stdout).not.toContain("s3cret");
-    expect(loaded(r.stderr)).toBe("yaml library loaded: yaml-cst.cjs");
+    expect(loaded(r.stderr)).toBe("yaml library loaded: yaml.cjs");
   });
 
   it("is not loaded by endpoint get of a JSON policy, printed as YAML", async () => {
@@ -72,8 +69,7 @@ describe("the yaml library on demand", () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('config: &hook {provider: github, secret: "********"}\n');
     expect(r.stdout).not.toContain("s3cret");
-    // An anchor is the Document's: the parser alone leaves the text to it.
-    expect(loaded(r.stderr)).toBe("yaml library loaded: yaml-cst.cjs, yaml.cjs");
+    expect(loaded(r.stderr)).toBe("yaml library loaded: yaml.cjs");
   });
 
   it("is loaded by policy check of a YAML file", async () => {

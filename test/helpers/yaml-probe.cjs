@@ -1,12 +1,11 @@
 // Preloaded (node --require) by test/e2e/yaml-on-demand.test.ts: says on stderr, as the process
-// exits, which of the yaml library's bundles the command read (dist/yaml.cjs, the library with
-// its Document; dist/yaml-cst.cjs, its Lexer and Parser alone): src/start.ts reads each bundle it runs with fs.readFileSync.
+// exits, whether the command read the yaml library's bundle (dist/yaml.cjs): src/start.ts reads each bundle it runs with fs.readFileSync.
 "use strict";
 const fs = require("node:fs");
 const readFileSync = fs.readFileSync;
 const seen = new Set();
 fs.readFileSync = function (path, ...rest) {
-  if (typeof path === "string" && /[\\/]yaml(-cst)?\.cjs$/.test(path)) seen.add(path.replace(/.*[\\/]/, ""));
+  if (typeof path === "string" && /[\\/]yaml\.cjs$/.test(path)) seen.add(path.replace(/.*[\\/]/, ""));
   return readFileSync.call(this, path, ...rest);
 };
 process.on("exit", () =>
