@@ -118,10 +118,22 @@ export interface Mismatch {
   own?: RegExp;
   /** Extra words (the URL that was signed, for Twilio and Square). */
   also?: string;
+  /** "key" for the key-pair schemes (SendGrid), else "secret". */
+  keyWord?: "key" | "secret";
   /** A digest with no secret (Twilio's bodySHA256): "another secret" cannot be why. */
   keyless?: boolean;
   /** A timestamp failure to mention as well (a stale delivery with a bad signature). */
   stale?: Refusal;
+}
+
+/** JSON as Python's json.dumps writes it by default: ", " and ": " separators, ensure_ascii. */
+function pythonJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(pythonJson).join(", ")}]`;
+  if (typeof value === "object" && value !== null) {
+    return `{${Object.entries(value).map(([k, v]) => `${pythonJson(k)}: ${pythonJson(v)}`).join(", ")}}`;
+  }
+  const text = JSON.stringify(value);
+  return typeof value === "string" ? text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) : text;
 }
 
 /**
@@ -151,6 +163,7 @@ export function mismatch(m: Mismatch): Refusal {
     for (const [label, candidate] of [
       ["compact JSON", JSON.stringify(parsed)],
       ["JSON indented by 2 spaces", JSON.stringify(parsed, null, 2)],
+      ['Python-style JSON (json.dumps: ", " and ": ", non-ASCII escaped)', pythonJson(parsed)],
     ] as const) {
       if (candidate !== text && m.matches(Buffer.from(candidate))) {
         return fail(
@@ -169,7 +182,7 @@ export function mismatch(m: Mismatch): Refusal {
   }
   return fail(
     "signature",
-    `${m.keyless ? `the body does not match ${m.signed}: other bytes were hashed` : `no signature matches ${m.signed} with ${m.secretName}: other bytes were signed, or another secret was used`}${
+    `${m.keyless ? `the body does not match ${m.signed}: other bytes were hashed` : `no signature matches ${m.signed} with ${m.secretName}: other bytes were signed, or another ${m.keyWord ?? "secret"} was used`}${
       hints.length ? ` (${hints.join("; ")})` : ""
     }${m.also ? `; ${m.also}` : ""}${stale}`,
   );

@@ -81,6 +81,7 @@ export const scheme: Scheme = {
     return mismatch({
       name: "SendGrid",
       secretName: "this Verification Key",
+      keyWord: "key",
       signed: `the ECDSA signature over ${TS} + the raw body`,
       body: input.request.body,
       matches,
