@@ -130,10 +130,14 @@ export interface Mismatch {
 function pythonJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(pythonJson).join(", ")}]`;
   if (typeof value === "object" && value !== null) {
-    return `{${Object.entries(value).map(([k, v]) => `${pythonJson(k)}: ${pythonJson(v)}`).join(", ")}}`;
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${pythonJson(k)}: ${pythonJson(v)}`)
+      .join(", ")}}`;
   }
   const text = JSON.stringify(value);
-  return typeof value === "string" ? text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) : text;
+  return typeof value === "string"
+    ? text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+    : text;
 }
 
 /**
@@ -214,7 +218,11 @@ export function urlVariants(url: string, headers: Record<string, string>): { url
     for (const host of hosts) {
       for (const port of new Set([base.port, "", proto === "https:" ? "443" : "80"])) {
         for (const slash of [false, true]) {
-          const path = slash ? (base.pathname.endsWith("/") ? base.pathname.slice(0, -1) || "/" : `${base.pathname}/`) : base.pathname;
+          const path = slash
+            ? base.pathname.endsWith("/")
+              ? base.pathname.slice(0, -1) || "/"
+              : `${base.pathname}/`
+            : base.pathname;
           const text = `${proto}//${host}${port ? `:${port}` : ""}${path}${base.search}`;
           if (text === url || out.has(text)) continue;
           const how = [
@@ -237,4 +245,16 @@ export function urlDiffers(received: string, signed: { url: string; how: string 
     "url",
     `the signature is over ${signed.url}, not ${received} (they differ in ${signed.how}): a proxy changed the URL; verify against the URL the provider was given`,
   );
+}
+
+const KEYS = new Map<string, unknown>();
+
+/** A key parsed once per text (the emulator and a cases file verify many deliveries with one key). */
+export function parsedKey<T>(kind: string, text: string, parse: (text: string) => T): T {
+  const id = `${kind}\0${text}`;
+  if (KEYS.has(id)) return KEYS.get(id) as T;
+  const key = parse(text);
+  if (KEYS.size >= 32) KEYS.clear();
+  KEYS.set(id, key);
+  return key;
 }

@@ -21,7 +21,20 @@ export { SignError } from "./scheme.js";
 export { urlValidationAnswer as zoomUrlValidationAnswer } from "./providers/zoom.js";
 
 /** In ngrok's order of provider ids. */
-export const SCHEMES: readonly Scheme[] = [clerk, github, gitlab, sendgrid, shopify, slack, sns, square, stripe, svix, twilio, zoom];
+export const SCHEMES: readonly Scheme[] = [
+  clerk,
+  github,
+  gitlab,
+  sendgrid,
+  shopify,
+  slack,
+  sns,
+  square,
+  stripe,
+  svix,
+  twilio,
+  zoom,
+];
 
 const BY_PROVIDER = new Map(SCHEMES.map((s) => [s.provider, s]));
 

@@ -7,7 +7,8 @@
 /** What a scheme signs with: a shared secret, or a key pair (SendGrid ECDSA, SNS RSA). */
 export type KeyKind = "secret" | "private-key" | "public-key";
 
-/** A request as received or to be sent: header names lower-case, the body's exact bytes. */
+/** A request as received or to be sent, the body's exact bytes. Header names are lower-case as
+ *  received and as the provider writes them when made by `sign`; schemes look them up in any case. */
 export interface Delivery {
   method: string;
   /** The full URL the provider delivered to (Twilio and Square sign it). */
@@ -43,13 +44,7 @@ export interface VerifyInput {
 
 /** Which check failed, stable for -o json and tests. */
 export type Failure =
-  | "missing-header"
-  | "malformed-header"
-  | "signature"
-  | "timestamp"
-  | "url"
-  | "secret-kind"
-  | "missing-secret";
+  "missing-header" | "malformed-header" | "signature" | "timestamp" | "url" | "secret-kind" | "missing-secret";
 
 /** `message` says which check failed and why, in words for a person (no secret in it). */
 export type Verdict = { verified: true } | { verified: false; check: Failure; message: string };

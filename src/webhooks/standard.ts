@@ -7,7 +7,17 @@
 // (WEBHOOK_TOLERANCE_IN_SECONDS = 5 * 60; "too old" / "too new") and svix/svix-webhooks
 // javascript/src/webhook.ts (svix-* headers, webhook-* accepted too).
 import { randomBytes } from "node:crypto";
-import { fail, header, hmac, mismatch, missingHeader, safeEqual, timestampCheck, unixSeconds, VERIFIED } from "./check.js";
+import {
+  fail,
+  header,
+  hmac,
+  mismatch,
+  missingHeader,
+  safeEqual,
+  timestampCheck,
+  unixSeconds,
+  VERIFIED,
+} from "./check.js";
 import type { Scheme } from "./scheme.js";
 import { SignError } from "./scheme.js";
 
@@ -73,11 +83,17 @@ export function standardScheme(o: StandardOptions): Scheme {
         .map(([, sig]) => sig!);
       if (!signatures.length) return fail("malformed-header", `${set.sig} has no "v1,<base64>" signature`);
       if (!input.secret) {
-        return fail(input.publicKey ? "secret-kind" : "missing-secret", `${o.name} signs with ${o.secretName} (whsec_…): give it`);
+        return fail(
+          input.publicKey ? "secret-kind" : "missing-secret",
+          `${o.name} signs with ${o.secretName} (whsec_…): give it`,
+        );
       }
       const key = standardKey(input.secret);
       if (!key) {
-        return fail("secret-kind", `${o.secretName} is "whsec_" followed by base64, and the secret given is not: is it another provider's secret?`);
+        return fail(
+          "secret-kind",
+          `${o.secretName} is "whsec_" followed by base64, and the secret given is not: is it another provider's secret?`,
+        );
       }
       const stale = timestampCheck(ts, input.now, TOLERANCE, true, set.ts);
       const matches = (body: Buffer) => {

@@ -42,7 +42,8 @@ const fixtures = readdirSync(DIR)
   .filter((f) => f.endsWith(".json") && f !== "keys.json")
   .map((f) => ({ file: f, fixture: JSON.parse(readFileSync(join(DIR, f), "utf8")) as Fixture }));
 
-const schemeOf = (file: string): Scheme => (file === "standard-webhooks.json" ? standard : schemeFor(file.replace(/\.json$/, ""))!);
+const schemeOf = (file: string): Scheme =>
+  file === "standard-webhooks.json" ? standard : schemeFor(file.replace(/\.json$/, ""))!;
 
 describe("the fixtures", () => {
   it("cover every scheme of the table, each vector citing a source with a commit or a docs page", () => {

@@ -31,8 +31,15 @@ export const scheme: Scheme = {
     const secret = input.secret!;
     if (safeEqual(given, secret)) return VERIFIED;
     const kind = foreignKind(secret.trim());
-    if (kind) return fail("secret-kind", `${TOKEN} differs, and the secret given looks like ${kind}: GitLab sends the webhook's Secret token`);
+    if (kind)
+      return fail(
+        "secret-kind",
+        `${TOKEN} differs, and the secret given looks like ${kind}: GitLab sends the webhook's Secret token`,
+      );
     const space = secret !== secret.trim() || given !== given.trim() ? " (one has leading or trailing whitespace)" : "";
-    return fail("signature", `${TOKEN} is not the Secret token given${space}: GitLab sends the token as it is, so another token was set on the webhook`);
+    return fail(
+      "signature",
+      `${TOKEN} is not the Secret token given${space}: GitLab sends the token as it is, so another token was set on the webhook`,
+    );
   },
 };

@@ -7,7 +7,7 @@
 // (verifySignature: timestamp + payload; Signature.fromBase64; PublicKey.fromPem).
 import { createPrivateKey, createPublicKey, sign as ecSign, verify as ecVerify } from "node:crypto";
 import type { KeyObject } from "node:crypto";
-import { fail, header, mismatch, missingHeader, timestampCheck, unixSeconds, VERIFIED } from "../check.js";
+import { fail, header, mismatch, missingHeader, parsedKey, timestampCheck, unixSeconds, VERIFIED } from "../check.js";
 import type { Scheme } from "../scheme.js";
 import { SignError } from "../scheme.js";
 
@@ -17,6 +17,10 @@ const TOLERANCE = 180;
 
 /** A P-256 public key from PEM (SPKI or certificate) or SendGrid's base64 DER; undefined if not one. */
 export function ecPublicKey(text: string): KeyObject | undefined {
+  return parsedKey("ec-public", text, parseEcPublicKey);
+}
+
+function parseEcPublicKey(text: string): KeyObject | undefined {
   try {
     const t = text.trim();
     const key = t.startsWith("-----BEGIN")
@@ -39,26 +43,35 @@ export const scheme: Scheme = {
     "sendgrid/sendgrid-nodejs packages/eventwebhook/src/eventwebhook.js",
   ],
   sign(input) {
-    if (!input.privateKey) throw new SignError("SendGrid signs with an ECDSA P-256 private key: give one (PEM, PKCS#8)");
+    if (!input.privateKey)
+      throw new SignError("SendGrid signs with an ECDSA P-256 private key: give one (PEM, PKCS#8)");
     let key: KeyObject;
     try {
-      key = createPrivateKey(input.privateKey);
+      key = parsedKey("private", input.privateKey, createPrivateKey);
     } catch {
       throw new SignError("the private key is not a PEM private key");
     }
-    if (key.asymmetricKeyType !== "ec") throw new SignError(`SendGrid signs with ECDSA P-256; the key given is ${key.asymmetricKeyType ?? "another kind"}`);
+    if (key.asymmetricKeyType !== "ec")
+      throw new SignError(
+        `SendGrid signs with ECDSA P-256; the key given is ${key.asymmetricKeyType ?? "another kind"}`,
+      );
     const signature = ecSign("sha256", Buffer.concat([Buffer.from(String(input.timestamp)), input.body]), key);
     return { [SIG]: signature.toString("base64"), [TS]: String(input.timestamp) };
   },
   verify(input) {
     const given = header(input.request, SIG);
-    if (given === undefined) return missingHeader(SIG, "SendGrid sends it when the Event Webhook's signature verification is on");
+    if (given === undefined)
+      return missingHeader(SIG, "SendGrid sends it when the Event Webhook's signature verification is on");
     const tsText = header(input.request, TS);
     if (tsText === undefined) return missingHeader(TS, "it is part of what SendGrid signs");
     const ts = unixSeconds(tsText);
     if (ts === undefined) return fail("malformed-header", `${TS} is not unix seconds`);
     const text = input.publicKey ?? input.secret;
-    if (!text) return fail("missing-secret", "no key was given: SendGrid signs with ECDSA; give the Event Webhook's Verification Key (a public key)");
+    if (!text)
+      return fail(
+        "missing-secret",
+        "no key was given: SendGrid signs with ECDSA; give the Event Webhook's Verification Key (a public key)",
+      );
     const key = ecPublicKey(text);
     if (!key) {
       return fail(

@@ -20,13 +20,15 @@ export const scheme: Scheme = {
     "Shopify/shopify-app-js packages/apps/shopify-api/lib/webhooks/validate.ts",
   ],
   sign(input) {
-    if (!input.secret) throw new SignError("Shopify signs with the app's client secret (or the store's webhook key): give one");
+    if (!input.secret)
+      throw new SignError("Shopify signs with the app's client secret (or the store's webhook key): give one");
     return { [SIG]: sig(input.secret, input.body) };
   },
   verify(input) {
     const given = header(input.request, SIG);
     if (given === undefined) return missingHeader(SIG);
-    if (!/^[A-Za-z0-9+/]{43}=$/.test(given.trim())) return fail("malformed-header", `${SIG} is not a base64 SHA-256 HMAC (44 characters)`);
+    if (!/^[A-Za-z0-9+/]{43}=$/.test(given.trim()))
+      return fail("malformed-header", `${SIG} is not a base64 SHA-256 HMAC (44 characters)`);
     const missing = needSecret(input, "Shopify signs with the app's client secret");
     if (missing) return missing;
     const secret = input.secret!;

@@ -4,7 +4,18 @@
 // asks for an "Access token", but Square signs with the Signature key.
 // https://developer.squareup.com/docs/webhooks/step3validate ; official library
 // square/square-nodejs-sdk src/wrapper/WebhooksHelper.ts (verifySignature: notificationUrl + requestBody).
-import { fail, header, hmac, mismatch, missingHeader, needSecret, safeEqual, urlDiffers, urlVariants, VERIFIED } from "../check.js";
+import {
+  fail,
+  header,
+  hmac,
+  mismatch,
+  missingHeader,
+  needSecret,
+  safeEqual,
+  urlDiffers,
+  urlVariants,
+  VERIFIED,
+} from "../check.js";
 import type { Scheme } from "../scheme.js";
 import { SignError } from "../scheme.js";
 
@@ -32,7 +43,8 @@ export const scheme: Scheme = {
     if (given === undefined) {
       return missingHeader(SIG, header(request, LEGACY) ? "only the legacy x-square-signature (SHA-1) is present" : "");
     }
-    if (!/^[A-Za-z0-9+/]{43}=$/.test(given.trim())) return fail("malformed-header", `${SIG} is not a base64 SHA-256 HMAC (44 characters)`);
+    if (!/^[A-Za-z0-9+/]{43}=$/.test(given.trim()))
+      return fail("malformed-header", `${SIG} is not a base64 SHA-256 HMAC (44 characters)`);
     const missing = needSecret(input, "Square signs with the subscription's Signature key");
     if (missing) return missing;
     const key = input.secret!;

@@ -4,7 +4,17 @@
 // https://docs.stripe.com/webhooks#verify-manually ; official library stripe/stripe-node
 // src/Webhooks.ts (DEFAULT_TOLERANCE: 300, EXPECTED_SCHEME 'v1', makeHMACContent `${t}.${payload}`,
 // "timestampAge > tolerance"; parseHeader splits on "," and "=").
-import { fail, header, hmac, mismatch, missingHeader, needSecret, safeEqual, timestampCheck, VERIFIED } from "../check.js";
+import {
+  fail,
+  header,
+  hmac,
+  mismatch,
+  missingHeader,
+  needSecret,
+  safeEqual,
+  timestampCheck,
+  VERIFIED,
+} from "../check.js";
 import type { Scheme } from "../scheme.js";
 import { SignError } from "../scheme.js";
 
@@ -33,7 +43,8 @@ export const scheme: Scheme = {
       if (k === "t" && v !== undefined) t = v;
       if (k === "v1" && v) signatures.push(v);
     }
-    if (t === undefined || !/^\d+$/.test(t)) return fail("malformed-header", `${SIG} has no timestamp t=<unix seconds>`);
+    if (t === undefined || !/^\d+$/.test(t))
+      return fail("malformed-header", `${SIG} has no timestamp t=<unix seconds>`);
     if (!signatures.length) return fail("malformed-header", `${SIG} has no v1 signature (only v1 is verified)`);
     const missing = needSecret(input, "Stripe signs with the endpoint's signing secret (whsec_…)");
     if (missing) return missing;
@@ -45,7 +56,10 @@ export const scheme: Scheme = {
     };
     if (matches(input.request.body)) return stale ?? VERIFIED;
     if (!secret.trim().startsWith("whsec_")) {
-      return fail("secret-kind", `no v1 signature matches, and the secret given does not start with whsec_: Stripe signs with the endpoint's signing secret (whsec_…), not an API key${stale ? `; also, ${stale.message}` : ""}`);
+      return fail(
+        "secret-kind",
+        `no v1 signature matches, and the secret given does not start with whsec_: Stripe signs with the endpoint's signing secret (whsec_…), not an API key${stale ? `; also, ${stale.message}` : ""}`,
+      );
     }
     return mismatch({
       name: "Stripe",

@@ -8,5 +8,8 @@ export const scheme = standardScheme({
   name: "Svix",
   prefix: "svix",
   secretName: "the endpoint's Signing Secret",
-  sources: ["https://docs.svix.com/receiving/verifying-payloads/how-manual", "svix/svix-webhooks javascript/src/webhook.ts"],
+  sources: [
+    "https://docs.svix.com/receiving/verifying-payloads/how-manual",
+    "svix/svix-webhooks javascript/src/webhook.ts",
+  ],
 });

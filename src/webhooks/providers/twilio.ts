@@ -25,7 +25,8 @@ import { SignError } from "../scheme.js";
 
 const SIG = "X-Twilio-Signature";
 
-const isJson = (contentType: string | undefined) => /^application\/([\w.+-]*\+)?json\b/i.test(contentType?.trim() ?? "");
+const isJson = (contentType: string | undefined) =>
+  /^application\/([\w.+-]*\+)?json\b/i.test(contentType?.trim() ?? "");
 
 /** url + each sorted parameter's name and values, as twilio-python compute_signature. */
 function signedText(url: string, form: URLSearchParams | undefined): string {
@@ -38,7 +39,8 @@ function signedText(url: string, form: URLSearchParams | undefined): string {
   return s;
 }
 
-const sig = (token: string, url: string, form: URLSearchParams | undefined) => hmac("sha1", token, signedText(url, form)).toString("base64");
+const sig = (token: string, url: string, form: URLSearchParams | undefined) =>
+  hmac("sha1", token, signedText(url, form)).toString("base64");
 
 /** The URL with and without its default port, as twilio-node validateRequest tries both. */
 function withAndWithoutPort(url: string): string[] {
@@ -91,7 +93,8 @@ export const scheme: Scheme = {
     const { request } = input;
     const given = header(request, SIG);
     if (given === undefined) return missingHeader(SIG);
-    if (!/^[A-Za-z0-9+/]{27}=$/.test(given.trim())) return fail("malformed-header", `${SIG} is not a base64 SHA-1 HMAC (28 characters)`);
+    if (!/^[A-Za-z0-9+/]{27}=$/.test(given.trim()))
+      return fail("malformed-header", `${SIG} is not a base64 SHA-1 HMAC (28 characters)`);
     const missing = needSecret(input, "Twilio signs with the account's Auth Token");
     if (missing) return missing;
     const token = input.secret!;
@@ -99,14 +102,21 @@ export const scheme: Scheme = {
     try {
       bodyHash = new URL(request.url).searchParams.get("bodySHA256");
     } catch {
-      return fail("url", `the URL ${request.url} is not a full URL: Twilio signs the URL it requested (scheme, host, path, query)`);
+      return fail(
+        "url",
+        `the URL ${request.url} is not a full URL: Twilio signs the URL it requested (scheme, host, path, query)`,
+      );
     }
     const json = isJson(header(request, "content-type")) || bodyHash !== null;
     if (json && bodyHash === null) {
-      return fail("url", `the URL has no bodySHA256 query parameter: Twilio adds it to the URL of a JSON delivery and signs that URL (was the query string dropped?)`);
+      return fail(
+        "url",
+        `the URL has no bodySHA256 query parameter: Twilio adds it to the URL of a JSON delivery and signs that URL (was the query string dropped?)`,
+      );
     }
     const form = json ? undefined : new URLSearchParams(request.body.toString("utf8"));
-    const matchesUrl = (url: string, f = form) => withAndWithoutPort(url).some((u) => safeEqual(sig(token, u, f), given.trim()));
+    const matchesUrl = (url: string, f = form) =>
+      withAndWithoutPort(url).some((u) => safeEqual(sig(token, u, f), given.trim()));
     if (json) {
       const bodyOk = (body: Buffer) => safeEqual(sha256Hex(body), bodyHash!.toLowerCase());
       if (!bodyOk(request.body)) {
@@ -127,7 +137,9 @@ export const scheme: Scheme = {
     return mismatch({
       name: "Twilio",
       secretName: "this Auth Token",
-      signed: json ? `HMAC-SHA1 of the URL ${request.url}` : `HMAC-SHA1 of the URL ${request.url} + the sorted POST parameters`,
+      signed: json
+        ? `HMAC-SHA1 of the URL ${request.url}`
+        : `HMAC-SHA1 of the URL ${request.url} + the sorted POST parameters`,
       also: "either the URL differs from the one Twilio requested (give that one) or the parameters or the token differ",
       body: request.body,
       secret: token,

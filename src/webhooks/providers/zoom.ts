@@ -4,14 +4,26 @@
 // HMAC-SHA256(Secret Token, plainToken)} (ngrok answers it for verify-webhook).
 // https://developers.zoom.us/docs/api/webhooks/#verify-webhook-events and
 // #validate-your-webhook-endpoint ; official sample zoom/webhook-sample index.js.
-import { fail, header, hmac, mismatch, missingHeader, needSecret, safeEqual, timestampCheck, unixSeconds, VERIFIED } from "../check.js";
+import {
+  fail,
+  header,
+  hmac,
+  mismatch,
+  missingHeader,
+  needSecret,
+  safeEqual,
+  timestampCheck,
+  unixSeconds,
+  VERIFIED,
+} from "../check.js";
 import type { Scheme } from "../scheme.js";
 import { SignError } from "../scheme.js";
 
 const SIG = "x-zm-signature";
 const TS = "x-zm-request-timestamp";
 const TOLERANCE = 180;
-const v0 = (secret: string, ts: string | number, body: Buffer) => `v0=${hmac("sha256", secret, `v0:${ts}:`, body).toString("hex")}`;
+const v0 = (secret: string, ts: string | number, body: Buffer) =>
+  `v0=${hmac("sha256", secret, `v0:${ts}:`, body).toString("hex")}`;
 
 /**
  * The answer to Zoom's `endpoint.url_validation` event (zoom/webhook-sample index.js), or
@@ -27,7 +39,8 @@ export function urlValidationAnswer(
   } catch {
     return undefined;
   }
-  if (typeof event !== "object" || event === null || (event as { event?: unknown }).event !== "endpoint.url_validation") return undefined;
+  if (typeof event !== "object" || event === null || (event as { event?: unknown }).event !== "endpoint.url_validation")
+    return undefined;
   const plainToken = (event as { payload?: { plainToken?: unknown } }).payload?.plainToken;
   if (typeof plainToken !== "string") return undefined;
   return { plainToken, encryptedToken: hmac("sha256", secret, plainToken).toString("hex") };
@@ -51,7 +64,8 @@ export const scheme: Scheme = {
     if (tsText === undefined) return missingHeader(TS, "it is part of what Zoom signs");
     const ts = unixSeconds(tsText);
     if (ts === undefined) return fail("malformed-header", `${TS} is not unix seconds`);
-    if (!/^v0=[0-9a-f]{64}$/.test(given.trim())) return fail("malformed-header", `${SIG} is not "v0=" followed by 64 hex digits`);
+    if (!/^v0=[0-9a-f]{64}$/.test(given.trim()))
+      return fail("malformed-header", `${SIG} is not "v0=" followed by 64 hex digits`);
     const missing = needSecret(input, "Zoom signs with the app's Secret Token");
     if (missing) return missing;
     const secret = input.secret!;
