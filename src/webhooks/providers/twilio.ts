@@ -6,7 +6,10 @@
 // https://www.twilio.com/docs/usage/webhooks/webhooks-security#validating-signatures-from-twilio ;
 // official libraries twilio/twilio-node src/webhooks/webhooks.ts (getExpectedTwilioSignature,
 // toFormUrlEncodedParam, validateRequest: removePort/addPort) and twilio/twilio-python
-// twilio/request_validator.py (compute_signature, compute_hash, validate).
+// twilio/request_validator.py (compute_signature, compute_hash, validate). When a Webhooks Rule
+// signs instead, X-Twilio-Webhooks-Signature-Settings says "key=…,algorithm=HMAC_SHA256" and
+// the same string is signed with HMAC-SHA256 and the rule's SharedKey (twilio/twilio-node
+// examples/WebhookSignatureValidation.md).
 import {
   fail,
   header,
@@ -24,6 +27,7 @@ import type { Delivery, Scheme, SignInput } from "../scheme.js";
 import { SignError } from "../scheme.js";
 
 const SIG = "X-Twilio-Signature";
+const SETTINGS = "X-Twilio-Webhooks-Signature-Settings";
 
 const isJson = (contentType: string | undefined) =>
   /^application\/([\w.+-]*\+)?json\b/i.test(contentType?.trim() ?? "");
@@ -39,8 +43,8 @@ function signedText(url: string, form: URLSearchParams | undefined): string {
   return s;
 }
 
-const sig = (token: string, url: string, form: URLSearchParams | undefined) =>
-  hmac("sha1", token, signedText(url, form)).toString("base64");
+const sig = (token: string, url: string, form: URLSearchParams | undefined, algorithm: "sha1" | "sha256" = "sha1") =>
+  hmac(algorithm, token, signedText(url, form)).toString("base64");
 
 /** The URL with and without its default port, as twilio-node validateRequest tries both. */
 function withAndWithoutPort(url: string): string[] {
@@ -83,6 +87,7 @@ export const scheme: Scheme = {
     "https://www.twilio.com/docs/usage/webhooks/webhooks-security",
     "twilio/twilio-node src/webhooks/webhooks.ts",
     "twilio/twilio-python twilio/request_validator.py",
+    "twilio/twilio-node examples/WebhookSignatureValidation.md",
   ],
   sign(input) {
     const { [SIG]: signature } = delivery(input).headers;
@@ -93,8 +98,16 @@ export const scheme: Scheme = {
     const { request } = input;
     const given = header(request, SIG);
     if (given === undefined) return missingHeader(SIG);
-    if (!/^[A-Za-z0-9+/]{27}=$/.test(given.trim()))
-      return fail("malformed-header", `${SIG} is not a base64 SHA-1 HMAC (28 characters)`);
+    const settings = header(request, SETTINGS);
+    const algorithm = settings && /algorithm=HMAC_SHA256\b/i.test(settings) ? "sha256" : "sha1";
+    if (settings && algorithm === "sha1" && !/algorithm=HMAC_SHA1\b/i.test(settings)) {
+      return fail("malformed-header", `${SETTINGS} names no algorithm edgectl knows (HMAC_SHA1, HMAC_SHA256)`);
+    }
+    const shape = algorithm === "sha256" ? /^[A-Za-z0-9+/]{43}=$/ : /^[A-Za-z0-9+/]{27}=$/;
+    if (!shape.test(given.trim())) {
+      const what = algorithm === "sha256" ? "SHA-256 HMAC (44 characters)" : "SHA-1 HMAC (28 characters)";
+      return fail("malformed-header", `${SIG} is not a base64 ${what}`);
+    }
     const missing = needSecret(input, "Twilio signs with the account's Auth Token");
     if (missing) return missing;
     const token = input.secret!;
@@ -116,7 +129,7 @@ export const scheme: Scheme = {
     }
     const form = json ? undefined : new URLSearchParams(request.body.toString("utf8"));
     const matchesUrl = (url: string, f = form) =>
-      withAndWithoutPort(url).some((u) => safeEqual(sig(token, u, f), given.trim()));
+      withAndWithoutPort(url).some((u) => safeEqual(sig(token, u, f, algorithm), given.trim()));
     if (json) {
       const bodyOk = (body: Buffer) => safeEqual(sha256Hex(body), bodyHash!.toLowerCase());
       if (!bodyOk(request.body)) {
@@ -136,10 +149,8 @@ export const scheme: Scheme = {
     }
     return mismatch({
       name: "Twilio",
-      secretName: "this Auth Token",
-      signed: json
-        ? `HMAC-SHA1 of the URL ${request.url}`
-        : `HMAC-SHA1 of the URL ${request.url} + the sorted POST parameters`,
+      secretName: algorithm === "sha256" ? "this SharedKey" : "this Auth Token",
+      signed: `HMAC-${algorithm.toUpperCase()} of the URL ${request.url}${json ? "" : " + the sorted POST parameters"}`,
       also: "either the URL differs from the one Twilio requested (give that one) or the parameters or the token differ",
       body: request.body,
       secret: token,

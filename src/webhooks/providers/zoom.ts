@@ -2,8 +2,9 @@
 // ts from x-zm-request-timestamp. Zoom documents no tolerance: ngrok's 180 s rule applies.
 // The `endpoint.url_validation` event is answered with {plainToken, encryptedToken = hex
 // HMAC-SHA256(Secret Token, plainToken)} (ngrok answers it for verify-webhook).
-// https://developers.zoom.us/docs/api/webhooks/#verify-webhook-events and
-// #validate-your-webhook-endpoint ; official sample zoom/webhook-sample index.js.
+// https://developers.zoom.us/docs/api/webhooks/ ("Verify webhook events", "Validate your
+// webhook endpoint"); Zoom's official sample zoom/webhook-sample index.js (its comments point
+// to marketplace.zoom.us/docs/api-reference/webhook-reference#notification-structure).
 import {
   fail,
   header,
@@ -52,7 +53,7 @@ export const scheme: Scheme = {
   headers: [SIG, TS],
   key: "secret",
   toleranceSeconds: TOLERANCE,
-  sources: ["https://developers.zoom.us/docs/api/webhooks/#verify-webhook-events", "zoom/webhook-sample index.js"],
+  sources: ["https://developers.zoom.us/docs/api/webhooks/", "zoom/webhook-sample index.js"],
   sign(input) {
     if (!input.secret) throw new SignError("Zoom signs with the app's Secret Token: give one");
     return { [SIG]: v0(input.secret, input.timestamp, input.body), [TS]: String(input.timestamp) };
