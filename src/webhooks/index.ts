@@ -18,6 +18,7 @@ import { scheme as zoom } from "./providers/zoom.js";
 
 export type { Delivery, Failure, KeyKind, Scheme, SignInput, Verdict, VerifyInput } from "./scheme.js";
 export { SignError } from "./scheme.js";
+export { standardScheme } from "./standard.js";
 export { urlValidationAnswer as zoomUrlValidationAnswer } from "./providers/zoom.js";
 
 /** In ngrok's order of provider ids. */
