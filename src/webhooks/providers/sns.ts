@@ -155,7 +155,7 @@ export const scheme: Scheme = {
     const when = Date.parse(String(message.Timestamp));
     if (Number.isNaN(when))
       return fail("malformed-header", `Timestamp ${String(message.Timestamp)} is not an ISO 8601 time`);
-    const stale = timestampCheck(Math.floor(when / 1000), input.now, TOLERANCE, true, "Timestamp");
+    const stale = timestampCheck(Math.floor(when / 1000), input.now, TOLERANCE, true, "the message's Timestamp");
     const signature = Buffer.from(String(message.Signature), "base64");
     if (rsaVerify(digest(version), Buffer.from(stringToSign(message)), key, signature)) return stale ?? VERIFIED;
     const fields = (

@@ -49,7 +49,7 @@ export const scheme: Scheme = {
     const missing = needSecret(input, "Stripe signs with the endpoint's signing secret (whsec_…)");
     if (missing) return missing;
     const secret = input.secret!;
-    const stale = timestampCheck(Number(t), input.now, TOLERANCE, false, `t`);
+    const stale = timestampCheck(Number(t), input.now, TOLERANCE, false, `the ${SIG} timestamp t`);
     const matches = (body: Buffer) => {
       const expected = v1(secret, t!, body);
       return signatures.some((s) => safeEqual(s, expected));
