@@ -1,0 +1,37 @@
+// The schemes edgectl signs and verifies, by ngrok's provider id (contract, "Webhook signatures").
+import type { Scheme } from "./scheme.js";
+import { scheme as bitbucket } from "./providers/bitbucket.js";
+import { scheme as box } from "./providers/box.js";
+import { scheme as calendly } from "./providers/calendly.js";
+import { scheme as dropbox } from "./providers/dropbox.js";
+import { scheme as hubspot } from "./providers/hubspot.js";
+import { scheme as intercom } from "./providers/intercom.js";
+import { scheme as linear } from "./providers/linear.js";
+import { scheme as mux } from "./providers/mux.js";
+import { scheme as pagerduty } from "./providers/pagerduty.js";
+import { scheme as sentry } from "./providers/sentry.js";
+import { scheme as typeform } from "./providers/typeform.js";
+import { scheme as worldline } from "./providers/worldline.js";
+import { scheme as xero } from "./providers/xero.js";
+
+export const SCHEMES: readonly Scheme[] = [
+  bitbucket,
+  box,
+  calendly,
+  dropbox,
+  hubspot,
+  intercom,
+  linear,
+  mux,
+  pagerduty,
+  sentry,
+  typeform,
+  worldline,
+  xero,
+];
+
+const BY_PROVIDER = new Map(SCHEMES.map((s) => [s.provider, s]));
+
+export function schemeFor(provider: string): Scheme | undefined {
+  return BY_PROVIDER.get(provider.toLowerCase());
+}
