@@ -33,7 +33,9 @@ export function headerOf(input: VerifyInput, name: string): string | undefined {
 
 /** The secret, or the verdict that says it is missing. */
 export function secretOf(input: VerifyInput): string | Verdict {
-  return input.secret === undefined || input.secret === "" ? fail("missing-secret", "no secret was given") : input.secret;
+  return input.secret === undefined || input.secret === ""
+    ? fail("missing-secret", "no secret was given")
+    : input.secret;
 }
 
 export const missingHeader = (name: string): Verdict => fail("missing-header", `the request has no ${name} header`);
@@ -57,9 +59,13 @@ export function staleness(
   { pastOnly = false } = {},
 ): Verdict | undefined {
   const age = now - sent;
-  if (age > tolerance) return fail("timestamp", `the timestamp is ${formatSeconds(age)} old; at most ${tolerance} s is allowed`);
+  if (age > tolerance)
+    return fail("timestamp", `the timestamp is ${formatSeconds(age)} old; at most ${tolerance} s is allowed`);
   if (!pastOnly && -age > tolerance)
-    return fail("timestamp", `the timestamp is ${formatSeconds(-age)} in the future; at most ${tolerance} s is allowed`);
+    return fail(
+      "timestamp",
+      `the timestamp is ${formatSeconds(-age)} in the future; at most ${tolerance} s is allowed`,
+    );
   return undefined;
 }
 
@@ -113,7 +119,9 @@ export function bodyHmacScheme(spec: BodyHmac): Scheme {
     sources: spec.sources,
     sign(input) {
       if (input.secret === undefined) throw new Error(`${spec.name} signs with a secret`);
-      const headers: Record<string, string> = { [spec.header]: `${spec.prefix ?? ""}${digest(input.secret, input.body)}` };
+      const headers: Record<string, string> = {
+        [spec.header]: `${spec.prefix ?? ""}${digest(input.secret, input.body)}`,
+      };
       for (const [name, value] of Object.entries(spec.extraHeaders ?? {})) headers[name] = value(input);
       return headers;
     },

@@ -30,7 +30,9 @@ export function parseRawRequest(raw: Buffer, url?: string): ParsedRequest {
   for (const [i, line] of lines.entries()) {
     const colon = line.indexOf(":");
     if (colon <= 0 || /\s/.test(line.slice(0, colon)))
-      throw new RequestParseError(`line ${i + 2} is not a header ("Name: value"): ${JSON.stringify(line.slice(0, 80))}`);
+      throw new RequestParseError(
+        `line ${i + 2} is not a header ("Name: value"): ${JSON.stringify(line.slice(0, 80))}`,
+      );
     const name = line.slice(0, colon).toLowerCase();
     const value = line.slice(colon + 1).trim();
     // Repeated fields combine with ", " (RFC 9110 §5.3).
@@ -50,7 +52,8 @@ function splitHead(raw: Buffer): { head: string; bodyStart: number } {
     if (text === "") throw new RequestParseError("the request is empty");
     return { head: text, bodyStart: raw.length };
   }
-  if (crlf >= 0 && (lf < 0 || crlf < lf)) return { head: raw.subarray(0, crlf).toString("latin1"), bodyStart: crlf + 4 };
+  if (crlf >= 0 && (lf < 0 || crlf < lf))
+    return { head: raw.subarray(0, crlf).toString("latin1"), bodyStart: crlf + 4 };
   return { head: raw.subarray(0, lf).toString("latin1").replace(/\r$/, ""), bodyStart: lf + 2 };
 }
 
@@ -58,7 +61,8 @@ function bodyOf(rest: Buffer, headers: Record<string, string>): Buffer {
   if (/(^|,)\s*chunked\s*$/i.test(headers["transfer-encoding"] ?? "")) return dechunk(rest);
   const length = headers["content-length"];
   if (length === undefined) return rest;
-  if (!/^\d{1,15}$/.test(length)) throw new RequestParseError(`Content-Length is not a number: ${JSON.stringify(length)}`);
+  if (!/^\d{1,15}$/.test(length))
+    throw new RequestParseError(`Content-Length is not a number: ${JSON.stringify(length)}`);
   const n = Number(length);
   if (rest.length < n)
     throw new RequestParseError(`the body has ${rest.length} bytes, fewer than its Content-Length of ${n}`);

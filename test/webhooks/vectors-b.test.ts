@@ -29,7 +29,8 @@ interface Fixture {
   vectors: Vector[];
 }
 
-const fixture = <T = Fixture>(name: string): T => JSON.parse(readFileSync(resolve(FIXTURES, `${name}.json`), "utf8")) as T;
+const fixture = <T = Fixture>(name: string): T =>
+  JSON.parse(readFileSync(resolve(FIXTURES, `${name}.json`), "utf8")) as T;
 
 const lower = (headers: Record<string, string>) =>
   Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
@@ -69,7 +70,13 @@ describe("hubspot v3: the library's 'Validates v3' inputs (HubSpot/hubspot-api-n
 
   it("signs as the library does, and verifies it", () => {
     expect(
-      scheme.sign({ body: Buffer.from(v.body), secret: v.secret, url: v.url, timestamp: v.timestamp, contentType: "application/json" }),
+      scheme.sign({
+        body: Buffer.from(v.body),
+        secret: v.secret,
+        url: v.url,
+        timestamp: v.timestamp,
+        contentType: "application/json",
+      }),
     ).toEqual(headers);
     expect(scheme.verify({ request: delivery(v.body, headers, v.url), secret: v.secret, now: v.timestamp })).toEqual({
       verified: true,
@@ -77,10 +84,16 @@ describe("hubspot v3: the library's 'Validates v3' inputs (HubSpot/hubspot-api-n
   });
 
   it("refuses another URL, and a timestamp older than MAX_ALLOWED_TIMESTAMP (300000 ms)", () => {
-    const other = scheme.verify({ request: delivery(v.body, headers, "https://proxy.example/webhook_uri"), secret: v.secret, now: v.timestamp });
+    const other = scheme.verify({
+      request: delivery(v.body, headers, "https://proxy.example/webhook_uri"),
+      secret: v.secret,
+      now: v.timestamp,
+    });
     expect(other).toMatchObject({ verified: false, check: "signature" });
     expect(!other.verified && other.message).toContain("https://proxy.example/webhook_uri");
-    expect(scheme.verify({ request: delivery(v.body, headers, v.url), secret: v.secret, now: v.timestamp + 301 })).toMatchObject({
+    expect(
+      scheme.verify({ request: delivery(v.body, headers, v.url), secret: v.secret, now: v.timestamp + 301 }),
+    ).toMatchObject({
       verified: false,
       check: "timestamp",
     });
@@ -88,9 +101,9 @@ describe("hubspot v3: the library's 'Validates v3' inputs (HubSpot/hubspot-api-n
 });
 
 describe("linear: the SDK's tests (linear/linear packages/sdk/src/_tests/LinearWebhooks.test.ts)", () => {
-  const f = fixture<{ vectors: [{ secret: string; wrongSecret: string; body: { webhookTimestamp: number }; staleBy: number }] }>(
-    "linear",
-  );
+  const f = fixture<{
+    vectors: [{ secret: string; wrongSecret: string; body: { webhookTimestamp: number }; staleBy: number }];
+  }>("linear");
   const v = f.vectors[0];
   const raw = JSON.stringify(v.body);
   const sign = (secret: string) => createHmac("sha256", secret).update(raw).digest("hex");
@@ -119,58 +132,73 @@ describe("linear: the SDK's tests (linear/linear packages/sdk/src/_tests/LinearW
 /** Fields a scheme signs besides the body: the URL (HubSpot) and the time (those with a tolerance). */
 const signsUrl = new Set(["hubspot"]);
 
-describe.each(SCHEMES.map((s) => [s.provider, s] as const))("%s: verify accepts what sign makes", (_, scheme: Scheme) => {
-  const url = "https://app.example.com/webhooks?x=1";
-  const arbitraries = fc.record({
-    body: fc.string({ minLength: 1, maxLength: 64 }),
-    secret: fc.string({ minLength: 1, maxLength: 24 }),
-    timestamp: fc.integer({ min: 1_500_000_000, max: 2_000_000_000 }),
-  });
-  const signed = (body: string, secret: string, timestamp: number) =>
-    delivery(body, scheme.sign({ body: Buffer.from(body), secret, url, timestamp, contentType: "application/json" }), url);
-
-  it("and refuses another body", () => {
-    fc.assert(
-      fc.property(arbitraries, fc.string({ minLength: 1, maxLength: 8 }), ({ body, secret, timestamp }, extra) => {
-        const request = signed(body, secret, timestamp);
-        expect(scheme.verify({ request, secret, now: timestamp })).toEqual({ verified: true });
-        const changed = { ...request, body: Buffer.concat([request.body, Buffer.from(extra)]) };
-        expect(scheme.verify({ request: changed, secret, now: timestamp })).toMatchObject({ verified: false, check: "signature" });
-      }),
-      { numRuns: 15 },
-    );
-  });
-
-  it("and refuses a stale timestamp (where one is signed) or another URL (where the URL is signed)", () => {
-    fc.assert(
-      fc.property(arbitraries, ({ body, secret, timestamp }) => {
-        const request = signed(body, secret, timestamp);
-        if (scheme.toleranceSeconds !== undefined) {
-          expect(scheme.verify({ request, secret, now: timestamp + scheme.toleranceSeconds })).toEqual({ verified: true });
-          expect(scheme.verify({ request, secret, now: timestamp + scheme.toleranceSeconds + 1 })).toMatchObject({
-            verified: false,
-            check: "timestamp",
-          });
-        }
-        if (signsUrl.has(scheme.provider)) {
-          const moved = { ...request, url: "https://other.example.com/webhooks?x=1" };
-          expect(scheme.verify({ request: moved, secret, now: timestamp })).toMatchObject({ verified: false });
-        }
-      }),
-      { numRuns: 10 },
-    );
-  });
-
-  it("names the missing header and the missing secret", () => {
-    const request = signed("{}", "s", 1_700_000_000);
-    expect(scheme.verify({ request: { ...request, headers: {} }, secret: "s", now: 1_700_000_000 })).toMatchObject({
-      verified: false,
-      check: "missing-header",
+describe.each(SCHEMES.map((s) => [s.provider, s] as const))(
+  "%s: verify accepts what sign makes",
+  (_, scheme: Scheme) => {
+    const url = "https://app.example.com/webhooks?x=1";
+    const arbitraries = fc.record({
+      body: fc.string({ minLength: 1, maxLength: 64 }),
+      secret: fc.string({ minLength: 1, maxLength: 24 }),
+      timestamp: fc.integer({ min: 1_500_000_000, max: 2_000_000_000 }),
     });
-    expect(scheme.verify({ request, now: 1_700_000_000 })).toMatchObject({ verified: false, check: "missing-secret" });
-  });
+    const signed = (body: string, secret: string, timestamp: number) =>
+      delivery(
+        body,
+        scheme.sign({ body: Buffer.from(body), secret, url, timestamp, contentType: "application/json" }),
+        url,
+      );
 
-  it("cites a source", () => {
-    expect(scheme.sources.length).toBeGreaterThan(0);
-  });
-});
+    it("and refuses another body", () => {
+      fc.assert(
+        fc.property(arbitraries, fc.string({ minLength: 1, maxLength: 8 }), ({ body, secret, timestamp }, extra) => {
+          const request = signed(body, secret, timestamp);
+          expect(scheme.verify({ request, secret, now: timestamp })).toEqual({ verified: true });
+          const changed = { ...request, body: Buffer.concat([request.body, Buffer.from(extra)]) };
+          expect(scheme.verify({ request: changed, secret, now: timestamp })).toMatchObject({
+            verified: false,
+            check: "signature",
+          });
+        }),
+        { numRuns: 15 },
+      );
+    });
+
+    it("and refuses a stale timestamp (where one is signed) or another URL (where the URL is signed)", () => {
+      fc.assert(
+        fc.property(arbitraries, ({ body, secret, timestamp }) => {
+          const request = signed(body, secret, timestamp);
+          if (scheme.toleranceSeconds !== undefined) {
+            expect(scheme.verify({ request, secret, now: timestamp + scheme.toleranceSeconds })).toEqual({
+              verified: true,
+            });
+            expect(scheme.verify({ request, secret, now: timestamp + scheme.toleranceSeconds + 1 })).toMatchObject({
+              verified: false,
+              check: "timestamp",
+            });
+          }
+          if (signsUrl.has(scheme.provider)) {
+            const moved = { ...request, url: "https://other.example.com/webhooks?x=1" };
+            expect(scheme.verify({ request: moved, secret, now: timestamp })).toMatchObject({ verified: false });
+          }
+        }),
+        { numRuns: 10 },
+      );
+    });
+
+    it("names the missing header and the missing secret", () => {
+      const request = signed("{}", "s", 1_700_000_000);
+      expect(scheme.verify({ request: { ...request, headers: {} }, secret: "s", now: 1_700_000_000 })).toMatchObject({
+        verified: false,
+        check: "missing-header",
+      });
+      expect(scheme.verify({ request, now: 1_700_000_000 })).toMatchObject({
+        verified: false,
+        check: "missing-secret",
+      });
+    });
+
+    it("cites a source", () => {
+      expect(scheme.sources.length).toBeGreaterThan(0);
+    });
+  },
+);

@@ -10,7 +10,6 @@ import type { Deps } from "../deps.js";
 import { readFileText, wholeNumber } from "../input.js";
 import { readSecret } from "../webhook-verification/secret-input.js";
 
-
 /** The scheme of `provider`, or exit 2 naming it. Loaded only when a command runs. */
 export async function schemeOf(provider: Provider): Promise<Scheme> {
   const { schemeFor } = await import("../../webhooks/index.js");
@@ -23,7 +22,8 @@ export async function schemeOf(provider: Provider): Promise<Scheme> {
 }
 
 /** A Unix time in seconds, as `--timestamp` and `--now` take it. */
-export const unixSeconds = () => z.optional(wholeNumber(0, 99_999_999_999, { message: "must be a Unix time in seconds" }));
+export const unixSeconds = () =>
+  z.optional(wholeNumber(0, 99_999_999_999, { message: "must be a Unix time in seconds" }));
 
 /** Now, in whole seconds, from the injected clock. */
 export const nowSeconds = (deps: Pick<Deps, "now">): number => Math.floor((deps.now?.() ?? Date.now()) / 1000);
@@ -34,7 +34,8 @@ export interface KeySources {
   secret?: string;
 }
 
-export const secretGiven = (s: KeySources): boolean => s.secretStdin || s.secretFile !== undefined || s.secret !== undefined;
+export const secretGiven = (s: KeySources): boolean =>
+  s.secretStdin || s.secretFile !== undefined || s.secret !== undefined;
 
 /** The shared secret of a secret scheme (every source, EDGECTL_WEBHOOK_SECRET included). */
 export function readSchemeSecret(sources: KeySources, provider: Provider, deps: Deps): Promise<string | undefined> {

@@ -21,7 +21,9 @@ const args = {
     arg: "[-]",
     help: "read the body from stdin",
     schema: () =>
-      z.optional(z.string().check(z.refine((v) => v === "-", "give - to read the body from stdin, or --body / --body-file"))),
+      z.optional(
+        z.string().check(z.refine((v) => v === "-", "give - to read the body from stdin, or --body / --body-file")),
+      ),
   },
 };
 
@@ -44,9 +46,15 @@ const flags = {
     flag: "--url <url>",
     help: `the URL the delivery goes to (signed by Twilio, Square, HubSpot; default ${DEFAULT_URL})`,
     schema: () =>
-      z.optional(z.string().check(z.refine((v) => URL.canParse(v) && /^https?:/i.test(v), "must be an http:// or https:// URL"))),
+      z.optional(
+        z.string().check(z.refine((v) => URL.canParse(v) && /^https?:/i.test(v), "must be an http:// or https:// URL")),
+      ),
   },
-  timestamp: { flag: "--timestamp <unix>", help: "the delivery's time, Unix seconds (default now)", schema: unixSeconds },
+  timestamp: {
+    flag: "--timestamp <unix>",
+    help: "the delivery's time, Unix seconds (default now)",
+    schema: unixSeconds,
+  },
   contentType: {
     flag: "--content-type <type>",
     help: "the body's type (default application/json for a JSON body, else application/x-www-form-urlencoded)",
@@ -57,7 +65,11 @@ const flags = {
     help: "the message id (Svix, Standard Webhooks; Worldline's key id); default a fresh one",
     schema: () => z.optional(z.string().check(z.minLength(1, "must not be empty"))),
   },
-  send: { flag: "--send", help: "POST the body with these headers to --url and print the answer's status", ...switchValue() },
+  send: {
+    flag: "--send",
+    help: "POST the body with these headers to --url and print the answer's status",
+    ...switchValue(),
+  },
   showSecret: showSecretFlag,
 };
 
@@ -116,11 +128,15 @@ export async function signOptions(o: SignFlags, deps: Deps): Promise<SignOptions
   let privateKey: string | undefined;
   if (scheme.key === "secret") {
     if (o.privateKeyFile !== undefined)
-      throw new UsageError(`--private-key-file: ${scheme.name} signs with a shared secret; give --secret-stdin, --secret-file or --secret`);
+      throw new UsageError(
+        `--private-key-file: ${scheme.name} signs with a shared secret; give --secret-stdin, --secret-file or --secret`,
+      );
     secret = await readSchemeSecret(o, o.provider, deps);
   } else {
     if (secretGiven(o))
-      throw new UsageError(`--secret-stdin, --secret-file, --secret: ${scheme.name} signs with a private key; give --private-key-file`);
+      throw new UsageError(
+        `--secret-stdin, --secret-file, --secret: ${scheme.name} signs with a private key; give --private-key-file`,
+      );
     if (o.privateKeyFile === undefined)
       throw new UsageError(`--private-key-file: ${scheme.name} signs with a private key (PEM, PKCS#8); give its file`);
     privateKey = await readKeyFile(o.privateKeyFile, "--private-key-file");
@@ -224,7 +240,11 @@ async function post(
     );
     req.on("timeout", () => req.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)));
     req.on("error", (err) =>
-      reject(new NetworkError(`could not POST to ${escapeControl(url)}: ${(err as NodeJS.ErrnoException).code ?? err.message}`)),
+      reject(
+        new NetworkError(
+          `could not POST to ${escapeControl(url)}: ${(err as NodeJS.ErrnoException).code ?? err.message}`,
+        ),
+      ),
     );
     req.end(body);
   });

@@ -26,7 +26,10 @@ const flags = {
   requestFile: {
     flag: "--request-file <path>",
     help: "the raw HTTP/1.1 request (request line, headers, blank line, body), or - for stdin",
-    schema: () => z.string({ error: "required: the request's file, or - for stdin" }).check(z.minLength(1, "give a file, or - for stdin")),
+    schema: () =>
+      z
+        .string({ error: "required: the request's file, or - for stdin" })
+        .check(z.minLength(1, "give a file, or - for stdin")),
     complete: "file" as const,
   },
   publicKeyFile: {
@@ -39,9 +42,15 @@ const flags = {
     flag: "--url <url>",
     help: "the URL the provider delivered to (default: from Host and the request line)",
     schema: () =>
-      z.optional(z.string().check(z.refine((v) => URL.canParse(v) && /^https?:/i.test(v), "must be an http:// or https:// URL"))),
+      z.optional(
+        z.string().check(z.refine((v) => URL.canParse(v) && /^https?:/i.test(v), "must be an http:// or https:// URL")),
+      ),
   },
-  now: { flag: "--now <unix>", help: "the time to check timestamps against, Unix seconds (default now)", schema: unixSeconds },
+  now: {
+    flag: "--now <unix>",
+    help: "the time to check timestamps against, Unix seconds (default now)",
+    schema: unixSeconds,
+  },
 };
 
 export type VerifyFlags = OptionsOf<Record<never, never>, typeof flags>;
@@ -83,9 +92,7 @@ export interface VerifyOptions {
 export async function verifyOptions(o: VerifyFlags, deps: Deps): Promise<VerifyOptions> {
   const scheme = await schemeOf(o.provider);
   const raw =
-    o.requestFile === "-"
-      ? await readRequestStdin(deps)
-      : await readFileBytes(o.requestFile, "--request-file");
+    o.requestFile === "-" ? await readRequestStdin(deps) : await readFileBytes(o.requestFile, "--request-file");
   const { parseRawRequest, RequestParseError } = await import("../../webhooks/http-request.js");
   let request: Delivery;
   try {
@@ -97,22 +104,33 @@ export async function verifyOptions(o: VerifyFlags, deps: Deps): Promise<VerifyO
   const now = o.now ?? nowSeconds(deps);
   if (scheme.key === "secret") {
     if (o.publicKeyFile !== undefined && !secretGiven(o) && deps.env.EDGECTL_WEBHOOK_SECRET === undefined)
-      return { scheme, request, now, wrongKind: `${scheme.name} signs with a shared secret, not a key pair; give the secret instead of --public-key-file` };
+      return {
+        scheme,
+        request,
+        now,
+        wrongKind: `${scheme.name} signs with a shared secret, not a key pair; give the secret instead of --public-key-file`,
+      };
     return { scheme, request, now, secret: await readSchemeSecret(o, o.provider, deps) };
   }
   if (secretGiven(o))
-    return { scheme, request, now, wrongKind: `${scheme.name} signs with a private key; verify with its public key (--public-key-file), not a secret` };
+    return {
+      scheme,
+      request,
+      now,
+      wrongKind: `${scheme.name} signs with a private key; verify with its public key (--public-key-file), not a secret`,
+    };
   if (o.publicKeyFile === undefined)
     throw new UsageError(`--public-key-file: ${scheme.name} signs with a key pair; give its public key's file`);
   return { scheme, request, now, publicKey: await readKeyFile(o.publicKeyFile, "--public-key-file") };
 }
 
 async function readRequestStdin(deps: Deps): Promise<Buffer> {
-  if (deps.io.stdin.isTTY) throw new UsageError("--request-file -: stdin is a terminal; pipe the request in, or name a file");
+  if (deps.io.stdin.isTTY)
+    throw new UsageError("--request-file -: stdin is a terminal; pipe the request in, or name a file");
   return Buffer.from(await deps.readStdin("--request-file"));
 }
 
-export function run(options: VerifyOptions, deps: Deps): Promise<void> {
+export async function run(options: VerifyOptions, deps: Deps): Promise<void> {
   const verdict: Verdict =
     options.wrongKind !== undefined
       ? { verified: false, check: "secret-kind", message: options.wrongKind }
@@ -132,5 +150,4 @@ export function run(options: VerifyOptions, deps: Deps): Promise<void> {
   );
   if (!verdict.verified)
     throw new NotVerifiedError(`the request is not verified as ${options.scheme.name} signs (${verdict.check})`);
-  return Promise.resolve();
 }

@@ -6,7 +6,17 @@
 // signature"); box/box-node-sdk src/managers/webhooks.ts @7dcf9c2 (computeSignature,
 // validateSignature, `MAX_MESSAGE_AGE = 10 * 60`, validateDeliveryTimestamp: messageAge > max).
 import type { Scheme } from "../scheme.js";
-import { fail, headerOf, hmac, mismatch, missingHeader, sameText, secretOf, staleness, VERIFIED } from "../hmac-schemes.js";
+import {
+  fail,
+  headerOf,
+  hmac,
+  mismatch,
+  missingHeader,
+  sameText,
+  secretOf,
+  staleness,
+  VERIFIED,
+} from "../hmac-schemes.js";
 
 const TIMESTAMP = "BOX-DELIVERY-TIMESTAMP";
 const PRIMARY = "BOX-SIGNATURE-PRIMARY";
@@ -15,7 +25,8 @@ const VERSION = "BOX-SIGNATURE-VERSION";
 const ALGORITHM = "BOX-SIGNATURE-ALGORITHM";
 const TOLERANCE = 600;
 
-const digest = (key: string, body: Buffer, timestamp: string) => hmac("sha256", key, body, timestamp).toString("base64");
+const digest = (key: string, body: Buffer, timestamp: string) =>
+  hmac("sha256", key, body, timestamp).toString("base64");
 
 export const scheme: Scheme = {
   provider: "box",
@@ -23,10 +34,7 @@ export const scheme: Scheme = {
   headers: [TIMESTAMP, PRIMARY, SECONDARY, VERSION, ALGORITHM],
   key: "secret",
   toleranceSeconds: TOLERANCE,
-  sources: [
-    "https://developer.box.com/guides/webhooks/v2/signatures-v2/",
-    "box/box-node-sdk src/managers/webhooks.ts",
-  ],
+  sources: ["https://developer.box.com/guides/webhooks/v2/signatures-v2/", "box/box-node-sdk src/managers/webhooks.ts"],
   sign(input) {
     if (input.secret === undefined) throw new Error("Box signs with a secret");
     // Box writes the time with an offset, to the second: 2020-01-01T00:00:00-07:00; UTC here.
@@ -45,7 +53,8 @@ export const scheme: Scheme = {
     if (timestamp === undefined) return missingHeader(TIMESTAMP);
     const version = headerOf(input, VERSION);
     if (version === undefined) return missingHeader(VERSION);
-    if (version !== "1") return fail("malformed-header", `${VERSION} is ${JSON.stringify(version)}; Box signs version 1`);
+    if (version !== "1")
+      return fail("malformed-header", `${VERSION} is ${JSON.stringify(version)}; Box signs version 1`);
     const algorithm = headerOf(input, ALGORITHM);
     if (algorithm === undefined) return missingHeader(ALGORITHM);
     if (algorithm !== "HmacSHA256")

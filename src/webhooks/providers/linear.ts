@@ -27,7 +27,9 @@ const TOLERANCE = 60;
 function bodyTimestamp(body: Buffer): unknown {
   try {
     const parsed: unknown = JSON.parse(body.toString("utf8"));
-    return typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>).webhookTimestamp : undefined;
+    return typeof parsed === "object" && parsed !== null
+      ? (parsed as Record<string, unknown>).webhookTimestamp
+      : undefined;
   } catch {
     return undefined;
   }

@@ -40,8 +40,29 @@ describe("webhook sign argv → options", () => {
       { provider: "mux", stdin: "-", secretFile: "f", timestamp: 1700000000, url: "http://127.0.0.1:3000/h" },
     ],
     [
-      ["--provider", "worldline", "--body-file", "b.json", "--id", "key-1", "--content-type", "text/plain", "--send", "--url", "http://x/", "--show-secret"],
-      { provider: "worldline", bodyFile: "b.json", id: "key-1", contentType: "text/plain", send: true, url: "http://x/", showSecret: true },
+      [
+        "--provider",
+        "worldline",
+        "--body-file",
+        "b.json",
+        "--id",
+        "key-1",
+        "--content-type",
+        "text/plain",
+        "--send",
+        "--url",
+        "http://x/",
+        "--show-secret",
+      ],
+      {
+        provider: "worldline",
+        bodyFile: "b.json",
+        id: "key-1",
+        contentType: "text/plain",
+        send: true,
+        url: "http://x/",
+        showSecret: true,
+      },
     ],
   ])("reads %j", async (argv, options) => {
     expect((await parse(sign, argv)).options).toEqual({ ...BASE, ...options });
@@ -49,8 +70,14 @@ describe("webhook sign argv → options", () => {
 
   it.each([
     [["--provider", "linear", "--secret", "s"], "--body, --body-file, -: give the body (one of them)"],
-    [["--provider", "linear", "--body", "a", "--body-file", "f"], "--body, --body-file, -: give the body from only one source"],
-    [["-", "--provider", "linear", "--secret-stdin"], "- and --secret-stdin: stdin can hold the body or the secret, not both"],
+    [
+      ["--provider", "linear", "--body", "a", "--body-file", "f"],
+      "--body, --body-file, -: give the body from only one source",
+    ],
+    [
+      ["-", "--provider", "linear", "--secret-stdin"],
+      "- and --secret-stdin: stdin can hold the body or the secret, not both",
+    ],
     [["--provider", "linear", "--body", "a", "--send"], "--send: give --url, the address to POST to"],
     [["--provider", "linear", "--body", "a", "--timestamp", "soon"], /^--timestamp: .*must be a Unix time in seconds/],
     [["--provider", "linear", "--body", "a", "--url", "ftp://x/"], /^--url: .*must be an http:\/\/ or https:\/\/ URL/],
@@ -123,7 +150,17 @@ describe("webhook sign: options + stand-ins → output", () => {
     const deps = fakeDeps({ settings: { output: "json" } });
     const path = file("form.txt", "a=1&b=2");
     await run(
-      await signOptions({ ...BASE, provider: "mux", bodyFile: path, secret: "s", timestamp: 1_600_000_000, url: "https://app.example/h" }, deps),
+      await signOptions(
+        {
+          ...BASE,
+          provider: "mux",
+          bodyFile: path,
+          secret: "s",
+          timestamp: 1_600_000_000,
+          url: "https://app.example/h",
+        },
+        deps,
+      ),
       deps,
     );
     expect(JSON.parse(deps.out.text)).toEqual({
@@ -154,10 +191,16 @@ describe("webhook sign: options + stand-ins → output", () => {
   });
 
   it.each([
-    [{ provider: "aftership" as const, body: "x", secret: "s" }, /^--provider: edgectl cannot sign or verify aftership webhooks/],
+    [
+      { provider: "aftership" as const, body: "x", secret: "s" },
+      /^--provider: edgectl cannot sign or verify aftership webhooks/,
+    ],
     [{ body: "x", privateKeyFile: "k.pem" }, /^--private-key-file: Linear signs with a shared secret/],
     [{ body: "x" }, /^--secret-stdin, --secret-file, --secret: provider linear needs a secret/],
-    [{ bodyFile: "/nonexistent/body.json", secret: "s" }, /^--body-file: cannot read \/nonexistent\/body\.json: ENOENT/],
+    [
+      { bodyFile: "/nonexistent/body.json", secret: "s" },
+      /^--body-file: cannot read \/nonexistent\/body\.json: ENOENT/,
+    ],
   ])("refuses %j: exit 2 (usage), nothing signed", async (flags, message) => {
     expect(await usage(signOptions({ ...BASE, ...flags }, fakeDeps()))).toMatch(message);
   });
@@ -209,7 +252,11 @@ describe("webhook sign --send: a POST to a node:http server on 127.0.0.1:0", () 
     const err = await run(options({ url, send: true }), deps).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).statusCode).toBe(500);
-    expect(JSON.parse(deps.out.text)).toMatchObject({ status: 500, status_text: "Internal Server Error", request: { url } });
+    expect(JSON.parse(deps.out.text)).toMatchObject({
+      status: 500,
+      status_text: "Internal Server Error",
+      request: { url },
+    });
   });
 
   it("nothing listening is a network error (exit 3)", async () => {
@@ -217,7 +264,9 @@ describe("webhook sign --send: a POST to a node:http server on 127.0.0.1:0", () 
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const err = await run(options({ url: `http://127.0.0.1:${port}/`, send: true }), fakeDeps()).catch((e: unknown) => e);
+    const err = await run(options({ url: `http://127.0.0.1:${port}/`, send: true }), fakeDeps()).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as Error).message).toMatch(/could not POST to http:\/\/127\.0\.0\.1:\d+\/: ECONNREFUSED/);
   });
