@@ -7,6 +7,7 @@ import { scheme as dropbox } from "./providers/dropbox.js";
 import { scheme as hubspot } from "./providers/hubspot.js";
 import { scheme as intercom } from "./providers/intercom.js";
 import { scheme as linear } from "./providers/linear.js";
+import { scheme as mailgun } from "./providers/mailgun.js";
 import { scheme as mux } from "./providers/mux.js";
 import { scheme as pagerduty } from "./providers/pagerduty.js";
 import { scheme as sentry } from "./providers/sentry.js";
@@ -22,6 +23,7 @@ export const SCHEMES: readonly Scheme[] = [
   hubspot,
   intercom,
   linear,
+  mailgun,
   mux,
   pagerduty,
   sentry,

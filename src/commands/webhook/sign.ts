@@ -177,15 +177,21 @@ function isJson(body: Buffer): boolean {
 
 export async function run(options: SignOptions, deps: Deps): Promise<void> {
   const { scheme } = options;
-  const signed = scheme.sign({
-    body: options.body,
-    secret: options.secret,
-    privateKey: options.privateKey,
-    url: options.url,
-    timestamp: options.timestamp,
-    id: options.id,
-    contentType: options.contentType,
-  });
+  let signed: Record<string, string>;
+  try {
+    signed = scheme.sign({
+      body: options.body,
+      secret: options.secret,
+      privateKey: options.privateKey,
+      url: options.url,
+      timestamp: options.timestamp,
+      id: options.id,
+      contentType: options.contentType,
+    });
+  } catch (err) {
+    // What the scheme cannot sign (a key it cannot read, Mailgun's signature inside the body).
+    throw new UsageError(`--provider ${scheme.provider}: ${escapeControl((err as Error).message)}`);
+  }
   const headers: Record<string, string> = { "Content-Type": options.contentType, ...signed };
   const masked = (secret: string[]) =>
     Object.fromEntries(

@@ -206,6 +206,15 @@ describe("webhook sign: options + stand-ins → output", () => {
   });
 });
 
+describe("webhook sign: a scheme that cannot sign", () => {
+  it("Mailgun (its signature is inside the body) is exit 2 saying so, nothing printed", async () => {
+    const deps = fakeDeps();
+    const o = await signOptions({ ...BASE, provider: "mailgun", body: "{}", secret: "k" }, deps);
+    expect(await usage(run(o, deps))).toMatch(/^--provider mailgun: Mailgun puts its signature inside the body/);
+    expect(deps.out.text).toBe("");
+  });
+});
+
 describe("webhook sign --send: a POST to a node:http server on 127.0.0.1:0", () => {
   let server: Server;
   let url: string;
