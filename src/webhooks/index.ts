@@ -4,7 +4,11 @@ import { scheme as bitbucket } from "./providers/bitbucket.js";
 import { scheme as box } from "./providers/box.js";
 import { scheme as calendly } from "./providers/calendly.js";
 import { scheme as dropbox } from "./providers/dropbox.js";
+import { scheme as facebookGraphApi } from "./providers/facebook_graph_api.js";
+import { scheme as facebookMessenger } from "./providers/facebook_messenger.js";
+import { scheme as heroku } from "./providers/heroku.js";
 import { scheme as hubspot } from "./providers/hubspot.js";
+import { scheme as instagram } from "./providers/instagram.js";
 import { scheme as intercom } from "./providers/intercom.js";
 import { scheme as linear } from "./providers/linear.js";
 import { scheme as mailgun } from "./providers/mailgun.js";
@@ -12,6 +16,7 @@ import { scheme as mux } from "./providers/mux.js";
 import { scheme as pagerduty } from "./providers/pagerduty.js";
 import { scheme as sentry } from "./providers/sentry.js";
 import { scheme as typeform } from "./providers/typeform.js";
+import { scheme as whatsapp } from "./providers/whatsapp.js";
 import { scheme as worldline } from "./providers/worldline.js";
 import { scheme as xero } from "./providers/xero.js";
 
@@ -20,7 +25,11 @@ export const SCHEMES: readonly Scheme[] = [
   box,
   calendly,
   dropbox,
+  facebookGraphApi,
+  facebookMessenger,
+  heroku,
   hubspot,
+  instagram,
   intercom,
   linear,
   mailgun,
@@ -28,6 +37,7 @@ export const SCHEMES: readonly Scheme[] = [
   pagerduty,
   sentry,
   typeform,
+  whatsapp,
   worldline,
   xero,
 ];

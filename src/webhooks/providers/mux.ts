@@ -2,7 +2,7 @@
 // signing secret; a delivery older than 300 s is refused. Sources: muxinc/mux-node-sdk
 // src/resources/webhooks/webhooks.ts @89eff08 (verifySignature: parseHeader 't' and 'v1',
 // computeSignature(`${timestamp}.${body}`), `const tolerance = 300`, timestampAge > tolerance);
-// docs.mux.com/docs/core/verify-webhook-signatures.
+// docs.mux.com/core/verify-webhook-signatures.
 import { timestampedHmacScheme } from "../hmac-schemes.js";
 
 export const scheme = timestampedHmacScheme({
@@ -12,7 +12,7 @@ export const scheme = timestampedHmacScheme({
   tolerance: 300,
   pastOnly: true,
   sources: [
-    "https://docs.mux.com/docs/core/verify-webhook-signatures",
+    "https://docs.mux.com/core/verify-webhook-signatures",
     "muxinc/mux-node-sdk src/resources/webhooks/webhooks.ts",
   ],
 });

@@ -48,7 +48,7 @@ describe("webhook providers: the list", () => {
     expect(lines[0]).toMatch(/^PROVIDER\s+SIGNS\s+KEY\s+HEADERS\s+TOLERANCE\s+SOURCE$/);
     expect(lines).toHaveLength(PROVIDERS.length + 1);
     expect(lines.find((l) => l.startsWith("mux "))).toMatch(
-      /^mux\s+yes\s+secret\s+Mux-Signature\s+300 s\s+https:\/\/docs\.mux\.com\/docs\/core\/verify-webhook-signatures$/,
+      /^mux\s+yes\s+secret\s+Mux-Signature\s+300 s\s+https:\/\/docs\.mux\.com\/core\/verify-webhook-signatures$/,
     );
     expect(lines.find((l) => l.startsWith("aftership "))).toMatch(/^aftership\s+no$/);
   });
