@@ -1,7 +1,7 @@
 // Box: `BOX-SIGNATURE-PRIMARY` / `BOX-SIGNATURE-SECONDARY` (one per signature key, for rotation):
 // base64 HMAC-SHA256 of the raw body followed by the `BOX-DELIVERY-TIMESTAMP` header's text
 // (RFC 3339), with `BOX-SIGNATURE-VERSION: 1` and `BOX-SIGNATURE-ALGORITHM: HmacSHA256`; a delivery
-// older than 10 minutes is refused. Sources: box/developer.box.com
+// older than 10 minutes is refused. Sources: box/developer.box.com @eee1aa6
 // content/guides/webhooks/v2/signatures-v2.md ("Timestamp validation", "Calculate the HMAC
 // signature"); box/box-node-sdk src/managers/webhooks.ts @7dcf9c2 (computeSignature,
 // validateSignature, `MAX_MESSAGE_AGE = 10 * 60`, validateDeliveryTimestamp: messageAge > max).

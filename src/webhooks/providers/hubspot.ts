@@ -3,7 +3,7 @@
 // older than 5 minutes is refused. Sources: HubSpot/hubspot-api-nodejs src/utils/signature.ts
 // @395cd9b (getSignature 'v3': `method + options.url + options.requestBody + options.timestamp`,
 // createHmac('sha256', clientSecret) … digest('base64'); MAX_ALLOWED_TIMESTAMP = 300000);
-// developers.hubspot.com/docs/apps/legacy-apps/authentication/validating-requests (v3).
+// developers.hubspot.com/changelog/introducing-version-3-of-webhook-signatures (the two headers).
 import type { Scheme } from "../scheme.js";
 import {
   fail,
@@ -31,7 +31,7 @@ export const scheme: Scheme = {
   key: "secret",
   toleranceSeconds: TOLERANCE,
   sources: [
-    "https://developers.hubspot.com/docs/apps/legacy-apps/authentication/validating-requests",
+    "https://developers.hubspot.com/changelog/introducing-version-3-of-webhook-signatures",
     "HubSpot/hubspot-api-nodejs src/utils/signature.ts",
   ],
   sign(input) {

@@ -13,7 +13,7 @@ export const scheme = bodyHmacScheme({
   prefix: "v1=",
   separator: ",",
   sources: [
-    "https://developer.pagerduty.com/docs/webhooks/webhook-signatures/ (PagerDuty/developer-docs docs/webhooks/04-Signatures.md)",
+    "PagerDuty/developer-docs docs/webhooks/04-Signatures.md (Verifying Signatures)",
     "PagerDuty/go-pagerduty webhookv3/webhookv3.go",
   ],
 });

@@ -1,8 +1,8 @@
 // Worldline (Connect / Global Collect): `X-GCS-Signature: <base64>`, HMAC-SHA256 of the raw body
 // under the secret of the key named by `X-GCS-KeyId`; no timestamp. `--id` sets the key id.
 // Sources: Worldline-Global-Collect/connect-sdk-nodejs src/webhooks/validation.ts @acea45e (validate:
-// both headers required, createHmac("sha256", secretKey).update(body).digest("base64"));
-// docs.connect.worldline-solutions.com/documentation/webhooks/ (Validating webhooks).
+// both headers required, createHmac("sha256", secretKey).update(body).digest("base64")), the
+// official Connect SDK for Node.js.
 import { bodyHmacScheme } from "../hmac-schemes.js";
 
 export const scheme = bodyHmacScheme({
@@ -12,8 +12,5 @@ export const scheme = bodyHmacScheme({
   algorithm: "sha256",
   encoding: "base64",
   extraHeaders: { "X-GCS-KeyId": (input) => input.id ?? "edgectl" },
-  sources: [
-    "https://docs.connect.worldline-solutions.com/documentation/webhooks/",
-    "Worldline-Global-Collect/connect-sdk-nodejs src/webhooks/validation.ts",
-  ],
+  sources: ["Worldline-Global-Collect/connect-sdk-nodejs src/webhooks/validation.ts"],
 });
