@@ -11,7 +11,11 @@ export function fail(check: Failure, message: string): Verdict {
 }
 
 /** HMAC of `parts` (concatenated as bytes) under `key`. */
-export function hmac(algorithm: "sha1" | "sha256", key: string | Buffer, ...parts: (string | Buffer)[]): Buffer {
+export function hmac(
+  algorithm: "sha1" | "sha256" | "sha512",
+  key: string | Buffer,
+  ...parts: (string | Buffer)[]
+): Buffer {
   const mac = createHmac(algorithm, key);
   for (const part of parts) mac.update(part);
   return mac.digest();
@@ -96,7 +100,7 @@ export interface BodyHmac {
   name: string;
   /** The header as the provider writes it. */
   header: string;
-  algorithm: "sha1" | "sha256";
+  algorithm: "sha1" | "sha256" | "sha512";
   encoding: "hex" | "base64";
   /** Written before the digest (`sha256=`), and required on verify. */
   prefix?: string;

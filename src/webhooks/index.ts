@@ -3,6 +3,7 @@ import type { Scheme } from "./scheme.js";
 import { scheme as bitbucket } from "./providers/bitbucket.js";
 import { scheme as box } from "./providers/box.js";
 import { scheme as calendly } from "./providers/calendly.js";
+import { scheme as circleci } from "./providers/circleci.js";
 import { scheme as dropbox } from "./providers/dropbox.js";
 import { scheme as facebookGraphApi } from "./providers/facebook_graph_api.js";
 import { scheme as facebookMessenger } from "./providers/facebook_messenger.js";
@@ -15,6 +16,7 @@ import { scheme as mailgun } from "./providers/mailgun.js";
 import { scheme as mux } from "./providers/mux.js";
 import { scheme as pagerduty } from "./providers/pagerduty.js";
 import { scheme as sentry } from "./providers/sentry.js";
+import { scheme as terraform } from "./providers/terraform.js";
 import { scheme as typeform } from "./providers/typeform.js";
 import { scheme as whatsapp } from "./providers/whatsapp.js";
 import { scheme as worldline } from "./providers/worldline.js";
@@ -24,6 +26,7 @@ export const SCHEMES: readonly Scheme[] = [
   bitbucket,
   box,
   calendly,
+  circleci,
   dropbox,
   facebookGraphApi,
   facebookMessenger,
@@ -36,6 +39,7 @@ export const SCHEMES: readonly Scheme[] = [
   mux,
   pagerduty,
   sentry,
+  terraform,
   typeform,
   whatsapp,
   worldline,
