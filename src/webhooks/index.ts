@@ -11,10 +11,12 @@ import { scheme as heroku } from "./providers/heroku.js";
 import { scheme as hubspot } from "./providers/hubspot.js";
 import { scheme as instagram } from "./providers/instagram.js";
 import { scheme as intercom } from "./providers/intercom.js";
+import { scheme as launchDarkly } from "./providers/launch_darkly.js";
 import { scheme as linear } from "./providers/linear.js";
 import { scheme as mailgun } from "./providers/mailgun.js";
 import { scheme as mux } from "./providers/mux.js";
 import { scheme as pagerduty } from "./providers/pagerduty.js";
+import { scheme as pusher } from "./providers/pusher.js";
 import { scheme as sentry } from "./providers/sentry.js";
 import { scheme as terraform } from "./providers/terraform.js";
 import { scheme as typeform } from "./providers/typeform.js";
@@ -34,10 +36,12 @@ export const SCHEMES: readonly Scheme[] = [
   hubspot,
   instagram,
   intercom,
+  launchDarkly,
   linear,
   mailgun,
   mux,
   pagerduty,
+  pusher,
   sentry,
   terraform,
   typeform,

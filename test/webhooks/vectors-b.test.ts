@@ -42,7 +42,7 @@ const delivery = (body: string, headers: Record<string, string>, url = "https://
   body: Buffer.from(body),
 });
 
-describe.each(["mux", "box", "worldline", "pagerduty"])("%s: the official library's vectors", (name) => {
+describe.each(["mux", "box", "worldline", "pagerduty", "pusher"])("%s: the official library's vectors", (name) => {
   const f = fixture(name);
   it(`come from ${f.source.repo} ${f.source.path} @${f.source.commit.slice(0, 7)}`, () => {
     expect(f.source.commit).toMatch(/^[0-9a-f]{40}$/);
