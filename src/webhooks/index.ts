@@ -19,6 +19,7 @@ import { scheme as pagerduty } from "./providers/pagerduty.js";
 import { scheme as pusher } from "./providers/pusher.js";
 import { scheme as sentry } from "./providers/sentry.js";
 import { scheme as terraform } from "./providers/terraform.js";
+import { scheme as twitter } from "./providers/twitter.js";
 import { scheme as typeform } from "./providers/typeform.js";
 import { scheme as whatsapp } from "./providers/whatsapp.js";
 import { scheme as worldline } from "./providers/worldline.js";
@@ -44,6 +45,7 @@ export const SCHEMES: readonly Scheme[] = [
   pusher,
   sentry,
   terraform,
+  twitter,
   typeform,
   whatsapp,
   worldline,
