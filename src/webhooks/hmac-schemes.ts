@@ -154,11 +154,16 @@ export interface TimestampedHmac {
   tolerance: number;
   /** Only deliveries older than the tolerance are refused (Mux's library). */
   pastOnly?: boolean;
+  /** The names of the two fields: `t` and `v1` unless given (Buildkite: `timestamp`, `signature`). */
+  timeField?: string;
+  signatureField?: string;
   sources: readonly string[];
 }
 
 /** `Header: t=<unix seconds>,v1=<hex>[,v1=…]`, the hex HMAC-SHA256 of `<t>.<raw body>`. */
 export function timestampedHmacScheme(spec: TimestampedHmac): Scheme {
+  const tKey = spec.timeField ?? "t";
+  const sigKey = spec.signatureField ?? "v1";
   const digest = (secret: string, t: string, body: Buffer) => hmac("sha256", secret, `${t}.`, body).toString("hex");
   return {
     provider: spec.provider,
@@ -170,7 +175,7 @@ export function timestampedHmacScheme(spec: TimestampedHmac): Scheme {
     sign(input) {
       if (input.secret === undefined) throw new Error(`${spec.name} signs with a secret`);
       const t = String(input.timestamp);
-      return { [spec.header]: `t=${t},v1=${digest(input.secret, t, input.body)}` };
+      return { [spec.header]: `${tKey}=${t},${sigKey}=${digest(input.secret, t, input.body)}` };
     },
     verify(input) {
       const secret = secretOf(input);
@@ -178,15 +183,15 @@ export function timestampedHmacScheme(spec: TimestampedHmac): Scheme {
       const value = headerOf(input, spec.header);
       if (value === undefined) return missingHeader(spec.header);
       const fields = pairs(value);
-      const t = fields.get("t")?.[0];
-      const signatures = fields.get("v1") ?? [];
+      const t = fields.get(tKey)?.[0];
+      const signatures = fields.get(sigKey) ?? [];
       const sent = wholeNumber(t);
       if (t === undefined || sent === undefined)
-        return fail("malformed-header", `${spec.header} has no t=<unix seconds>`);
-      if (signatures.length === 0) return fail("malformed-header", `${spec.header} has no v1=<hex> signature`);
+        return fail("malformed-header", `${spec.header} has no ${tKey}=<unix seconds>`);
+      if (signatures.length === 0) return fail("malformed-header", `${spec.header} has no ${sigKey}=<hex> signature`);
       const expected = digest(secret, t, input.request.body);
       if (!signatures.some((s) => sameText(s, expected)))
-        return mismatch(spec.header, `an HMAC of "<t>." + the raw body (t=${t})`);
+        return mismatch(spec.header, `an HMAC of "<${tKey}>." + the raw body (${tKey}=${t})`);
       return staleness(sent, input.now, spec.tolerance, { pastOnly: spec.pastOnly }) ?? VERIFIED;
     },
   };

@@ -2,6 +2,7 @@
 import type { Scheme } from "./scheme.js";
 import { scheme as bitbucket } from "./providers/bitbucket.js";
 import { scheme as box } from "./providers/box.js";
+import { scheme as buildkite } from "./providers/buildkite.js";
 import { scheme as calendly } from "./providers/calendly.js";
 import { scheme as circleci } from "./providers/circleci.js";
 import { scheme as dropbox } from "./providers/dropbox.js";
@@ -28,6 +29,7 @@ import { scheme as xero } from "./providers/xero.js";
 export const SCHEMES: readonly Scheme[] = [
   bitbucket,
   box,
+  buildkite,
   calendly,
   circleci,
   dropbox,
