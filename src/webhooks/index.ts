@@ -8,6 +8,7 @@ import { scheme as circleci } from "./providers/circleci.js";
 import { scheme as dropbox } from "./providers/dropbox.js";
 import { scheme as facebookGraphApi } from "./providers/facebook_graph_api.js";
 import { scheme as facebookMessenger } from "./providers/facebook_messenger.js";
+import { scheme as frameio } from "./providers/frameio.js";
 import { scheme as heroku } from "./providers/heroku.js";
 import { scheme as hubspot } from "./providers/hubspot.js";
 import { scheme as instagram } from "./providers/instagram.js";
@@ -35,6 +36,7 @@ export const SCHEMES: readonly Scheme[] = [
   dropbox,
   facebookGraphApi,
   facebookMessenger,
+  frameio,
   heroku,
   hubspot,
   instagram,
