@@ -1,7 +1,8 @@
 // Frame.io: `X-Frameio-Signature: v0=<hex>`, HMAC-SHA256 of `v0:<X-Frameio-Request-Timestamp>:<raw
 // body>` under the webhook's signing secret; a delivery more than 5 minutes from now is refused.
-// Source: next.developer.frame.io/platform/docs/guides/webhooks ("Verifying webhook signatures": the two headers, the
-// `v0:timestamp:body` message, the 5-minute window), as the receivers read implement it.
+// Source: next.developer.frame.io/platform/docs/guides/webhooks ("Verifying webhook signatures": the
+// two headers, the `v0:timestamp:body` message, the 5-minute window), as the receivers read
+// implement it.
 import type { Scheme } from "../scheme.js";
 import {
   fail,
