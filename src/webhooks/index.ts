@@ -23,6 +23,7 @@ import { scheme as sentry } from "./providers/sentry.js";
 import { scheme as terraform } from "./providers/terraform.js";
 import { scheme as twitter } from "./providers/twitter.js";
 import { scheme as typeform } from "./providers/typeform.js";
+import { scheme as webex } from "./providers/webex.js";
 import { scheme as whatsapp } from "./providers/whatsapp.js";
 import { scheme as worldline } from "./providers/worldline.js";
 import { scheme as xero } from "./providers/xero.js";
@@ -51,6 +52,7 @@ export const SCHEMES: readonly Scheme[] = [
   terraform,
   twitter,
   typeform,
+  webex,
   whatsapp,
   worldline,
   xero,
