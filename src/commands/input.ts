@@ -189,8 +189,13 @@ export async function readTextSource(
 
 /** A file's text, at most 16 MiB; a failure is a UsageError naming `label` and the file. */
 export async function readFileText(file: string, label: string): Promise<string> {
+  return (await readFileBytes(file, label)).toString("utf8");
+}
+
+/** A file's exact bytes (a webhook body, a raw request), at most 16 MiB; a failure is a UsageError naming `label`. */
+export async function readFileBytes(file: string, label: string): Promise<Buffer> {
   try {
-    return (await readFileBounded(file)).toString("utf8");
+    return await readFileBounded(file);
   } catch (err) {
     if (err instanceof InputTooLargeError) throw new UsageError(tooLargeMessage(label, escapeControl(file)));
     throw new UsageError(

@@ -27,7 +27,11 @@ export function missingHeader(name: string, why = ""): Verdict {
   return fail("missing-header", `the ${name} header is missing${why ? `: ${why}` : ""}`);
 }
 
-export function hmac(algorithm: "sha1" | "sha256", key: string | Buffer, ...parts: (string | Buffer)[]): Buffer {
+export function hmac(
+  algorithm: "sha1" | "sha256" | "sha512",
+  key: string | Buffer,
+  ...parts: (string | Buffer)[]
+): Buffer {
   const mac = createHmac(algorithm, key);
   for (const part of parts) mac.update(part);
   return mac.digest();
@@ -44,10 +48,14 @@ export function safeEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** Unix seconds from a header's text; undefined when it is not a whole number. */
-export function unixSeconds(text: string): number | undefined {
-  return /^\d{1,12}$/.test(text.trim()) ? Number(text.trim()) : undefined;
+/** Unix seconds (or, with `digits` 16, milliseconds) from a header's text; undefined when it is not a whole number. */
+export function unixSeconds(text: string | undefined, digits = 12): number | undefined {
+  const t = text?.trim() ?? "";
+  return new RegExp(`^\\d{1,${digits}}$`).test(t) ? Number(t) : undefined;
 }
+
+/** Seconds as people read them: whole, or to the millisecond (a time given in ms). */
+const secs = (n: number): number => Math.round(n * 1000) / 1000;
 
 /**
  * The timestamp check: undefined when `timestamp` is within `tolerance` seconds of `now`.
@@ -60,17 +68,17 @@ export function timestampCheck(
   future = true,
   what = "the timestamp",
 ): Refusal | undefined {
-  const age = now - timestamp;
+  const age = secs(now - timestamp);
   if (age > tolerance) {
     return fail(
       "timestamp",
-      `${what} (${timestamp}) is ${age} s old: ${age - tolerance} s older than the ${tolerance} s tolerance`,
+      `${what} (${timestamp}) is ${age} s old: ${secs(age - tolerance)} s older than the ${tolerance} s tolerance`,
     );
   }
   if (future && -age > tolerance) {
     return fail(
       "timestamp",
-      `${what} (${timestamp}) is ${-age} s in the future: ${-age - tolerance} s beyond the ${tolerance} s tolerance`,
+      `${what} (${timestamp}) is ${-age} s in the future: ${secs(-age - tolerance)} s beyond the ${tolerance} s tolerance`,
     );
   }
   return undefined;

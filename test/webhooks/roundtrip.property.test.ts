@@ -22,7 +22,11 @@ const standard = standardScheme({
   secretName: "the secret",
   sources: [],
 });
-const ALL: readonly Scheme[] = [...SCHEMES, standard];
+// Mailgun's signature is inside the body and covers no byte of it: in-body.test.ts.
+const ALL: readonly Scheme[] = [...SCHEMES.filter((s) => s.provider !== "mailgun"), standard];
+/** Providers whose libraries refuse only old timestamps: stripe-node ("timestampAge > tolerance"),
+ *  box-node-sdk (messageAge > max), mux-node-sdk, hubspot-api-nodejs (MAX_ALLOWED_TIMESTAMP). */
+const PAST_ONLY = new Set(["stripe", "box", "mux", "hubspot"]);
 
 /** What each scheme signs with, and the key its verify takes. */
 function keysOf(
@@ -167,8 +171,7 @@ for (const scheme of ALL) {
             expect(verifyAt(scheme, m, ts + within), "within the tolerance").toEqual({ verified: true });
             const message = refused(verifyAt(scheme, m, ts + tolerance + beyond), "timestamp", "too old");
             expect(message).toContain(`${beyond} s older than the ${tolerance} s tolerance`);
-            // Stripe's libraries refuse only old timestamps (stripe-node "timestampAge > tolerance")
-            if (scheme.provider !== "stripe")
+            if (!PAST_ONLY.has(scheme.provider))
               refused(verifyAt(scheme, m, ts - tolerance - beyond), "timestamp", "too new");
           }
 

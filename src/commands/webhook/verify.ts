@@ -1,0 +1,153 @@
+// `webhook verify`: a raw HTTP/1.1 request from a file or stdin, checked as the provider's scheme
+// checks it (src/webhooks/): `verified` (exit 0) or `not verified: <check>: <why>` (exit 1), the
+// verdict on stdout either way; input that is not a request, or a provider edgectl cannot verify,
+// is exit 2. Contract, "Webhook signatures".
+import * as z from "zod/mini";
+import { UsageError } from "../../errors.js";
+import { renderData } from "../../output/print.js";
+import { escapeControl } from "../../text/escape.js";
+import type { Delivery, Scheme, Verdict } from "../../webhooks/scheme.js";
+import { defineCommand, type OptionsOf } from "../define.js";
+import type { Deps } from "../deps.js";
+import { readFileBytes } from "../input.js";
+import { secretFlags } from "../webhook-verification/secret-input.js";
+import {
+  NotVerifiedError,
+  nowSeconds,
+  readKeyFile,
+  readSchemeSecret,
+  schemeOf,
+  secretGiven,
+  unixSeconds,
+} from "./scheme-input.js";
+
+const flags = {
+  ...secretFlags,
+  requestFile: {
+    flag: "--request-file <path>",
+    help: "the raw HTTP/1.1 request (request line, headers, blank line, body), or - for stdin",
+    schema: () =>
+      z
+        .string({ error: "required: the request's file, or - for stdin" })
+        .check(z.minLength(1, "give a file, or - for stdin")),
+    complete: "file" as const,
+  },
+  publicKeyFile: {
+    flag: "--public-key-file <path>",
+    help: "PEM (SPKI) public key, or the provider's own format, for providers that sign with a key pair",
+    schema: () => z.optional(z.string()),
+    complete: "file" as const,
+  },
+  url: {
+    flag: "--url <url>",
+    help: "the URL the provider delivered to (default: from Host and the request line)",
+    schema: () =>
+      z.optional(
+        z.string().check(z.refine((v) => URL.canParse(v) && /^https?:/i.test(v), "must be an http:// or https:// URL")),
+      ),
+  },
+  now: {
+    flag: "--now <unix>",
+    help: "the time to check timestamps against, Unix seconds (default now)",
+    schema: unixSeconds,
+  },
+};
+
+export type VerifyFlags = OptionsOf<Record<never, never>, typeof flags>;
+
+export const verify = defineCommand({
+  name: "verify",
+  description: "Check a raw HTTP request's webhook signature as the provider signs it, and say which check failed",
+  flags,
+  rules: [
+    {
+      ok: (o) => !(o.requestFile === "-" && o.secretStdin),
+      message: "--request-file - and --secret-stdin: stdin can hold the request or the secret, not both",
+    },
+  ],
+  about: `Prints "verified" and exits 0, or "not verified: <check>: <why>" and exits 1: a missing header,
+a signature over other bytes (a re-serialised body), a timestamp off by how much, a URL that
+differs (pass --url with the one the provider called), the wrong kind of secret. Input that is
+not a request, and a provider edgectl cannot verify, exit 2. The secret comes from exactly one of
+--secret-stdin, --secret-file, --secret, or else EDGECTL_WEBHOOK_SECRET; a provider that signs
+with a key pair takes --public-key-file.`,
+  examples: [
+    "$ edgectl webhook verify --provider linear --request-file delivery.http --secret-file ./linear.secret",
+    "$ edgectl webhook sign --provider mux --body '{}' --secret s | edgectl webhook verify --provider mux --request-file - --secret s",
+    "$ edgectl webhook verify --provider box --request-file delivery.http --now 1577862000 -o json",
+  ],
+  run: async (options, deps) => run(await verifyOptions(options, deps), deps),
+});
+
+export interface VerifyOptions {
+  scheme: Scheme;
+  request: Delivery;
+  secret?: string;
+  publicKey?: string;
+  now: number;
+  /** A key of the wrong kind for the scheme: the verdict, without checking. */
+  wrongKind?: string;
+}
+
+export async function verifyOptions(o: VerifyFlags, deps: Deps): Promise<VerifyOptions> {
+  const scheme = await schemeOf(o.provider);
+  const raw =
+    o.requestFile === "-" ? await readRequestStdin(deps) : await readFileBytes(o.requestFile, "--request-file");
+  const { parseRawRequest, RequestParseError } = await import("../../webhooks/http-request.js");
+  let request: Delivery;
+  try {
+    request = parseRawRequest(raw, o.url);
+  } catch (err) {
+    if (err instanceof RequestParseError) throw new UsageError(`--request-file: ${escapeControl(err.message)}`);
+    throw err;
+  }
+  const now = o.now ?? nowSeconds(deps);
+  if (scheme.key === "secret") {
+    if (o.publicKeyFile !== undefined && !secretGiven(o) && deps.env.EDGECTL_WEBHOOK_SECRET === undefined)
+      return {
+        scheme,
+        request,
+        now,
+        wrongKind: `${scheme.name} signs with a shared secret, not a key pair; give the secret instead of --public-key-file`,
+      };
+    return { scheme, request, now, secret: await readSchemeSecret(o, o.provider, deps) };
+  }
+  if (secretGiven(o))
+    return {
+      scheme,
+      request,
+      now,
+      wrongKind: `${scheme.name} signs with a private key; verify with its public key (--public-key-file), not a secret`,
+    };
+  if (o.publicKeyFile === undefined)
+    throw new UsageError(`--public-key-file: ${scheme.name} signs with a key pair; give its public key's file`);
+  return { scheme, request, now, publicKey: await readKeyFile(o.publicKeyFile, "--public-key-file") };
+}
+
+async function readRequestStdin(deps: Deps): Promise<Buffer> {
+  if (deps.io.stdin.isTTY)
+    throw new UsageError("--request-file -: stdin is a terminal; pipe the request in, or name a file");
+  return Buffer.from(await deps.readStdin("--request-file"));
+}
+
+export async function run(options: VerifyOptions, deps: Deps): Promise<void> {
+  const verdict: Verdict =
+    options.wrongKind !== undefined
+      ? { verified: false, check: "secret-kind", message: options.wrongKind }
+      : options.scheme.verify({
+          request: options.request,
+          secret: options.secret,
+          publicKey: options.publicKey,
+          now: options.now,
+        });
+  const { output } = deps.settings;
+  deps.io.stdout.write(
+    output !== "table"
+      ? renderData(output, verdict)
+      : verdict.verified
+        ? "verified\n"
+        : `not verified: ${verdict.check}: ${escapeControl(verdict.message)}\n`,
+  );
+  if (!verdict.verified)
+    throw new NotVerifiedError(`the request is not verified as ${options.scheme.name} signs (${verdict.check})`);
+}
