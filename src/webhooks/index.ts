@@ -108,7 +108,7 @@ export function signDelivery(scheme: Scheme, input: SignInput): Delivery {
   return {
     method: "POST",
     url: input.url,
-    headers: { "content-type": input.contentType, ...scheme.sign(input) },
+    headers: { "Content-Type": input.contentType, ...scheme.sign(input) },
     body: input.body,
   };
 }

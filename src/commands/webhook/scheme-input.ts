@@ -3,7 +3,7 @@
 // `webhook-verification replace`, or a key file), and the clock.
 import * as z from "zod/mini";
 import type { Provider } from "../../api-data/providers.js";
-import { EdgectlError, UsageError } from "../../errors.js";
+import { UsageError } from "../../errors.js";
 import { escapeControl } from "../../text/escape.js";
 import type { Scheme } from "../../webhooks/scheme.js";
 import type { Deps } from "../deps.js";
@@ -47,12 +47,4 @@ export async function readKeyFile(path: string, label: string): Promise<string> 
   const text = await readFileText(path, label);
   if (text.trim() === "") throw new UsageError(`${label}: ${escapeControl(path)} is empty`);
   return text;
-}
-
-/**
- * Exit 1 with the result already on stdout: `webhook verify` when the request is not verified
- * (the contract gives 1 that meaning, as a test runner does). Kind "api": it maps to exit 1.
- */
-export class NotVerifiedError extends EdgectlError {
-  readonly kind = "api";
 }

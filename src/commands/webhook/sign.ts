@@ -6,7 +6,7 @@ import { ApiError, NetworkError, UsageError } from "../../errors.js";
 import { MASK } from "../../output/mask.js";
 import { renderData } from "../../output/print.js";
 import { escapeControl } from "../../text/escape.js";
-import type { Scheme } from "../../webhooks/scheme.js";
+import { type Delivery, type Scheme, SignError } from "../../webhooks/scheme.js";
 import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
 import { readFileBytes, switchValue } from "../input.js";
@@ -177,9 +177,11 @@ function isJson(body: Buffer): boolean {
 
 export async function run(options: SignOptions, deps: Deps): Promise<void> {
   const { scheme } = options;
-  let signed: Record<string, string>;
+  const { signDelivery } = await import("../../webhooks/index.js");
+  let delivery: Delivery;
   try {
-    signed = scheme.sign({
+    // The whole delivery: Twilio adds bodySHA256 to a JSON delivery's URL, SNS signs inside the body.
+    delivery = signDelivery(scheme, {
       body: options.body,
       secret: options.secret,
       privateKey: options.privateKey,
@@ -190,9 +192,13 @@ export async function run(options: SignOptions, deps: Deps): Promise<void> {
     });
   } catch (err) {
     // What the scheme cannot sign (a key it cannot read, Mailgun's signature inside the body).
-    throw new UsageError(`--provider ${scheme.provider}: ${escapeControl((err as Error).message)}`);
+    if (err instanceof SignError) throw new UsageError(`--provider ${scheme.provider}: ${escapeControl(err.message)}`);
+    throw err;
   }
-  const headers: Record<string, string> = { "Content-Type": options.contentType, ...signed };
+  const { headers } = delivery;
+  if (delivery.url !== options.url) deps.warn(`${scheme.name} delivers to ${escapeControl(delivery.url)} (signed)`);
+  if (!delivery.body.equals(options.body))
+    deps.warn(`${scheme.name} delivers another body than given (its signature is inside it): see -o json`);
   const masked = (secret: string[]) =>
     Object.fromEntries(
       Object.entries(headers).map(([name, value]) => [
@@ -201,7 +207,7 @@ export async function run(options: SignOptions, deps: Deps): Promise<void> {
       ]),
     );
   const shown = masked([...(scheme.secretHeaders ?? [])]);
-  const request = { method: "POST", url: options.url, headers: shown, body: options.body.toString("utf8") };
+  const request = { method: delivery.method, url: delivery.url, headers: shown, body: delivery.body.toString("utf8") };
   const { output } = deps.settings;
   if (!options.send) {
     deps.io.stdout.write(
@@ -213,7 +219,7 @@ export async function run(options: SignOptions, deps: Deps): Promise<void> {
     );
     return;
   }
-  const answer = await post(options.url, headers, options.body, deps.settings.timeoutMs);
+  const answer = await post(delivery.url, headers, delivery.body, deps.settings.timeoutMs);
   deps.io.stdout.write(
     output === "table"
       ? `${answer.status} ${escapeControl(answer.statusText)}\n`

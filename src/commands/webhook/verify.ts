@@ -3,7 +3,7 @@
 // verdict on stdout either way; input that is not a request, or a provider edgectl cannot verify,
 // is exit 2. Contract, "Webhook signatures".
 import * as z from "zod/mini";
-import { UsageError } from "../../errors.js";
+import { CheckFailedError, UsageError } from "../../errors.js";
 import { renderData } from "../../output/print.js";
 import { escapeControl } from "../../text/escape.js";
 import type { Delivery, Scheme, Verdict } from "../../webhooks/scheme.js";
@@ -11,15 +11,7 @@ import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
 import { readFileBytes } from "../input.js";
 import { secretFlags } from "../webhook-verification/secret-input.js";
-import {
-  NotVerifiedError,
-  nowSeconds,
-  readKeyFile,
-  readSchemeSecret,
-  schemeOf,
-  secretGiven,
-  unixSeconds,
-} from "./scheme-input.js";
+import { nowSeconds, readKeyFile, readSchemeSecret, schemeOf, secretGiven, unixSeconds } from "./scheme-input.js";
 
 const flags = {
   ...secretFlags,
@@ -85,8 +77,6 @@ export interface VerifyOptions {
   secret?: string;
   publicKey?: string;
   now: number;
-  /** A key of the wrong kind for the scheme: the verdict, without checking. */
-  wrongKind?: string;
 }
 
 export async function verifyOptions(o: VerifyFlags, deps: Deps): Promise<VerifyOptions> {
@@ -102,26 +92,25 @@ export async function verifyOptions(o: VerifyFlags, deps: Deps): Promise<VerifyO
     throw err;
   }
   const now = o.now ?? nowSeconds(deps);
+  // A key of the other kind is passed on as given: the scheme's verdict names the wrong kind
+  // of secret (src/webhooks/check.ts), as policy test and the emulator would.
+  const publicKey = o.publicKeyFile === undefined ? undefined : await readKeyFile(o.publicKeyFile, "--public-key-file");
   if (scheme.key === "secret") {
-    if (o.publicKeyFile !== undefined && !secretGiven(o) && deps.env.EDGECTL_WEBHOOK_SECRET === undefined)
-      return {
-        scheme,
-        request,
-        now,
-        wrongKind: `${scheme.name} signs with a shared secret, not a key pair; give the secret instead of --public-key-file`,
-      };
-    return { scheme, request, now, secret: await readSchemeSecret(o, o.provider, deps) };
+    const secret =
+      publicKey !== undefined && !secretGiven(o) && deps.env.EDGECTL_WEBHOOK_SECRET === undefined
+        ? undefined
+        : await readSchemeSecret(o, o.provider, deps);
+    return { scheme, request, now, secret, publicKey };
   }
-  if (secretGiven(o))
-    return {
-      scheme,
-      request,
-      now,
-      wrongKind: `${scheme.name} signs with a private key; verify with its public key (--public-key-file), not a secret`,
-    };
-  if (o.publicKeyFile === undefined)
+  if (publicKey === undefined && !secretGiven(o))
     throw new UsageError(`--public-key-file: ${scheme.name} signs with a key pair; give its public key's file`);
-  return { scheme, request, now, publicKey: await readKeyFile(o.publicKeyFile, "--public-key-file") };
+  return {
+    scheme,
+    request,
+    now,
+    publicKey,
+    secret: secretGiven(o) ? await readSchemeSecret(o, o.provider, deps) : undefined,
+  };
 }
 
 async function readRequestStdin(deps: Deps): Promise<Buffer> {
@@ -131,15 +120,12 @@ async function readRequestStdin(deps: Deps): Promise<Buffer> {
 }
 
 export async function run(options: VerifyOptions, deps: Deps): Promise<void> {
-  const verdict: Verdict =
-    options.wrongKind !== undefined
-      ? { verified: false, check: "secret-kind", message: options.wrongKind }
-      : options.scheme.verify({
-          request: options.request,
-          secret: options.secret,
-          publicKey: options.publicKey,
-          now: options.now,
-        });
+  const verdict: Verdict = options.scheme.verify({
+    request: options.request,
+    secret: options.secret,
+    publicKey: options.publicKey,
+    now: options.now,
+  });
   const { output } = deps.settings;
   deps.io.stdout.write(
     output !== "table"
@@ -149,5 +135,5 @@ export async function run(options: VerifyOptions, deps: Deps): Promise<void> {
         : `not verified: ${verdict.check}: ${escapeControl(verdict.message)}\n`,
   );
   if (!verdict.verified)
-    throw new NotVerifiedError(`the request is not verified as ${options.scheme.name} signs (${verdict.check})`);
+    throw new CheckFailedError(`the request is not verified as ${options.scheme.name} signs (${verdict.check})`);
 }

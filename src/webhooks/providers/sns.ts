@@ -100,7 +100,7 @@ function delivery(input: SignInput): Delivery {
     method: "POST",
     url: input.url,
     headers: {
-      "content-type": "text/plain; charset=UTF-8",
+      "Content-Type": "text/plain; charset=UTF-8",
       [HEADERS[0]]: String(message.Type),
       [HEADERS[1]]: String(message.MessageId),
       [HEADERS[2]]: String(message.TopicArn),
@@ -120,7 +120,7 @@ export const scheme: Scheme = {
     "aws/aws-js-sns-message-validator index.js",
   ],
   sign(input) {
-    const { "content-type": _type, ...headers } = delivery(input).headers;
+    const { "Content-Type": _type, ...headers } = delivery(input).headers;
     return headers;
   },
   deliver: delivery,

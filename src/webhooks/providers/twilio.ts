@@ -72,7 +72,7 @@ function delivery(input: SignInput): Delivery {
   return {
     method: "POST",
     url,
-    headers: { "content-type": input.contentType, [SIG]: sig(input.secret, url, form) },
+    headers: { "Content-Type": input.contentType, [SIG]: sig(input.secret, url, form) },
     body: input.body,
   };
 }

@@ -1,8 +1,8 @@
 // `edgectl webhook sign`: (a) the command line → options or refusal (test/commands/parse.ts);
 // (b) its run with fake deps (an injected clock, a stand-in scheme for a secret-valued header),
 // `--send` to a node:http server on 127.0.0.1:0 in-process, and the whole CLI in-process for the
-// exit codes. The schemes themselves are held by test/webhooks/vectors-b.test.ts.
-import { createHmac } from "node:crypto";
+// exit codes. The schemes themselves are held by test/webhooks/ (vectors, roundtrip).
+import { createHash, createHmac } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -203,6 +203,26 @@ describe("webhook sign: options + stand-ins → output", () => {
     ],
   ])("refuses %j: exit 2 (usage), nothing signed", async (flags, message) => {
     expect(await usage(signOptions({ ...BASE, ...flags }, fakeDeps()))).toMatch(message);
+  });
+});
+
+describe("webhook sign: the whole delivery (signDelivery), not only headers", () => {
+  it("Twilio, a JSON body: the URL carries bodySHA256 (-o json), and verify accepts that delivery", async () => {
+    const deps = fakeDeps({ settings: { output: "json" } });
+    const body = '{"CallSid":"CA1"}';
+    await run(
+      await signOptions(
+        { ...BASE, provider: "twilio", body, secret: "authtoken", url: "https://app.example/voice" },
+        deps,
+      ),
+      deps,
+    );
+    const made = JSON.parse(deps.out.text) as { url: string; headers: Record<string, string>; body: string };
+    // twilio-node lib/webhooks/webhooks.ts validateRequestWithBody: bodySHA256 = hex SHA-256 of the body
+    expect(made.url).toBe(`https://app.example/voice?bodySHA256=${createHash("sha256").update(body).digest("hex")}`);
+    expect(deps.warnings.join("\n")).toContain(`Twilio delivers to ${made.url}`);
+    const request = { method: "POST", url: made.url, headers: made.headers, body: Buffer.from(made.body) };
+    expect(schemeFor("twilio")!.verify({ request, secret: "authtoken", now: 0 })).toEqual({ verified: true });
   });
 });
 

@@ -12,8 +12,7 @@ import {
   type VerifyFlags,
   type VerifyOptions,
 } from "../../../src/commands/webhook/verify.js";
-import { NotVerifiedError } from "../../../src/commands/webhook/scheme-input.js";
-import { UsageError } from "../../../src/errors.js";
+import { CheckFailedError, UsageError } from "../../../src/errors.js";
 import { parseRawRequest, RequestParseError } from "../../../src/webhooks/http-request.js";
 import { schemeFor } from "../../../src/webhooks/index.js";
 import type { Scheme } from "../../../src/webhooks/scheme.js";
@@ -146,7 +145,11 @@ const keyPairScheme: Scheme = {
   sources: ["test"],
   sign: () => ({}),
   verify: (input) =>
-    input.publicKey === "PEM\n" ? { verified: true } : { verified: false, check: "signature", message: "no" },
+    input.publicKey === "PEM\n"
+      ? { verified: true }
+      : input.secret !== undefined
+        ? { verified: false, check: "secret-kind", message: "Stand-in signs with a private key" }
+        : { verified: false, check: "signature", message: "no" },
 };
 
 async function verdictOf(o: VerifyOptions, output: "table" | "json" = "table") {
@@ -163,7 +166,15 @@ describe("webhook verify: options → the verdict", () => {
 
   const fromFile = async (raw: string, flags: Partial<VerifyFlags>, now?: number) =>
     verifyOptions(
-      { ...BASE, requestFile: file("req.http", raw), secret: "s", ...flags },
+      {
+        ...BASE,
+        requestFile: file("req.http", raw),
+        secret: "s",
+        ...flags,
+        ...(flags.publicKeyFile
+          ? { publicKeyFile: file("pub.pem", "-----BEGIN PUBLIC KEY-----\nMFkw\n-----END PUBLIC KEY-----\n") }
+          : {}),
+      },
       Object.assign(fakeDeps(), { now: () => (now ?? T) * 1000 }),
     );
 
@@ -174,14 +185,14 @@ describe("webhook verify: options → the verdict", () => {
       muxRequest('{\n  "type": "video.asset.ready"\n}', muxHeader(BODY)),
       {},
       T,
-      /^not verified: signature: Mux-Signature does not match an HMAC of "<t>\." \+ the raw body \(t=1700000000\) \(the request's bytes differ from what was signed, e\.g\. a re-serialised body/,
+      "not verified: signature: the signature matches the body as compact JSON, not the 33 bytes received: the body was re-serialised after it was signed (verify the raw body)\n",
     ],
     [
       "a stale timestamp, by how much",
       muxRequest(),
       {},
       T + 3600,
-      "not verified: timestamp: the timestamp is 3600 s old; at most 300 s is allowed\n",
+      "not verified: timestamp: the Mux-Signature timestamp t (1700000000) is 3600 s old: 3300 s older than the 300 s tolerance\n",
     ],
     ["the wrong secret", muxRequest(), { secret: "other" }, T, /^not verified: signature: /],
     [
@@ -189,21 +200,21 @@ describe("webhook verify: options → the verdict", () => {
       "POST /webhooks/mux HTTP/1.1\r\nHost: app.example\r\n\r\n{}",
       {},
       T,
-      "not verified: missing-header: the request has no Mux-Signature header\n",
+      "not verified: missing-header: the Mux-Signature header is missing\n",
     ],
     [
       "a public key for a secret scheme: the wrong kind of secret",
       muxRequest(),
-      { secret: undefined, publicKeyFile: "pub.pem" },
+      { secret: undefined, publicKeyFile: "PUB" },
       T,
-      "not verified: secret-kind: Mux signs with a shared secret, not a key pair; give the secret instead of --public-key-file\n",
+      "not verified: secret-kind: a public key was given, but Mux signs with the webhook's signing secret; give that secret instead\n",
     ],
   ])("%s", async (_, raw, flags, now, expected) => {
     const { stdout, error } = await verdictOf(await fromFile(raw, flags, now));
     if (typeof expected === "string") expect(stdout).toBe(expected);
     else expect(stdout).toMatch(expected);
     if (stdout === "verified\n") expect(error).toBeUndefined();
-    else expect(error).toBeInstanceOf(NotVerifiedError);
+    else expect(error).toBeInstanceOf(CheckFailedError);
   });
 
   it("--now overrides the clock; -o json is the verdict object", async () => {
@@ -215,7 +226,7 @@ describe("webhook verify: options → the verdict", () => {
     expect(JSON.parse(stdout)).toEqual({
       verified: false,
       check: "timestamp",
-      message: "the timestamp is 301 s old; at most 300 s is allowed",
+      message: "the Mux-Signature timestamp t (1700000000) is 301 s old: 1 s older than the 300 s tolerance",
     });
   });
 
@@ -225,7 +236,7 @@ describe("webhook verify: options → the verdict", () => {
       scheme: keyPairScheme,
       request,
       now: T,
-      wrongKind: "Stand-in signs with a private key",
+      secret: "s3cret",
     });
     expect(wrong.stdout).toBe("not verified: secret-kind: Stand-in signs with a private key\n");
     const right = await verdictOf({ scheme: keyPairScheme, request, now: T, publicKey: "PEM\n" });
@@ -261,7 +272,9 @@ describe("edgectl webhook verify (in-process): exit 0 / 1 / 2, the verdict on st
     expect(await verifyCli(muxRequest(), "--now", String(T))).toEqual({ exitCode: 0, stdout: "verified", stderr: "" });
     const stale = await verifyCli(muxRequest(), "--now", String(T + 400));
     expect(stale.exitCode).toBe(1);
-    expect(stale.stdout).toBe("not verified: timestamp: the timestamp is 400 s old; at most 300 s is allowed");
+    expect(stale.stdout).toBe(
+      "not verified: timestamp: the Mux-Signature timestamp t (1700000000) is 400 s old: 100 s older than the 300 s tolerance",
+    );
     expect(stale.stderr).toBe("error: the request is not verified as Mux signs (timestamp)");
     const bad = await verifyCli("not a request", "--now", String(T));
     expect(bad).toMatchObject({ exitCode: 2, stdout: "" });
