@@ -1,7 +1,8 @@
 // The two shapes most HMAC providers share, made from the checks of check.ts (so each says
 // "missing header", "other bytes signed — or a re-serialised body" and "timestamp off by N s"
-// as every other scheme does): an HMAC of the raw body in one header (GitHub-like), and a
-// `t=<unix>,v1=<hex>` header over `<t>.<raw body>` (Stripe-like: Mux, Calendly, Buildkite).
+// as every other scheme does): an HMAC of the raw body in one header (GitHub-like), a
+// `t=<unix>,v1=<hex>` header over `<t>.<raw body>` (Stripe-like: Mux, Calendly, Buildkite), and
+// `v0=<hex>` over `v0:<timestamp header>:<raw body>` (Slack, Zoom, Frame.io).
 import {
   fail,
   header,
@@ -160,6 +161,63 @@ export function timestampedHmacScheme(spec: TimestampedHmac): Scheme {
         name: spec.name,
         secretName,
         signed: `any of the ${signatures.length} ${sigKey} signature(s), HMAC-SHA256 of "${tKey}.body"`,
+        body: input.request.body,
+        secret,
+        matches,
+        ...(stale ? { stale } : {}),
+      });
+    },
+  };
+}
+
+/** How a `v0=<hex>` provider (Slack, Zoom, Frame.io) writes its two headers. */
+export interface V0Hmac {
+  provider: string;
+  name: string;
+  header: string;
+  /** The header with the Unix seconds that are signed. */
+  timestampHeader: string;
+  tolerance: number;
+  /** What the secret is called where the provider shows it ("the app's Signing Secret"). */
+  secretName: string;
+  sources: readonly string[];
+}
+
+/** `Header: v0=<hex HMAC-SHA256 of "v0:" + timestamp + ":" + raw body>`, the timestamp in its own header. */
+export function v0HmacScheme(spec: V0Hmac): Scheme {
+  const { header: SIG, timestampHeader: TS, tolerance } = spec;
+  const v0 = (secret: string, ts: string | number, body: Buffer) =>
+    `v0=${hmac("sha256", secret, `v0:${ts}:`, body).toString("hex")}`;
+  return {
+    provider: spec.provider,
+    name: spec.name,
+    headers: [SIG, TS],
+    key: "secret",
+    toleranceSeconds: tolerance,
+    sources: spec.sources,
+    sign(input) {
+      if (!input.secret) throw new SignError(`${spec.name} signs with ${spec.secretName}: give one`);
+      return { [SIG]: v0(input.secret, input.timestamp, input.body), [TS]: String(input.timestamp) };
+    },
+    verify(input) {
+      const given = header(input.request, SIG);
+      if (given === undefined) return missingHeader(SIG);
+      const tsText = header(input.request, TS);
+      if (tsText === undefined) return missingHeader(TS, `it is part of what ${spec.name} signs`);
+      const ts = unixSeconds(tsText);
+      if (ts === undefined) return fail("malformed-header", `${TS} is not unix seconds`);
+      if (!/^v0=[0-9a-f]{64}$/.test(given.trim()))
+        return fail("malformed-header", `${SIG} is not "v0=" followed by 64 hex digits`);
+      const missing = needSecret(input, `${spec.name} signs with ${spec.secretName}`);
+      if (missing) return missing;
+      const secret = input.secret!;
+      const stale = timestampCheck(ts, input.now, tolerance, true, TS);
+      const matches = (body: Buffer) => safeEqual(v0(secret, tsText.trim(), body), given.trim());
+      if (matches(input.request.body)) return stale ?? VERIFIED;
+      return mismatch({
+        name: spec.name,
+        secretName: spec.secretName.replace(/^the (app's|webhook's) /, "this "),
+        signed: `HMAC-SHA256 of "v0:" + ${TS} + ":" + the raw body`,
         body: input.request.body,
         secret,
         matches,

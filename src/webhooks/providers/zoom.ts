@@ -5,26 +5,8 @@
 // https://developers.zoom.us/docs/api/webhooks/ ("Verify webhook events", "Validate your
 // webhook endpoint"); Zoom's official sample zoom/webhook-sample index.js (its comments point
 // to marketplace.zoom.us/docs/api-reference/webhook-reference#notification-structure).
-import {
-  fail,
-  header,
-  hmac,
-  mismatch,
-  missingHeader,
-  needSecret,
-  safeEqual,
-  timestampCheck,
-  unixSeconds,
-  VERIFIED,
-} from "../check.js";
-import type { Scheme } from "../scheme.js";
-import { SignError } from "../scheme.js";
-
-const SIG = "x-zm-signature";
-const TS = "x-zm-request-timestamp";
-const TOLERANCE = 180;
-const v0 = (secret: string, ts: string | number, body: Buffer) =>
-  `v0=${hmac("sha256", secret, `v0:${ts}:`, body).toString("hex")}`;
+import { hmac } from "../check.js";
+import { v0HmacScheme } from "../hmac-schemes.js";
 
 /**
  * The answer to Zoom's `endpoint.url_validation` event (zoom/webhook-sample index.js), or
@@ -47,40 +29,12 @@ export function urlValidationAnswer(
   return { plainToken, encryptedToken: hmac("sha256", secret, plainToken).toString("hex") };
 }
 
-export const scheme: Scheme = {
+export const scheme = v0HmacScheme({
   provider: "zoom",
   name: "Zoom",
-  headers: [SIG, TS],
-  key: "secret",
-  toleranceSeconds: TOLERANCE,
+  header: "x-zm-signature",
+  timestampHeader: "x-zm-request-timestamp",
+  tolerance: 180,
+  secretName: "the app's Secret Token",
   sources: ["https://developers.zoom.us/docs/api/webhooks/", "zoom/webhook-sample index.js"],
-  sign(input) {
-    if (!input.secret) throw new SignError("Zoom signs with the app's Secret Token: give one");
-    return { [SIG]: v0(input.secret, input.timestamp, input.body), [TS]: String(input.timestamp) };
-  },
-  verify(input) {
-    const given = header(input.request, SIG);
-    if (given === undefined) return missingHeader(SIG);
-    const tsText = header(input.request, TS);
-    if (tsText === undefined) return missingHeader(TS, "it is part of what Zoom signs");
-    const ts = unixSeconds(tsText);
-    if (ts === undefined) return fail("malformed-header", `${TS} is not unix seconds`);
-    if (!/^v0=[0-9a-f]{64}$/.test(given.trim()))
-      return fail("malformed-header", `${SIG} is not "v0=" followed by 64 hex digits`);
-    const missing = needSecret(input, "Zoom signs with the app's Secret Token");
-    if (missing) return missing;
-    const secret = input.secret!;
-    const stale = timestampCheck(ts, input.now, TOLERANCE, true, TS);
-    const matches = (body: Buffer) => safeEqual(v0(secret, tsText.trim(), body), given.trim());
-    if (matches(input.request.body)) return stale ?? VERIFIED;
-    return mismatch({
-      name: "Zoom",
-      secretName: "this Secret Token",
-      signed: `HMAC-SHA256 of "v0:" + ${TS} + ":" + the raw body`,
-      body: input.request.body,
-      secret,
-      matches,
-      ...(stale ? { stale } : {}),
-    });
-  },
-};
+});
