@@ -119,8 +119,8 @@ export const REGISTRY: readonly Entry[] = [
     description: "Sign and verify webhook deliveries as each provider does (nothing is sent to ngrok)",
     examples: [
       "$ edgectl webhook providers",
-      `$ edgectl webhook sign --provider linear --body '{"action":"create"}' --secret-file ./linear.secret`,
-      "$ edgectl webhook verify --provider linear --request-file delivery.http --secret-file ./linear.secret",
+      `$ edgectl webhook sign --provider github --secret s3cret --body '{"a":1}'`,
+      "$ edgectl webhook verify --provider stripe --request-file delivery.http --secret whsec_test --now 1700000010",
     ],
   },
   {

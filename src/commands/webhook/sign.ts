@@ -101,9 +101,9 @@ whose value is the secret itself is shown as ******** unless --show-secret (--se
 one). --send POSTs the body with the headers to --url (a local app, the emulator's traffic port)
 and prints the answer's status: exit 0 on 2xx, 1 otherwise.`,
   examples: [
-    `$ edgectl webhook sign --provider linear --body '{"action":"create"}' --secret-file ./linear.secret`,
-    "$ edgectl webhook sign --provider mux --body-file event.json --timestamp 1700000000 -o json",
-    "$ edgectl webhook sign --provider bitbucket --body-file push.json --url http://localhost:3000/hooks --send",
+    `$ edgectl webhook sign --provider github --secret s3cret --body '{"a":1}'`,
+    `$ edgectl webhook sign --provider stripe --secret whsec_test --timestamp 1700000000 --body '{"id":"evt_1"}' -o json`,
+    `$ edgectl webhook sign --provider github --secret s3cret --body '{"a":1}' --url http://127.0.0.1:3000/hook --send`,
   ],
   run: async (options, deps) => run(await signOptions(options, deps), deps),
 });

@@ -64,9 +64,9 @@ not a request, and a provider edgectl cannot verify, exit 2. The secret comes fr
 --secret-stdin, --secret-file, --secret, or else EDGECTL_WEBHOOK_SECRET; a provider that signs
 with a key pair takes --public-key-file.`,
   examples: [
-    "$ edgectl webhook verify --provider linear --request-file delivery.http --secret-file ./linear.secret",
-    "$ edgectl webhook sign --provider mux --body '{}' --secret s | edgectl webhook verify --provider mux --request-file - --secret s",
-    "$ edgectl webhook verify --provider box --request-file delivery.http --now 1577862000 -o json",
+    "$ edgectl webhook verify --provider stripe --request-file delivery.http --secret whsec_test --now 1700000010",
+    "$ edgectl webhook verify --provider stripe --request-file delivery.http --secret whsec_test --now 1700003600 -o json   # exit 1",
+    "$ cat delivery.http | edgectl webhook verify --provider stripe --request-file - --secret whsec_test --now 1700000010",
   ],
   run: async (options, deps) => run(await verifyOptions(options, deps), deps),
 });
