@@ -13,7 +13,7 @@ const KEYS = JSON.parse(readFileSync(join(import.meta.dirname, "../fixtures/webh
   string,
   string
 >;
-const RUNS = { numRuns: 15 };
+const RUNS = { numRuns: 10 };
 
 const standard = standardScheme({
   provider: "standard-webhooks",

@@ -2,7 +2,7 @@
 // (b) the raw HTTP/1.1 request as a file holds it (src/webhooks/http-request.ts), the verdicts
 // with fake deps (an injected clock, a stand-in key-pair scheme for the kind of key), and the whole
 // CLI in-process for exit 0 / 1 / 2 with the verdict on stdout. The schemes themselves are held by
-// test/webhooks/vectors-b.test.ts.
+// test/webhooks/ (vectors, roundtrip, messages).
 import { createHmac } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import {
@@ -276,6 +276,13 @@ describe("edgectl webhook verify (in-process): exit 0 / 1 / 2, the verdict on st
       "not verified: timestamp: the Mux-Signature timestamp t (1700000000) is 400 s old: 100 s older than the 300 s tolerance",
     );
     expect(stale.stderr).toBe("error: the request is not verified as Mux signs (timestamp)");
+    // -o json: the verdict on stdout, the error kind "check" (exit 1, as a test runner's)
+    const json = await verifyCli(muxRequest(), "--now", String(T + 400), "-o", "json");
+    expect(json.exitCode).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ verified: false, check: "timestamp" });
+    expect(JSON.parse(json.stderr)).toEqual({
+      error: { kind: "check", message: "the request is not verified as Mux signs (timestamp)" },
+    });
     const bad = await verifyCli("not a request", "--now", String(T));
     expect(bad).toMatchObject({ exitCode: 2, stdout: "" });
     expect(bad.stderr).toMatch(/^error: --request-file: the first line is not a request line/);
