@@ -1,6 +1,6 @@
 // Typed errors. Commands throw these; only src/app.ts maps them to exit codes (EXIT_CODES below).
 
-export type ErrorKind = "api" | "usage" | "network" | "auth" | "interrupted" | "internal";
+export type ErrorKind = "api" | "usage" | "network" | "auth" | "interrupted" | "internal" | "check";
 
 export abstract class EdgectlError extends Error {
   abstract readonly kind: ErrorKind;
@@ -97,9 +97,18 @@ export class InternalError extends EdgectlError {
   readonly kind = "internal";
 }
 
+/**
+ * A check that did not pass, its result already on stdout: `webhook verify` (not verified),
+ * `policy test --cases` (a case failed). Exit 1, as a test runner's; `-o json` kind "check".
+ */
+export class CheckFailedError extends EdgectlError {
+  readonly kind = "check";
+}
+
 export const EXIT_CODES: Record<ErrorKind, number> = {
   api: 1,
   internal: 1,
+  check: 1,
   usage: 2,
   network: 3,
   auth: 4,

@@ -50,6 +50,8 @@ export interface Deps {
    */
   readStdin(label?: string): Promise<string>;
   warn(message: string): void;
+  /** The clock, in milliseconds (`webhook sign --timestamp`, `webhook verify --now` default to it); absent: Date.now. */
+  now?(): number;
   /** Registers cleanup to run on Ctrl-C/SIGTERM instead of exiting at once (the emulator). */
   onInterrupt(handler: () => Promise<void>): void;
   /**

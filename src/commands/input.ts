@@ -193,8 +193,13 @@ export async function readTextSource(
  * A relative name is read from `cwd` when one is given (Deps.cwd), else from the process's folder.
  */
 export async function readFileText(file: string, label: string, cwd?: string): Promise<string> {
+  return (await readFileBytes(file, label, cwd)).toString("utf8");
+}
+
+/** A file's exact bytes (a webhook body, a raw request), at most 16 MiB; a failure is a UsageError naming `label`. */
+export async function readFileBytes(file: string, label: string, cwd?: string): Promise<Buffer> {
   try {
-    return (await readFileBounded(cwd === undefined ? file : resolve(cwd, file))).toString("utf8");
+    return await readFileBounded(cwd === undefined ? file : resolve(cwd, file));
   } catch (err) {
     if (err instanceof InputTooLargeError) throw new UsageError(tooLargeMessage(label, escapeControl(file)));
     throw new UsageError(

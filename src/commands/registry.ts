@@ -115,6 +115,40 @@ export const REGISTRY: readonly Entry[] = [
     summary: "`DELETE …/webhook_verification`",
   },
   {
+    command: "webhook",
+    description: "Sign and verify webhook deliveries as each provider does (nothing is sent to ngrok)",
+    examples: [
+      "$ edgectl webhook providers",
+      `$ edgectl webhook sign --provider github --secret s3cret --body '{"a":1}'`,
+      "$ edgectl webhook verify --provider stripe --request-file delivery.http --secret whsec_test --now 1700000010",
+    ],
+  },
+  {
+    command: "webhook providers",
+    module: "webhook/providers",
+    export: "providers",
+    usage: "",
+    summary: "every provider of ngrok's list: whether edgectl signs and verifies it, its headers, tolerance and source",
+  },
+  {
+    command: "webhook sign",
+    module: "webhook/sign",
+    export: "sign",
+    usage:
+      "--provider <p> (--body <text> \\| --body-file <f> \\| -) [--secret-stdin \\| --secret-file <f> \\| --secret <v> \\| --private-key-file <f>] [--url <url>] [--timestamp <unix>] [--content-type <t>] [--id <id>] [--send] [--show-secret]",
+    summary:
+      "the headers a real delivery of the body carries (`Name: value` lines; `-o json` `{method, url, headers, body}`); `--send` POSTs it to `--url`: exit 0 on 2xx, 1 otherwise",
+  },
+  {
+    command: "webhook verify",
+    module: "webhook/verify",
+    export: "verify",
+    usage:
+      "--provider <p> --request-file <f>\\|- [--secret-stdin \\| --secret-file <f> \\| --secret <v> \\| --public-key-file <f>] [--url <url>] [--now <unix>]",
+    summary:
+      "a raw HTTP/1.1 request → `verified` (exit 0) or `not verified: <check>: <why>` (exit 1): missing header, other bytes signed, stale timestamp, URL, kind of secret",
+  },
+  {
     command: "endpoint",
     description: "Manage Cloud Endpoints and their Traffic Policy",
     examples: [

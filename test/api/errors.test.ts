@@ -3,6 +3,7 @@ import {
   ApiError,
   AuthError,
   BatchError,
+  CheckFailedError,
   EXIT_CODES,
   EdgectlError,
   InterruptedError,
@@ -17,6 +18,12 @@ describe("error kinds map to the contract's exit codes", () => {
     const err = new UsageError("bad");
     expect(err.kind).toBe("usage");
     expect(exitOf(err)).toBe(2);
+  });
+
+  it("exits 1 for a check that did not pass (webhook verify, policy test --cases), kind check", () => {
+    const err = new CheckFailedError("not verified");
+    expect(err.kind).toBe("check");
+    expect(exitOf(err)).toBe(1);
   });
 
   it("exits 1 for an API error", () => {
@@ -56,7 +63,7 @@ describe("error kinds map to the contract's exit codes", () => {
   });
 
   it("has exactly the documented codes", () => {
-    expect(EXIT_CODES).toEqual({ api: 1, internal: 1, usage: 2, network: 3, auth: 4, interrupted: 130 });
+    expect(EXIT_CODES).toEqual({ api: 1, internal: 1, check: 1, usage: 2, network: 3, auth: 4, interrupted: 130 });
   });
 
   it("keeps the message and is an Error", () => {

@@ -8,6 +8,7 @@ import { fakeDeps } from "./fake-deps.js";
 const ALL = [
   "failover",
   "webhook-verification",
+  "webhook",
   "endpoint",
   "export",
   "migrate",
@@ -71,6 +72,7 @@ describe("the command tree", () => {
     expect(tree).toMatchObject({
       failover: ["create", "get", "list", "update", "delete"],
       "webhook-verification": ["replace", "get", "delete"],
+      webhook: ["providers", "sign", "verify"],
       migrate: ["edge"],
       policy: ["check"],
       auth: ["login", "status", "logout"],

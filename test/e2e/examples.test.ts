@@ -64,6 +64,8 @@ const EXCEPTIONS: Record<string, string> = {
     "asks first on a terminal (without one it needs --yes)",
   "edgectl endpoint delete ep_2abc": "asks first on a terminal (without one it needs --yes)",
   "edgectl webhook-verification delete edghts_1 edghtsrt_1": "asks first on a terminal (without one it needs --yes)",
+  "edgectl webhook sign --provider github --secret s3cret --body '{\"a\":1}' --url http://127.0.0.1:3000/hook --send":
+    "POSTs to a local app on a fixed port (test/commands/webhook/sign.test.ts sends to a server on port 0)",
   "source <(edgectl completion zsh)":
     "zsh's syntax, sourced in zsh (`edgectl completion zsh` itself runs in the line after it)",
 };
@@ -128,10 +130,10 @@ const FILES: Record<string, string> = {
   "key.txt": "staging-key\n",
 };
 
-/** The files the README shows inline: each ```yaml (or ```json) block whose info string names a file. */
+/** The files the README shows inline: each ```yaml (or ```json, ```http) block whose info string names a file. */
 function readmeFiles(readme: string): Record<string, string> {
   const files: Record<string, string> = {};
-  const re = /^```(?:yaml|json) ([\w.-]+)\n([\s\S]*?)^```$/gm;
+  const re = /^```(?:yaml|json|http) ([\w.-]+)\n([\s\S]*?)^```$/gm;
   for (let m = re.exec(readme); m; m = re.exec(readme)) files[m[1]!] = m[2]!;
   return files;
 }

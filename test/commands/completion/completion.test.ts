@@ -190,10 +190,12 @@ describe("fish", () => {
     ]);
   });
 
-  it("--provider completes provider names under both webhook-verification replace verbs; -o/--output completes table json", () => {
+  it("--provider completes provider names under every verb that takes it; -o/--output completes table json", () => {
     const provider = fishFlag("provider");
     expect(provider.map(conditionOf).sort()).toEqual([
       "__edgectl_at endpoint webhook-verification replace",
+      "__edgectl_at webhook sign",
+      "__edgectl_at webhook verify",
       "__edgectl_at webhook-verification replace",
     ]);
     for (const line of provider) expect(line).toContain(`-x -a '${PROVIDERS.join(" ")}'`);
@@ -437,7 +439,7 @@ describe("the whole CLI in-process", () => {
       expect(replies[0]).toEqual(["failover"]);
       expect(replies[1]).toEqual(["github", "gitlab"]);
       expect(replies[2]).toEqual(["--concurrency"]);
-      expect(replies[3]).toEqual(["webhook-verification"]);
+      expect(replies[3]).toEqual(["webhook-verification", "webhook"]);
       expect(replies[4]).toEqual(["update"]);
       expect(replies[5]).toEqual(["list"]);
       expect(replies[6]).toEqual(["json"]);
