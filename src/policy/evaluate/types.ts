@@ -1,5 +1,18 @@
 // The evaluator's shapes (INTERFACES.md, "Evaluator"): what goes in, what comes out.
-import type { Scheme } from "../../webhooks/scheme.js";
+/**
+ * What the evaluator needs of a webhook scheme: the part of src/webhooks/scheme.ts's `Scheme`
+ * that verifies (declared here, structurally, so that the policy layer imports nothing above
+ * it; every `Scheme` is one).
+ */
+export interface VerifyingScheme {
+  key: "secret" | "private-key" | "public-key";
+  verify(input: {
+    request: { method: string; url: string; headers: Record<string, string>; body: Buffer };
+    secret?: string;
+    publicKey?: string;
+    now: number;
+  }): { verified: true } | { verified: false; check: string; message: string };
+}
 
 export type Phase = "on_tcp_connect" | "on_http_request" | "on_http_response";
 export type Protocol = "https" | "http" | "tls" | "tcp";
@@ -42,7 +55,7 @@ export interface EvalContext {
   kind: "public" | "internal" | "agent";
   state: EvalState;
   /** The webhook schemes (src/webhooks), injected. */
-  schemes: (provider: string) => Scheme | undefined;
+  schemes: (provider: string) => VerifyingScheme | undefined;
   /** The identity oauth / openid-connect has signed in (email, name, …); none: not signed in. */
   identity?: Record<string, string>;
   /** The answers of the policy's http-request actions. */

@@ -59,7 +59,10 @@ describe("policy test argv → options", () => {
 
 const suite = useFaultServer("key_policy", appSandbox);
 const { file } = useScratch("edgectl-policy-test-");
-const run = (args: string[], opts: { input?: string; env?: Record<string, string> } = {}) => suite.cli.run(["policy", "test", ...args], opts);
+const run = async (args: string[], opts: { input?: string } = {}) => {
+  const r = await suite.cli.run(["policy", "test", ...args], opts);
+  return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
+};
 
 const GATE = file(
   "gate.yml",
