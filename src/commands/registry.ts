@@ -214,7 +214,8 @@ export const REGISTRY: readonly Entry[] = [
   },
   {
     command: "policy",
-    description: "Check and test a Traffic Policy locally, with the same rules as the endpoint commands and the emulator",
+    description:
+      "Check and test a Traffic Policy locally, with the same rules as the endpoint commands and the emulator",
     examples: [
       "$ edgectl policy check policy.yml",
       "$ edgectl policy check tcp-policy.json --protocol tcp",

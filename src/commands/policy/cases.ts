@@ -80,7 +80,7 @@ export function caseRequest(c: Case, now: Date, defaultIp: string): EvalRequest 
   } catch {
     return { error: `request.url: ${JSON.stringify(c.request.url)} is not a full URL (scheme://host/path)` };
   }
-  headers.host ??= [url.host];
+  if (!Object.hasOwn(headers, "host")) headers.host = [url.host];
   const time = c.request.time === undefined ? now : new Date(c.request.time);
   if (Number.isNaN(time.getTime()) || (c.request.time !== undefined && !RFC3339.test(c.request.time)))
     return { error: `request.time: ${JSON.stringify(c.request.time)} is not an RFC 3339 time` };
@@ -106,7 +106,8 @@ export function compare(expect: Case["expect"], got: Got): string[] {
     );
   if (expect.status !== undefined && expect.status !== got.status)
     out.push(`expected status ${expect.status}, got ${show(got.status)}`);
-  if (expect.url !== undefined && expect.url !== got.url) out.push(`expected url ${show(expect.url)}, got ${show(got.url)}`);
+  if (expect.url !== undefined && expect.url !== got.url)
+    out.push(`expected url ${show(expect.url)}, got ${show(got.url)}`);
   const headers = (what: string, wanted: Record<string, string | null> | undefined, have: Record<string, string[]>) => {
     for (const [name, want] of Object.entries(wanted ?? {})) {
       const values = have[name.toLowerCase()];

@@ -33,7 +33,11 @@ const args = {
   },
 };
 const flags = {
-  request: { flag: "--request <request>", help: 'the request: "<METHOD> <URL>", e.g. "GET https://example.com/a?b=1"', schema: text },
+  request: {
+    flag: "--request <request>",
+    help: 'the request: "<METHOD> <URL>", e.g. "GET https://example.com/a?b=1"',
+    schema: text,
+  },
   header: {
     flag: "-H, --header <header>",
     help: 'a request header, "Name: value" (repeatable)',
@@ -41,10 +45,19 @@ const flags = {
     schema: () => z.optional(z.array(z.string())),
   },
   body: { flag: "--body <text>", help: "the request's body", schema: text },
-  bodyFile: { flag: "--body-file <file>", help: "the request's body, from a file", complete: "file" as const, schema: text },
+  bodyFile: {
+    flag: "--body-file <file>",
+    help: "the request's body, from a file",
+    complete: "file" as const,
+    schema: text,
+  },
   clientIp: { flag: "--client-ip <ip>", help: `the client's address (default ${DEFAULT_CLIENT_IP})`, schema: text },
   time: { flag: "--time <time>", help: "the request's time, RFC 3339 (default now)", schema: text },
-  sign: { flag: "--sign <provider>", help: "sign the request as that webhook provider would, with the secret given", schema: text },
+  sign: {
+    flag: "--sign <provider>",
+    help: "sign the request as that webhook provider would, with the secret given",
+    schema: text,
+  },
   secretStdin: secretFlags.secretStdin,
   secretFile: secretFlags.secretFile,
   secret: secretFlags.secret,
@@ -65,7 +78,12 @@ const flags = {
       ),
   },
   showSecret: { flag: "--show-secret", help: "show the secrets of the policy in the trace", ...switchValue() },
-  cases: { flag: "--cases <file>", help: "run a cases file (YAML or JSON) instead of one request", complete: "file" as const, schema: text },
+  cases: {
+    flag: "--cases <file>",
+    help: "run a cases file (YAML or JSON) instead of one request",
+    complete: "file" as const,
+    schema: text,
+  },
   protocol: {
     flag: "--protocol <protocol>",
     help: "the endpoint's protocol: https, http, tls or tcp",
@@ -84,9 +102,15 @@ export const test = defineCommand({
   args,
   flags,
   rules: [
-    { ok: (o) => (o.request === undefined) !== (o.cases === undefined), message: "--request, --cases: give exactly one" },
+    {
+      ok: (o) => (o.request === undefined) !== (o.cases === undefined),
+      message: "--request, --cases: give exactly one",
+    },
     { ok: (o) => !(o.internal && o.agent), message: "--internal, --agent: give at most one" },
-    { ok: (o) => !(o.body !== undefined && o.bodyFile !== undefined), message: "--body, --body-file: give at most one" },
+    {
+      ok: (o) => !(o.body !== undefined && o.bodyFile !== undefined),
+      message: "--body, --body-file: give at most one",
+    },
   ],
   about: `Checks the policy as "policy check" does, then runs the request through it as ngrok would:
 each phase's rules in order (a rule runs when all its expressions are true), each action's
@@ -94,11 +118,12 @@ config with its interpolations resolved, until a terminating action; on_http_res
 over the upstream's answer (--upstream-status). Prints the trace and the outcome; an action
 it cannot work out (an http-request with no answer, IP policies) makes the outcome
 "unknown", never a guess. With --cases, prints PASS or FAIL per case and "N passed, M failed",
-and exits 1 when any case failed.`,
+and exits 1 when any case failed. --sign <provider> (with --secret-stdin, --secret-file or
+--secret) signs the request as that webhook provider would, for verify-webhook to check.`,
   examples: [
     '$ edgectl policy test policy.yml --request "GET https://example.com/admin" --client-ip 203.0.113.7',
-    '$ edgectl policy test hooks.yml --request "POST https://hooks.example.com/github" --body \'{"a":1}\' --sign github --secret-file gh.secret',
-    "$ edgectl policy test policy.yml --cases cases.yml",
+    '$ edgectl policy test policy.yml --request "POST https://example.com/hooks" --body \'{"a":1}\' -o json | jq .outcome',
+    "$ edgectl policy test path-routing-with-auth.yml --cases path-routing-with-auth.cases.yml",
   ],
   run: async (options, deps) => runTest(options, deps, await loadSchemes()),
 });
@@ -108,7 +133,12 @@ export class CasesFailed extends EdgectlError {
   readonly kind = "api";
 }
 
-export async function runTest(options: TestOptions, deps: Deps, schemes: SchemeLookup, now = () => new Date()): Promise<void> {
+export async function runTest(
+  options: TestOptions,
+  deps: Deps,
+  schemes: SchemeLookup,
+  now = () => new Date(),
+): Promise<void> {
   const policy = await readPolicy(options, deps);
   const kind = options.agent ? "agent" : options.internal ? "internal" : "public";
   if (options.cases !== undefined) return runCases(policy, options, deps, schemes, kind, now);
@@ -146,7 +176,11 @@ async function readPolicy(options: TestOptions, deps: Deps): Promise<unknown> {
   const parsed = await parsePolicyText(text, every(1000));
   await turn();
   let problems: Problem[] = parsed.ok
-    ? await checkPolicyInterruptibly(parsed.document, { protocol: options.protocol as Protocol, internal: options.internal }, every())
+    ? await checkPolicyInterruptibly(
+        parsed.document,
+        { protocol: options.protocol as Protocol, internal: options.internal },
+        every(),
+      )
     : parsed.problems;
   // An agent endpoint has no terminating-action requirement (contract, "Endpoint kinds").
   if (options.agent) problems = problems.filter((p) => p.code !== "ERR_NGROK_2235");
@@ -167,14 +201,20 @@ function identityOf(pairs: string[] | undefined, label = "--identity"): { identi
   const identity: Record<string, string> = {};
   for (const pair of pairs) {
     const at = pair.indexOf("=");
-    if (at <= 0) throw new UsageError(`${label}: ${JSON.stringify(pair)} is not key=value (e.g. email=ann@example.com)`);
+    if (at <= 0)
+      throw new UsageError(`${label}: ${JSON.stringify(pair)} is not key=value (e.g. email=ann@example.com)`);
     identity[pair.slice(0, at)] = pair.slice(at + 1);
   }
   return { identity };
 }
 
 /** The request of --request, -H, --body, --client-ip, --time and --sign. */
-async function requestOf(options: TestOptions, deps: Deps, schemes: SchemeLookup, now: () => Date): Promise<EvalRequest> {
+async function requestOf(
+  options: TestOptions,
+  deps: Deps,
+  schemes: SchemeLookup,
+  now: () => Date,
+): Promise<EvalRequest> {
   const m = /^\s*([A-Za-z]+)\s+(\S+)\s*$/.exec(options.request ?? "");
   let url: URL | undefined;
   try {
@@ -183,7 +223,9 @@ async function requestOf(options: TestOptions, deps: Deps, schemes: SchemeLookup
     url = undefined;
   }
   if (!m || !url || !/^https?:$/.test(url.protocol))
-    throw new UsageError('--request: must be "<METHOD> <URL>" with a full http(s) URL, e.g. "GET https://example.com/"');
+    throw new UsageError(
+      '--request: must be "<METHOD> <URL>" with a full http(s) URL, e.g. "GET https://example.com/"',
+    );
   const headers: Record<string, string[]> = {};
   for (const h of options.header ?? []) {
     const at = h.indexOf(":");
@@ -192,7 +234,7 @@ async function requestOf(options: TestOptions, deps: Deps, schemes: SchemeLookup
       throw new UsageError(`--header: ${JSON.stringify(h)} is not "Name: value"`);
     (headers[name.toLowerCase()] ??= []).push(h.slice(at + 1).trim());
   }
-  headers.host ??= [url.host];
+  if (!Object.hasOwn(headers, "host")) headers.host = [url.host];
   const body =
     options.bodyFile !== undefined
       ? Buffer.from(await readFileText(options.bodyFile, "--body-file"), "utf8")
@@ -202,7 +244,8 @@ async function requestOf(options: TestOptions, deps: Deps, schemes: SchemeLookup
   const time = options.time === undefined ? now() : new Date(options.time);
   const { isIP } = await import("node:net");
   const clientIp = options.clientIp ?? DEFAULT_CLIENT_IP;
-  if (isIP(clientIp) === 0) throw new UsageError(`--client-ip: ${JSON.stringify(clientIp)} is not an IPv4 or IPv6 address`);
+  if (isIP(clientIp) === 0)
+    throw new UsageError(`--client-ip: ${JSON.stringify(clientIp)} is not an IPv4 or IPv6 address`);
   const req: EvalRequest = { method: m[1]!.toUpperCase(), url: url.href, headers, body, clientIp, time };
   if (options.sign !== undefined) {
     const provider = options.sign.toLowerCase();
@@ -216,12 +259,18 @@ async function requestOf(options: TestOptions, deps: Deps, schemes: SchemeLookup
 }
 
 /** Adds the headers a real delivery of the request's body carries (src/webhooks' scheme). */
-function signRequest(req: EvalRequest, scheme: NonNullable<ReturnType<SchemeLookup>>, key: { secret?: string; privateKey?: string }): void {
+function signRequest(
+  req: EvalRequest,
+  scheme: NonNullable<ReturnType<SchemeLookup>>,
+  key: { secret?: string; privateKey?: string },
+): void {
   const signed = scheme.sign({
     body: req.body,
     url: req.url,
     timestamp: Math.floor(req.time.getTime() / 1000),
-    contentType: req.headers["content-type"]?.[0] ?? (looksJson(req.body) ? "application/json" : "application/x-www-form-urlencoded"),
+    contentType:
+      req.headers["content-type"]?.[0] ??
+      (looksJson(req.body) ? "application/json" : "application/x-www-form-urlencoded"),
     ...(key.secret !== undefined ? { secret: key.secret } : {}),
     ...(key.privateKey !== undefined ? { privateKey: key.privateKey } : {}),
   });
@@ -259,12 +308,16 @@ export function traceText(trace: readonly TraceEntry[], got: Got): string {
   for (const t of trace) {
     if (t.phase !== phase) {
       phase = t.phase;
-      out.push(t.phase === "on_http_response" ? `${phase} (the upstream answered ${got.response?.status ?? "?"})` : phase);
+      out.push(
+        t.phase === "on_http_response" ? `${phase} (the upstream answered ${got.response?.status ?? "?"})` : phase,
+      );
     }
     const state = !t.reached ? "not reached (the phase had ended)" : t.ran ? "ran" : "skipped";
     out.push(`  ${t.rule === t.place ? t.place : `${t.place} ${json(t.rule)}`}: ${state}`);
     for (const e of t.expressions)
-      out.push(`    ${e.expression} → ${e.skipped ? "(not evaluated)" : e.error !== undefined ? `error: ${e.error}` : json(e.value)}`);
+      out.push(
+        `    ${e.expression} → ${e.skipped ? "(not evaluated)" : e.error !== undefined ? `error: ${e.error}` : json(e.value)}`,
+      );
     for (const a of t.actions) {
       out.push(`    ${a.type} ${json(a.config)}`);
       out.push(`      ${a.did}`);
@@ -308,7 +361,8 @@ async function runCases(
     if ("error" in req) throw new UsageError(`${at}: ${req.error}`);
     if (c.request.sign) {
       const scheme = schemes(c.request.sign.provider.toLowerCase());
-      if (!scheme) throw new UsageError(`${at}: request.sign: edgectl cannot sign for provider ${json(c.request.sign.provider)}`);
+      if (!scheme)
+        throw new UsageError(`${at}: request.sign: edgectl cannot sign for provider ${json(c.request.sign.provider)}`);
       const secret = deps.env[c.request.sign.secret_env];
       if (secret === undefined || secret === "")
         throw new UsageError(`${at}: request.sign.secret_env: the variable ${c.request.sign.secret_env} is not set`);
@@ -338,12 +392,17 @@ async function runCases(
     output === "table"
       ? [...lines, summary].map((l) => escapeControl(l)).join("\n") + "\n"
       : renderData(output, {
-          cases: file.cases.map((c, i) => ({ name: c.name, passed: lines[i]!.startsWith("PASS"), ...(lines[i]!.startsWith("FAIL") ? { failures: lines[i]!.slice(lines[i]!.indexOf(": ") + 2) } : {}) })),
+          cases: file.cases.map((c, i) => ({
+            name: c.name,
+            passed: lines[i]!.startsWith("PASS"),
+            ...(lines[i]!.startsWith("FAIL") ? { failures: lines[i]!.slice(lines[i]!.indexOf(": ") + 2) } : {}),
+          })),
           passed,
           failed,
         }),
   );
-  if (failed > 0) throw new CasesFailed(`${failed} of ${file.cases.length} case${file.cases.length === 1 ? "" : "s"} failed`);
+  if (failed > 0)
+    throw new CasesFailed(`${failed} of ${file.cases.length} case${file.cases.length === 1 ? "" : "s"} failed`);
 }
 
 /** The cases file (YAML or JSON, read by the project's one YAML reader), checked by its schema; invalid: exit 2. */
@@ -356,7 +415,10 @@ async function readCases(path: string): Promise<CasesFile> {
   const result = casesSchema.safeParse(read.value);
   if (!result.success) {
     const issue = result.error.issues[0]!;
-    const place = issue.path.map((k) => (typeof k === "number" ? `[${k}]` : `.${String(k)}`)).join("").replace(/^\./, "");
+    const place = issue.path
+      .map((k) => (typeof k === "number" ? `[${k}]` : `.${String(k)}`))
+      .join("")
+      .replace(/^\./, "");
     throw new UsageError(`--cases: ${escapeControl(path)}: ${place || "(file)"}: ${issueWords(issue)}`);
   }
   return result.data;

@@ -128,7 +128,9 @@ function rewrite(config: Config, url: string): { url: string; matches: string[] 
   const { text, matches } = replaceAll(re, url, to);
   if (matches.length === 0) return { url, matches };
   const next = resolveUrl(text, url);
-  return next === undefined ? { error: `the rewritten URL ${JSON.stringify(text)} is not a URL edgectl can place` } : { url: next, matches };
+  return next === undefined
+    ? { error: `the rewritten URL ${JSON.stringify(text)} is not a URL edgectl can place` }
+    : { url: next, matches };
 }
 
 export const RUNS: Record<string, ActionRun> = {
@@ -196,7 +198,8 @@ export const RUNS: Record<string, ActionRun> = {
   // none is added.
   "custom-response": (config, run) => {
     const status = statusOr(config.status_code, 200);
-    const body = typeof config.body === "string" ? config.body : typeof config.content === "string" ? config.content : "";
+    const body =
+      typeof config.body === "string" ? config.body : typeof config.content === "string" ? config.content : "";
     return {
       did: `answered ${status}`,
       end: { kind: "response", status, headers: headerList(config.headers), body, by: run.by },
@@ -220,11 +223,15 @@ export const RUNS: Record<string, ActionRun> = {
   // denied one; refused: 403 in HTTP phases, the connection closed in on_tcp_connect.
   "restrict-ips": (config, run) => {
     if (list(config.ip_policies).length > 0)
-      return { did: "not worked out", unknown: "restrict-ips: the CIDRs of ip_policies are on ngrok's side, not in the policy" };
+      return {
+        did: "not worked out",
+        unknown: "restrict-ips: the CIDRs of ip_policies are on ngrok's side, not in the policy",
+      };
     const allow = texts(config.allow);
     const deny = texts(config.deny);
     const bad = [...allow, ...deny].find((c) => !isCidr(c));
-    if (bad !== undefined) return { did: "not worked out", unknown: `restrict-ips: ${JSON.stringify(bad)} is not a CIDR` };
+    if (bad !== undefined)
+      return { did: "not worked out", unknown: `restrict-ips: ${JSON.stringify(bad)} is not a CIDR` };
     const ip = run.req.clientIp;
     const denied = firstMatch(ip, deny);
     const allowed = firstMatch(ip, allow);
@@ -251,7 +258,8 @@ export const RUNS: Record<string, ActionRun> = {
   "verify-webhook": (config, run) => {
     const provider = String(config.provider ?? "");
     const scheme = run.ctx.schemes(provider);
-    if (!scheme) return { did: "not worked out", unknown: `verify-webhook: edgectl cannot verify provider ${provider}` };
+    if (!scheme)
+      return { did: "not worked out", unknown: `verify-webhook: edgectl cannot verify provider ${provider}` };
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(run.req.headers)) headers[k] = v.join(", ");
     const secret = String(config.secret ?? "");
@@ -310,15 +318,23 @@ export const RUNS: Record<string, ActionRun> = {
   // issuer and audience. The keys come from the jku URLs of the policy, whose JWKS the case
   // (or the emulator) supplies: nothing is fetched.
   "jwt-validation": (config, run) => {
-    const issuers = list(isObject(config.issuer) ? config.issuer.allow_list : []).map((i) => String(isObject(i) ? i.value : i));
+    const issuers = list(isObject(config.issuer) ? config.issuer.allow_list : []).map((i) =>
+      String(isObject(i) ? i.value : i),
+    );
     const audiences = list(isObject(config.audience) ? config.audience.allow_list : []).map((i) =>
       String(isObject(i) ? i.value : i),
     );
     const jws = isObject(config.jws) ? config.jws : {};
     const algorithms = texts(jws.allowed_algorithms);
-    const jkus = list(jws.keys).flatMap((k) => list(isObject(k) ? k.sources : []).flatMap((s) => texts(isObject(s) ? s.additional_jkus : [])));
+    const jkus = list(jws.keys).flatMap((k) =>
+      list(isObject(k) ? k.sources : []).flatMap((s) => texts(isObject(s) ? s.additional_jkus : [])),
+    );
     const keys = jwksFor(jkus, run.ctx.jwtKeys);
-    if (!keys) return { did: "not worked out", unknown: `jwt-validation: no keys given for ${jkus.join(", ") || "its jku URLs"} (give them as jwt_keys)` };
+    if (!keys)
+      return {
+        did: "not worked out",
+        unknown: `jwt-validation: no keys given for ${jkus.join(", ") || "its jku URLs"} (give them as jwt_keys)`,
+      };
     const tokens: unknown[] = [];
     for (const spec of list(isObject(config.http) ? config.http.tokens : [])) {
       const t = isObject(spec) ? spec : {};
@@ -328,7 +344,11 @@ export const RUNS: Record<string, ActionRun> = {
       const prefix = typeof t.prefix === "string" ? t.prefix : "";
       if (raw === undefined || !raw.startsWith(prefix)) {
         const result = { tokens, error: { code: "missing", message: `no token in ${String(t.name)}` } };
-        return { did: `refused (401): no token in ${String(t.name)}`, result, end: { kind: "deny", status: 401, by: run.by } };
+        return {
+          did: `refused (401): no token in ${String(t.name)}`,
+          result,
+          end: { kind: "deny", status: 401, by: run.by },
+        };
       }
       const verdict = checkJwt(raw.slice(prefix.length).trim(), keys, {
         algorithms,
@@ -336,7 +356,8 @@ export const RUNS: Record<string, ActionRun> = {
         audiences,
         now: Math.floor(run.req.time.getTime() / 1000),
       });
-      if (verdict.token) tokens.push({ ...verdict.token, location: "header", location_property: String(t.name), verified: verdict.ok });
+      if (verdict.token)
+        tokens.push({ ...verdict.token, location: "header", location_property: String(t.name), verified: verdict.ok });
       if (!verdict.ok)
         return {
           did: `token refused: ${verdict.why}`,
@@ -354,7 +375,8 @@ export const RUNS: Record<string, ActionRun> = {
   "rate-limit": (config, run) => {
     const rate = durationMs(config.rate);
     const capacity = typeof config.capacity === "number" ? config.capacity : NaN;
-    if (rate === undefined || !(capacity >= 1)) return { did: "not worked out", unknown: "rate-limit: capacity or rate missing" };
+    if (rate === undefined || !(capacity >= 1))
+      return { did: "not worked out", unknown: "rate-limit: capacity or rate missing" };
     const values: string[] = [];
     for (const key of texts(config.bucket_key)) {
       const v = evaluateExpression(key, run.activation());
@@ -394,7 +416,8 @@ export const RUNS: Record<string, ActionRun> = {
     const url = String(config.url ?? "");
     const method = String(config.method ?? "GET").toUpperCase();
     const answer = run.ctx.httpResponses?.find((a) => a.url === url && (a.method ?? "GET").toUpperCase() === method);
-    if (!answer) return { did: "not worked out", unknown: `http-request: no answer given for ${method} ${url} (http_responses)` };
+    if (!answer)
+      return { did: "not worked out", unknown: `http-request: no answer given for ${method} ${url} (http_responses)` };
     return {
       did: `${method} ${url} answered ${answer.status}`,
       result: {
@@ -428,7 +451,10 @@ export const RUNS: Record<string, ActionRun> = {
 function signIn(type: "oauth" | "openid-connect", provider: string, run: Run): Step {
   const identity = run.ctx.identity;
   if (identity && Object.keys(identity).length > 0)
-    return { did: `signed in as ${identity.email ?? identity.name ?? "(identity)"}`, result: { identity: { ...identity } } };
+    return {
+      did: `signed in as ${identity.email ?? identity.name ?? "(identity)"}`,
+      result: { identity: { ...identity } },
+    };
   // The provider's sign-in URL is built by ngrok (not documented); the redirect names the provider.
   const url = type === "openid-connect" ? provider : `oauth:${provider}`;
   return {

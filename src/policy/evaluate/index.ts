@@ -126,11 +126,11 @@ function runPhase(
   // set-vars/behavior.mdx, "Scoping": the variables of each phase are that phase's alone.
   const vars: Record<string, unknown> = {};
   let units = 0;
-  const fixed = connVariables(env.req, env.ctx.protocol);
+  let fixed: Record<string, unknown> | undefined;
   let activation: Activation | undefined;
   const current = (): Activation =>
     (activation ??= {
-      ...fixed,
+      ...(fixed ??= connVariables(env.req, env.ctx.protocol)),
       req: reqVariables(env.req),
       ...(env.res ? { res: resVariables(env.res) } : {}),
       vars: { ...vars },
@@ -142,7 +142,15 @@ function runPhase(
     const rule: unknown = list[i];
     const place = `${phase}[${i}]`;
     const name = isObject(rule) && typeof rule.name === "string" && rule.name !== "" ? rule.name : place;
-    const entry: TraceEntry = { phase, rule: name, place, ran: false, reached: outcome === undefined, expressions: [], actions: [] };
+    const entry: TraceEntry = {
+      phase,
+      rule: name,
+      place,
+      ran: false,
+      reached: outcome === undefined,
+      expressions: [],
+      actions: [],
+    };
     env.trace.push(entry);
     if (outcome !== undefined || !isObject(rule)) continue;
     const expressions = Array.isArray(rule.expressions) ? rule.expressions.map(String) : [];

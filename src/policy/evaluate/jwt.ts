@@ -52,7 +52,8 @@ export function checkJwt(
   const candidates = keys.filter(
     (k) => k.kty === spec.kty && (header.kid === undefined || k.kid === undefined || k.kid === header.kid),
   );
-  if (candidates.length === 0) return { ok: false, why: `no ${spec.kty} key${header.kid ? ` with kid ${String(header.kid)}` : ""}`, token };
+  if (candidates.length === 0)
+    return { ok: false, why: `no ${spec.kty} key${header.kid ? ` with kid ${String(header.kid)}` : ""}`, token };
   const signed = Buffer.from(`${pieces[0]}.${pieces[1]}`);
   const signature = Buffer.from(pieces[2]!, "base64url");
   const good = candidates.some((jwk) => {
@@ -64,7 +65,11 @@ export function checkJwt(
         spec.dsa
           ? { key, dsaEncoding: "ieee-p1363" }
           : spec.pss
-            ? { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: { sha256: 32, sha384: 48, sha512: 64 }[spec.hash] }
+            ? {
+                key,
+                padding: constants.RSA_PKCS1_PSS_PADDING,
+                saltLength: { sha256: 32, sha384: 48, sha512: 64 }[spec.hash],
+              }
             : key,
         signature,
       );
@@ -76,11 +81,17 @@ export function checkJwt(
   if (!rules.issuers.includes(String(payload.iss)))
     return { ok: false, why: `issuer ${JSON.stringify(payload.iss)} is not in the allow list`, token };
   if (rules.audiences.length > 0) {
-    const aud = Array.isArray(payload.aud) ? payload.aud.map(String) : payload.aud === undefined ? [] : [String(payload.aud)];
+    const aud = Array.isArray(payload.aud)
+      ? payload.aud.map(String)
+      : payload.aud === undefined
+        ? []
+        : [String(payload.aud)];
     if (!aud.some((a) => rules.audiences.includes(a))) return { ok: false, why: "no allowed audience in aud", token };
   }
   // RFC 7519 §4.1.4/§4.1.5: exp and nbf (seconds).
-  if (typeof payload.exp === "number" && rules.now >= payload.exp) return { ok: false, why: "the token has expired (exp)", token };
-  if (typeof payload.nbf === "number" && rules.now < payload.nbf) return { ok: false, why: "the token is not valid yet (nbf)", token };
+  if (typeof payload.exp === "number" && rules.now >= payload.exp)
+    return { ok: false, why: "the token has expired (exp)", token };
+  if (typeof payload.nbf === "number" && rules.now < payload.nbf)
+    return { ok: false, why: "the token is not valid yet (nbf)", token };
   return { ok: true, token };
 }

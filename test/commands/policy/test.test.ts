@@ -24,7 +24,29 @@ describe("policy test argv → options", () => {
   it.each([
     [["p.yml", "--request", "GET https://a.example.com/"], { ...BASE, request: "GET https://a.example.com/" }],
     [
-      ["-", "--request", "POST https://a.example.com/x", "-H", "X-A: 1", "--header", "x-b: 2", "--body", "{}", "--client-ip", "10.0.0.1", "--time", "2026-01-01T00:00:00Z", "--identity", "email=a@b.c", "--identity", "name=A", "--upstream-status", "503", "--show-secret", "--agent"],
+      [
+        "-",
+        "--request",
+        "POST https://a.example.com/x",
+        "-H",
+        "X-A: 1",
+        "--header",
+        "x-b: 2",
+        "--body",
+        "{}",
+        "--client-ip",
+        "10.0.0.1",
+        "--time",
+        "2026-01-01T00:00:00Z",
+        "--identity",
+        "email=a@b.c",
+        "--identity",
+        "name=A",
+        "--upstream-status",
+        "503",
+        "--show-secret",
+        "--agent",
+      ],
       {
         ...BASE,
         policy: "-",
@@ -39,8 +61,14 @@ describe("policy test argv → options", () => {
         agent: true,
       },
     ],
-    [["p.yml", "--cases", "c.yml", "--protocol", "http", "--internal"], { ...BASE, cases: "c.yml", protocol: "http", internal: true }],
-    [["p.yml", "--request", "GET https://h.example.com/", "--sign", "github", "--secret", "s"], { ...BASE, request: "GET https://h.example.com/", sign: "github", secret: "s" }],
+    [
+      ["p.yml", "--cases", "c.yml", "--protocol", "http", "--internal"],
+      { ...BASE, cases: "c.yml", protocol: "http", internal: true },
+    ],
+    [
+      ["p.yml", "--request", "GET https://h.example.com/", "--sign", "github", "--secret", "s"],
+      { ...BASE, request: "GET https://h.example.com/", sign: "github", secret: "s" },
+    ],
   ])("reads %j", async (argv, options) => {
     expect((await parse(testCommand, argv)).options).toEqual(options);
   });
@@ -107,24 +135,43 @@ describe("edgectl policy test --request (in-process)", () => {
     const r = await run([GATE, "--request", "GET https://shop.example.com/", "--client-ip", "203.0.113.9"]);
     expect(r.stdout).toContain('add-headers {"headers":{"x-client":"203.0.113.9","authorization":"********"}}');
     expect(r.stdout).not.toContain("t0ps3cret");
-    expect(r.stdout).toContain('outcome: forward to https://app.internal; answered 200 (on_http_request "app", forward-internal)');
+    expect(r.stdout).toContain(
+      'outcome: forward to https://app.internal; answered 200 (on_http_request "app", forward-internal)',
+    );
     const shown = await run([GATE, "--request", "GET https://shop.example.com/", "--show-secret"]);
     expect(shown.stdout).toContain('"authorization":"Bearer t0ps3cret"');
   });
 
   it("prints {outcome, trace, vars, units} with -o json; by.rule is the name or the place", async () => {
     const r = await run([GATE, "--request", "GET https://shop.example.com/admin", "-o", "json"]);
-    const j = JSON.parse(r.stdout) as { outcome: unknown; trace: { rule: string; ran: boolean }[]; vars: unknown; units: number };
-    expect(j.outcome).toEqual({ kind: "deny", status: 404, headers: {}, by: { phase: "on_http_request", rule: "admin only from the office", action: "deny" } });
-    expect(j.trace.map((t) => [t.rule, t.ran])).toEqual([["admin only from the office", true], ["app", false]]);
+    const j = JSON.parse(r.stdout) as {
+      outcome: unknown;
+      trace: { rule: string; ran: boolean }[];
+      vars: unknown;
+      units: number;
+    };
+    expect(j.outcome).toEqual({
+      kind: "deny",
+      status: 404,
+      headers: {},
+      by: { phase: "on_http_request", rule: "admin only from the office", action: "deny" },
+    });
+    expect(j.trace.map((t) => [t.rule, t.ran])).toEqual([
+      ["admin only from the office", true],
+      ["app", false],
+    ]);
     expect(j.vars).toEqual({});
     expect(j.units).toBe(0);
   });
 
   it("reads the policy from stdin with -, and refuses an invalid policy with check's problems (exit 2)", async () => {
-    const ok = await run(["-", "--request", "GET https://a.example.com/"], { input: '{"on_http_request":[{"actions":[{"type":"deny"}]}]}' });
+    const ok = await run(["-", "--request", "GET https://a.example.com/"], {
+      input: '{"on_http_request":[{"actions":[{"type":"deny"}]}]}',
+    });
     expect(ok.stdout).toContain("outcome: deny 403");
-    const bad = await run(["-", "--request", "GET https://a.example.com/"], { input: "on_http_request:\n  - actions: [{type: nope}]\n" });
+    const bad = await run(["-", "--request", "GET https://a.example.com/"], {
+      input: "on_http_request:\n  - actions: [{type: nope}]\n",
+    });
     expect(bad.stdout).toMatch(/^on_http_request\[0\]\.actions\[0\]\.type: unknown action type "nope"/);
     expect(bad.stderr).toBe("error: stdin: the policy has 1 problem (for a public https endpoint)");
     expect(bad.exitCode).toBe(2);
@@ -134,9 +181,15 @@ describe("edgectl policy test --request (in-process)", () => {
     [["--request", "GET /relative"], /^error: --request: must be "<METHOD> <URL>"/],
     [["--request", "GET https://a/", "-H", "no colon"], /^error: --header: "no colon" is not "Name: value"/],
     [["--request", "GET https://a/", "--time", "yesterday"], /^error: --time: "yesterday" is not an RFC 3339 time/],
-    [["--request", "GET https://a/", "--client-ip", "1.2.3"], /^error: --client-ip: "1.2.3" is not an IPv4 or IPv6 address/],
+    [
+      ["--request", "GET https://a/", "--client-ip", "1.2.3"],
+      /^error: --client-ip: "1.2.3" is not an IPv4 or IPv6 address/,
+    ],
     [["--request", "GET https://a/", "--identity", "nobody"], /^error: --identity: "nobody" is not key=value/],
-    [["--request", "GET https://a/", "--sign", "github", "--secret", "s"], /^error: --sign: edgectl cannot sign for provider "github"/],
+    [
+      ["--request", "GET https://a/", "--sign", "github", "--secret", "s"],
+      /^error: --sign: edgectl cannot sign for provider "github"/,
+    ],
   ])("refuses a bad request %j (exit 2)", async (args, message) => {
     const r = await run([GATE, ...args]);
     expect(r.stderr).toMatch(message);
@@ -162,7 +215,14 @@ describe("policy test --sign (runTest with a local scheme)", () => {
     "hook.yml",
     "on_http_request:\n  - actions:\n      - type: verify-webhook\n        config: {provider: github, secret: s3cret}\n      - type: forward-internal\n        config: {url: 'https://hooks.internal'}\n",
   );
-  const opts = (more: Partial<TestOptions>): TestOptions => ({ ...BASE, policy: HOOK, request: "POST https://hooks.example.com/gh", body: '{"a":1}', sign: "github", ...more });
+  const opts = (more: Partial<TestOptions>): TestOptions => ({
+    ...BASE,
+    policy: HOOK,
+    request: "POST https://hooks.example.com/gh",
+    body: '{"a":1}',
+    sign: "github",
+    ...more,
+  });
   const schemes = (p: string) => (p === "github" ? testScheme : undefined);
 
   it("signs the request as the provider would, and the policy verifies it", async () => {
@@ -243,7 +303,10 @@ describe("edgectl policy test --cases (in-process)", () => {
   });
 
   it("refuses an invalid cases file (exit 2), naming the place", async () => {
-    const bad = file("bad.yml", "cases:\n  - name: x\n    request: {method: GET, url: 'https://a/'}\n    expect: {outcom: deny}\n");
+    const bad = file(
+      "bad.yml",
+      "cases:\n  - name: x\n    request: {method: GET, url: 'https://a/'}\n    expect: {outcom: deny}\n",
+    );
     const r = await run([POLICY, "--cases", bad]);
     expect(r.stderr).toMatch(/^error: --cases: .*bad\.yml: cases\[0\]\.expect: unknown field outcom$/);
     expect(r.stdout).toBe("");
@@ -252,6 +315,10 @@ describe("edgectl policy test --cases (in-process)", () => {
 
   it("prints the cases as JSON with -o json", async () => {
     const r = await run([POLICY, "--cases", CASES, "--json"]);
-    expect(JSON.parse(r.stdout)).toMatchObject({ passed: 3, failed: 0, cases: [{ name: "first request passes", passed: true }, {}, {}] });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      passed: 3,
+      failed: 0,
+      cases: [{ name: "first request passes", passed: true }, {}, {}],
+    });
   });
 });

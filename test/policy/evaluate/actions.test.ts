@@ -24,7 +24,8 @@ interface Row {
 
 const GET = request("GET https://shop.example.com/products?id=7");
 const forward = { kind: "forward", url: "https://app.internal" };
-const resultOf = (r: ReturnType<typeof evaluateRequest>, rule = 0, action = 0) => r.trace[rule]!.actions[action]!.result;
+const resultOf = (r: ReturnType<typeof evaluateRequest>, rule = 0, action = 0) =>
+  r.trace[rule]!.actions[action]!.result;
 
 function table(name: string, rows: Row[]) {
   describe(name, () => {
@@ -95,7 +96,12 @@ table("url-rewrite", [
   },
   {
     cite: "url-rewrite/behavior.mdx:7 'Matching is performed against the entire URL' and CEL interpolation first (:15)",
-    policy: oneRule([{ type: "url-rewrite", config: { from: "^https://${req.url.authority}/products", to: "https://${req.url.authority}/store" } }]),
+    policy: oneRule([
+      {
+        type: "url-rewrite",
+        config: { from: "^https://${req.url.authority}/products", to: "https://${req.url.authority}/store" },
+      },
+    ]),
     outcome: forward,
     then: (r) => expect(r.request.url).toBe("https://shop.example.com/store?id=7"),
   },
@@ -123,7 +129,12 @@ table("redirect", [
     policy: oneRule([
       {
         type: "redirect",
-        config: { from: "/api/v1/users\\?id=([0-9]+)", to: "/api/v2/users/$1/", status_code: 301, headers: { "x-redirected": "true" } },
+        config: {
+          from: "/api/v1/users\\?id=([0-9]+)",
+          to: "/api/v2/users/$1/",
+          status_code: 301,
+          headers: { "x-redirected": "true" },
+        },
       },
     ]),
     req: request("GET https://example.ngrok.app/api/v1/users?id=123"),
@@ -144,7 +155,9 @@ table("redirect", [
 table("custom-response", [
   {
     cite: "custom-response/behavior.mdx:8 returns the configured response; config.mdx status default 200; body interpolated",
-    policy: oneRule([{ type: "custom-response", config: { body: "hi ${req.url.path}", headers: { "Content-Type": "text/plain" } } }]),
+    policy: oneRule([
+      { type: "custom-response", config: { body: "hi ${req.url.path}", headers: { "Content-Type": "text/plain" } } },
+    ]),
     outcome: { kind: "response", status: 200, body: "hi /products", headers: { "content-type": ["text/plain"] } },
   },
   {
@@ -190,7 +203,14 @@ table("set-vars", [
           actions: [
             {
               type: "set-vars",
-              config: { vars: [{ n: "${size(req.url.path)}" }, { s: "path ${req.url.path}" }, { twice: "${vars.n * 2}" }, { l: [1, "${vars.s}"] }] },
+              config: {
+                vars: [
+                  { n: "${size(req.url.path)}" },
+                  { s: "path ${req.url.path}" },
+                  { twice: "${vars.n * 2}" },
+                  { l: [1, "${vars.s}"] },
+                ],
+              },
             },
           ],
         },
@@ -205,7 +225,9 @@ table("set-vars", [
 table("restrict-ips", [
   {
     cite: "restrict-ips/behavior.mdx:13 allowed when in an allowed CIDR and no denied one",
-    policy: oneRule([{ type: "restrict-ips", config: { enforce: true, allow: ["192.0.2.0/24"], deny: ["192.0.2.99/32"] } }]),
+    policy: oneRule([
+      { type: "restrict-ips", config: { enforce: true, allow: ["192.0.2.0/24"], deny: ["192.0.2.99/32"] } },
+    ]),
     outcome: forward,
     then: (r) => expect(resultOf(r)).toEqual({ action: "allow", matched_cidr: "192.0.2.0/24" }),
   },
@@ -216,7 +238,9 @@ table("restrict-ips", [
   },
   {
     cite: "restrict-ips/behavior.mdx:13 a denied CIDR wins over an allowed one",
-    policy: oneRule([{ type: "restrict-ips", config: { enforce: true, allow: ["0.0.0.0/0"], deny: ["192.0.2.10/32"] } }]),
+    policy: oneRule([
+      { type: "restrict-ips", config: { enforce: true, allow: ["0.0.0.0/0"], deny: ["192.0.2.10/32"] } },
+    ]),
     outcome: { kind: "deny", status: 403 },
   },
   {
@@ -232,7 +256,9 @@ table("restrict-ips", [
   },
   {
     cite: "restrict-ips/tcp/behavior.mdx 'The connection is immediately closed'",
-    policy: { on_tcp_connect: [{ actions: [{ type: "restrict-ips", config: { enforce: true, allow: ["10.0.0.0/8"] } }] }] },
+    policy: {
+      on_tcp_connect: [{ actions: [{ type: "restrict-ips", config: { enforce: true, allow: ["10.0.0.0/8"] } }] }],
+    },
     ctx: { protocol: "tcp", kind: "agent" },
     outcome: { kind: "close" },
   },
@@ -245,7 +271,10 @@ table("restrict-ips", [
 
 const body = Buffer.from('{"action":"opened"}');
 const hook = (sig?: string) =>
-  request("POST https://hooks.example.com/github", { body, headers: sig === undefined ? {} : { "x-test-signature": sig } });
+  request("POST https://hooks.example.com/github", {
+    body,
+    headers: sig === undefined ? {} : { "x-test-signature": sig },
+  });
 table("verify-webhook", [
   {
     cite: "verify-webhook/behavior.mdx:3 'If verification succeeds, the request proceeds through the action chain'",
@@ -267,7 +296,12 @@ table("verify-webhook", [
         { actions: [{ type: "verify-webhook", config: { provider: "github", secret: "s3cret", enforce: false } }] },
         {
           expressions: ["!actions.ngrok.verify_webhook.verified"],
-          actions: [{ type: "custom-response", config: { status_code: 401, body: "${actions.ngrok.verify_webhook.error.code}" } }],
+          actions: [
+            {
+              type: "custom-response",
+              config: { status_code: 401, body: "${actions.ngrok.verify_webhook.error.code}" },
+            },
+          ],
         },
       ],
     },
@@ -282,7 +316,10 @@ table("verify-webhook", [
   },
 ]);
 
-const basic = (pair: string) => request("GET https://x.example.com/", { headers: { authorization: `Basic ${Buffer.from(pair).toString("base64")}` } });
+const basic = (pair: string) =>
+  request("GET https://x.example.com/", {
+    headers: { authorization: `Basic ${Buffer.from(pair).toString("base64")}` },
+  });
 table("basic-auth", [
   {
     cite: "basic-auth/behavior.mdx:19 'Authorization: Basic <credentials>'; the first colon splits (:13)",
@@ -345,11 +382,15 @@ const JWT_POLICY = oneRule([
       issuer: { allow_list: [{ value: "https://issuer.example.com/" }] },
       audience: { allow_list: [{ value: "api" }] },
       http: { tokens: [{ type: "jwt", method: "header", name: "Authorization", prefix: "Bearer " }] },
-      jws: { allowed_algorithms: ["RS256"], keys: [{ sources: [{ additional_jkus: ["https://issuer.example.com/jwks"] }] }] },
+      jws: {
+        allowed_algorithms: ["RS256"],
+        keys: [{ sources: [{ additional_jkus: ["https://issuer.example.com/jwks"] }] }],
+      },
     },
   },
 ]);
-const bearer = (token: string) => request("GET https://api.example.com/", { headers: { authorization: `Bearer ${token}` } });
+const bearer = (token: string) =>
+  request("GET https://api.example.com/", { headers: { authorization: `Bearer ${token}` } });
 const claims = { iss: "https://issuer.example.com/", aud: "api", exp: T0.getTime() / 1000 + 60 };
 table("jwt-validation", [
   {
@@ -392,9 +433,15 @@ table("forward-internal and http-request", [
   {
     cite: "forward-internal/behavior.mdx:3 'forwards a request to an internal endpoint'; url interpolated (config.mdx cel)",
     policy: {
-      on_http_request: [{ actions: [{ type: "forward-internal", config: { url: "https://${req.url.path.split('/')[1]}.internal" } }] }],
+      on_http_request: [
+        { actions: [{ type: "forward-internal", config: { url: "https://${req.url.path.split('/')[1]}.internal" } }] },
+      ],
     },
-    outcome: { kind: "forward", url: "https://products.internal", by: { rule: "on_http_request[0]", action: "forward-internal" } },
+    outcome: {
+      kind: "forward",
+      url: "https://products.internal",
+      by: { rule: "on_http_request[0]", action: "forward-internal" },
+    },
   },
   {
     cite: "http-request/behavior.mdx:3 an outbound request: its answer comes from the case, or the outcome is unknown",
@@ -418,12 +465,28 @@ table("forward-internal and http-request", [
 describe("rate-limit", () => {
   // rate-limit/behavior.mdx:30 over capacity: 429 with retry-after; config.mdx sliding_window, capacity, rate, bucket_key.
   const policy = oneRule([
-    { type: "rate-limit", config: { name: "per key", algorithm: "sliding_window", capacity: 2, rate: "60s", bucket_key: ["getReqHeader('x-api-key')"] } },
+    {
+      type: "rate-limit",
+      config: {
+        name: "per key",
+        algorithm: "sliding_window",
+        capacity: 2,
+        rate: "60s",
+        bucket_key: ["getReqHeader('x-api-key')"],
+      },
+    },
   ]);
   it("lets `capacity` requests of a bucket through within `rate`, then answers 429 with retry-after, by the request's time", () => {
     const state = createState();
     const at = (s: number, key = "a") =>
-      evaluateRequest(policy, request("GET https://api.example.com/", { headers: { "x-api-key": key }, time: new Date(T0.getTime() + s * 1000) }), context({ state })).outcome;
+      evaluateRequest(
+        policy,
+        request("GET https://api.example.com/", {
+          headers: { "x-api-key": key },
+          time: new Date(T0.getTime() + s * 1000),
+        }),
+        context({ state }),
+      ).outcome;
     expect(at(0).kind).toBe("forward");
     expect(at(10).kind).toBe("forward");
     expect(at(20)).toMatchObject({ kind: "deny", status: 429, headers: { "retry-after": ["40"] } });
@@ -438,8 +501,16 @@ describe("phases, rules and expressions (traffic-policy/how-it-works.mdx)", () =
     const r = evaluateRequest(
       {
         on_http_request: [
-          { name: "admin", expressions: ["req.url.path.startsWith('/admin')", "req.method == 'POST'"], actions: [{ type: "deny" }] },
-          { name: "get", expressions: ["req.method == 'GET'", "req.url.path.matches('(?i)^/PRODUCTS')"], actions: [{ type: "add-headers", config: { headers: { "x-get": "1" } } }] },
+          {
+            name: "admin",
+            expressions: ["req.url.path.startsWith('/admin')", "req.method == 'POST'"],
+            actions: [{ type: "deny" }],
+          },
+          {
+            name: "get",
+            expressions: ["req.method == 'GET'", "req.url.path.matches('(?i)^/PRODUCTS')"],
+            actions: [{ type: "add-headers", config: { headers: { "x-get": "1" } } }],
+          },
           { name: "rest", actions: [{ type: "custom-response", config: { status_code: 204 } }] },
           { name: "after", actions: [{ type: "deny" }] },
         ],
@@ -463,7 +534,10 @@ describe("phases, rules and expressions (traffic-policy/how-it-works.mdx)", () =
 
   it("makes an expression error or a non-bool value an unknown outcome with the place", () => {
     const r = evaluateRequest(oneRule([{ type: "deny" }], ["req.nope == 1"]), GET, context());
-    expect(r.outcome).toMatchObject({ kind: "unknown", reason: expect.stringMatching(/^on_http_request\[0\]\.expressions\[0\]: /) });
+    expect(r.outcome).toMatchObject({
+      kind: "unknown",
+      reason: expect.stringMatching(/^on_http_request\[0\]\.expressions\[0\]: /),
+    });
     const n = evaluateRequest(oneRule([{ type: "deny" }], ["req.method"]), GET, context());
     expect(n.outcome).toMatchObject({ kind: "unknown", reason: expect.stringContaining("not a bool") });
   });
@@ -478,10 +552,18 @@ describe("phases, rules and expressions (traffic-policy/how-it-works.mdx)", () =
     const policy = {
       on_http_response: [
         { actions: [{ type: "add-headers", config: { headers: { "x-status": "${string(res.status_code)}" } } }] },
-        { expressions: ["res.status_code >= 500"], actions: [{ type: "custom-response", config: { status_code: 503, body: "sorry" } }] },
+        {
+          expressions: ["res.status_code >= 500"],
+          actions: [{ type: "custom-response", config: { status_code: 503, body: "sorry" } }],
+        },
       ],
     };
-    const ok = evaluateResponse(policy, GET, { status: 200, headers: { "x-up": ["1"] }, body: Buffer.from("hi") }, context());
+    const ok = evaluateResponse(
+      policy,
+      GET,
+      { status: 200, headers: { "x-up": ["1"] }, body: Buffer.from("hi") },
+      context(),
+    );
     expect(ok.outcome).toBeUndefined();
     expect(ok.response.headers).toEqual({ "x-up": ["1"], "x-status": ["200"] });
     const bad = evaluateResponse(policy, GET, { status: 502, headers: {}, body: Buffer.alloc(0) }, context());
@@ -491,9 +573,19 @@ describe("phases, rules and expressions (traffic-policy/how-it-works.mdx)", () =
   it("counts Traffic Policy units of the actions that ran (pricing-limits/traffic-policy-unit-pricing.mdx: restrict-ips 10, remove-headers 1, url-rewrite 10, forward-internal free)", () => {
     const policy = {
       on_http_request: [
-        { actions: [{ type: "restrict-ips", config: { enforce: true, allow: ["0.0.0.0/0"] } }, { type: "remove-headers", config: { headers: ["x"] } }] },
+        {
+          actions: [
+            { type: "restrict-ips", config: { enforce: true, allow: ["0.0.0.0/0"] } },
+            { type: "remove-headers", config: { headers: ["x"] } },
+          ],
+        },
         { expressions: ["false"], actions: [{ type: "redirect", config: { to: "/x" } }] },
-        { actions: [{ type: "url-rewrite", config: { from: "a", to: "b" } }, { type: "forward-internal", config: { url: "https://a.internal" } }] },
+        {
+          actions: [
+            { type: "url-rewrite", config: { from: "a", to: "b" } },
+            { type: "forward-internal", config: { url: "https://a.internal" } },
+          ],
+        },
       ],
     };
     expect(evaluateRequest(policy, GET, context()).units).toBe(21);
@@ -501,7 +593,10 @@ describe("phases, rules and expressions (traffic-policy/how-it-works.mdx)", () =
 
   it("masks each action's secret places in the trace it prints (src/secrets)", () => {
     const r = evaluateRequest(
-      oneRule([{ type: "basic-auth", config: { credentials: ["ann:password1"], enforce: false } }, { type: "add-headers", config: { headers: { Authorization: "Bearer t0ken", x: "y" } } }]),
+      oneRule([
+        { type: "basic-auth", config: { credentials: ["ann:password1"], enforce: false } },
+        { type: "add-headers", config: { headers: { Authorization: "Bearer t0ken", x: "y" } } },
+      ]),
       GET,
       context(),
     );

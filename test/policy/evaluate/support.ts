@@ -7,12 +7,22 @@ import type { Scheme } from "../../../src/webhooks/scheme.js";
 
 export const T0 = new Date("2026-01-01T00:00:00Z");
 
-export function request(line: string, more: Partial<Omit<EvalRequest, "headers">> & { headers?: Record<string, string | string[]> } = {}): EvalRequest {
+export function request(
+  line: string,
+  more: Partial<Omit<EvalRequest, "headers">> & { headers?: Record<string, string | string[]> } = {},
+): EvalRequest {
   const [method, url] = line.split(" ") as [string, string];
   const headers: Record<string, string[]> = {};
   for (const [k, v] of Object.entries(more.headers ?? {})) headers[k.toLowerCase()] = Array.isArray(v) ? v : [v];
   if (!headers.host) headers.host = [new URL(url).host];
-  return { method, url, body: more.body ?? Buffer.alloc(0), clientIp: more.clientIp ?? "192.0.2.10", time: more.time ?? T0, headers };
+  return {
+    method,
+    url,
+    body: more.body ?? Buffer.alloc(0),
+    clientIp: more.clientIp ?? "192.0.2.10",
+    time: more.time ?? T0,
+    headers,
+  };
 }
 
 const sign = (secret: string, body: Buffer) => createHmac("sha256", secret).update(body).digest("hex");
@@ -37,7 +47,13 @@ export const testScheme: Scheme = {
 export const signature = sign;
 
 export function context(more: Partial<EvalContext> = {}): EvalContext {
-  return { protocol: "https", kind: "public", state: createState(), schemes: (p) => (p === "github" ? testScheme : undefined), ...more };
+  return {
+    protocol: "https",
+    kind: "public",
+    state: createState(),
+    schemes: (p) => (p === "github" ? testScheme : undefined),
+    ...more,
+  };
 }
 
 /** A policy of one on_http_request rule holding these actions, then a forward so that it ends. */
