@@ -252,13 +252,16 @@ async function requestOf(
     const scheme = schemes(provider);
     if (!scheme) throw new UsageError(`--sign: edgectl cannot sign for provider ${JSON.stringify(provider)}`);
     const secret = await readSecret(options, provider as never, deps, { secretAlways: true });
-    signRequest(req, scheme, scheme.key === "private-key" ? { privateKey: secret } : { secret });
+    signRequest(req, scheme, scheme.key === "secret" ? { secret } : { privateKey: secret });
   } else if (options.secretStdin || options.secretFile !== undefined || options.secret !== undefined)
     throw new UsageError("--secret-stdin, --secret-file, --secret: only with --sign");
   return req;
 }
 
-/** Adds the headers a real delivery of the request's body carries (src/webhooks' scheme). */
+/**
+ * Adds the headers a real delivery of the request's body carries (src/webhooks' scheme); a
+ * key-pair scheme signs with the private key given as the secret (PEM).
+ */
 function signRequest(
   req: EvalRequest,
   scheme: NonNullable<ReturnType<SchemeLookup>>,
@@ -366,7 +369,7 @@ async function runCases(
       const secret = deps.env[c.request.sign.secret_env];
       if (secret === undefined || secret === "")
         throw new UsageError(`${at}: request.sign.secret_env: the variable ${c.request.sign.secret_env} is not set`);
-      signRequest(req, scheme, scheme.key === "private-key" ? { privateKey: secret } : { secret });
+      signRequest(req, scheme, scheme.key === "secret" ? { secret } : { privateKey: secret });
     }
     const jwtKeys = c.jwt_keys ?? file.jwt_keys;
     const ctx: EvalContext = {

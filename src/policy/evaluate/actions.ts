@@ -252,7 +252,8 @@ export const RUNS: Record<string, ActionRun> = {
     };
   },
 
-  // verify-webhook/behavior.mdx: the provider's signature checked with the secret; refused: 403,
+  // verify-webhook/behavior.mdx: the provider's signature checked with the secret (for a key-pair
+  // scheme, SendGrid's, the policy's `secret` is the public key); refused: 403,
   // unless `enforce: false`, which lets it through with the result in
   // actions.ngrok.verify_webhook.{verified,error.code,error.message} (variables.mdx).
   "verify-webhook": (config, run) => {
@@ -265,7 +266,7 @@ export const RUNS: Record<string, ActionRun> = {
     const secret = String(config.secret ?? "");
     const verdict = scheme.verify({
       request: { method: run.req.method, url: run.req.url, headers, body: run.req.body },
-      ...(scheme.key === "public-key" ? { publicKey: secret } : { secret }),
+      ...(scheme.key === "secret" ? { secret } : { publicKey: secret }),
       now: Math.floor(run.req.time.getTime() / 1000),
     });
     const result = verdict.verified

@@ -368,12 +368,14 @@ table("oauth and openid-connect", [
   },
 ]);
 
-const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-const jwk = { ...publicKey.export({ format: "jwk" }), kid: "k1", alg: "RS256", use: "sig" };
+// ES256 (RFC 7518 §3.4: P-256, SHA-256, the signature as R || S).
+const ec = () => generateKeyPairSync("ec", { namedCurve: "P-256" });
+const { privateKey, publicKey } = ec();
+const jwk = { ...publicKey.export({ format: "jwk" }), kid: "k1", alg: "ES256", use: "sig" };
 function jwt(payload: object, key = privateKey): string {
   const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
-  const head = `${enc({ alg: "RS256", typ: "JWT", kid: "k1" })}.${enc(payload)}`;
-  return `${head}.${signWith("sha256", Buffer.from(head), key).toString("base64url")}`;
+  const head = `${enc({ alg: "ES256", typ: "JWT", kid: "k1" })}.${enc(payload)}`;
+  return `${head}.${signWith("sha256", Buffer.from(head), { key, dsaEncoding: "ieee-p1363" }).toString("base64url")}`;
 }
 const JWT_POLICY = oneRule([
   {
@@ -383,7 +385,7 @@ const JWT_POLICY = oneRule([
       audience: { allow_list: [{ value: "api" }] },
       http: { tokens: [{ type: "jwt", method: "header", name: "Authorization", prefix: "Bearer " }] },
       jws: {
-        allowed_algorithms: ["RS256"],
+        allowed_algorithms: ["ES256"],
         keys: [{ sources: [{ additional_jkus: ["https://issuer.example.com/jwks"] }] }],
       },
     },
@@ -417,7 +419,7 @@ table("jwt-validation", [
   {
     cite: "jwt-validation: a token signed by another key does not verify",
     policy: JWT_POLICY,
-    req: bearer(jwt(claims, generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey)),
+    req: bearer(jwt(claims, ec().privateKey)),
     ctx: { jwtKeys: { keys: [jwk] } },
     outcome: { kind: "unknown", reason: expect.stringContaining("signature") },
   },
