@@ -106,6 +106,13 @@ table("url-rewrite", [
     then: (r) => expect(r.request.url).toBe("https://shop.example.com/store?id=7"),
   },
   {
+    cite: "url-rewrite: RE2's leading (?i) and named groups (?P<name>), Go's $name replacement (${…} is CEL: url-rewrite/behavior.mdx:15 interpolates first)",
+    policy: oneRule([{ type: "url-rewrite", config: { from: "(?i)/PRODUCTS/(?P<id>[0-9]+)", to: "/p/$id" } }]),
+    req: request("GET https://x.example.com/products/42"),
+    outcome: forward,
+    then: (r) => expect(r.request.url).toBe("https://x.example.com/p/42"),
+  },
+  {
     cite: "url-rewrite: a pattern with no JavaScript equivalent is never run with another meaning",
     policy: oneRule([{ type: "url-rewrite", config: { from: "(?U)a+", to: "b" } }]),
     outcome: { kind: "unknown", reason: expect.stringContaining("ungreedy") },
@@ -261,6 +268,16 @@ table("restrict-ips", [
     },
     ctx: { protocol: "tcp", kind: "agent" },
     outcome: { kind: "close" },
+  },
+  {
+    cite: "restrict-ips/behavior.mdx:13 a deny list alone: a client in it is refused",
+    policy: oneRule([{ type: "restrict-ips", config: { enforce: true, deny: ["192.0.2.0/24"] } }]),
+    outcome: { kind: "deny", status: 403 },
+  },
+  {
+    cite: "restrict-ips/behavior.mdx:13 a deny list alone and a client in none of it: 'allowed only if … matches at least one of the allowed CIDRs' leaves it open",
+    policy: oneRule([{ type: "restrict-ips", config: { enforce: true, deny: ["10.0.0.0/8"] } }]),
+    outcome: { kind: "unknown", reason: expect.stringContaining("no allow list") },
   },
   {
     cite: "restrict-ips: ip_policies' CIDRs live at ngrok, so the outcome is unknown",
