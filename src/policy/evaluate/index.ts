@@ -309,11 +309,20 @@ function setVars(
 
 /** The trace with every secret place of each action's config masked (src/secrets' table), for printing. */
 export function maskTrace(trace: readonly TraceEntry[]): TraceEntry[] {
+  const masked = (type: string, config: unknown): unknown =>
+    maskPolicyData({ on_http_request: [{ actions: [{ type, config }] }] }).on_http_request[0]!.actions[0]!.config;
   return trace.map((entry) => ({
     ...entry,
     actions: entry.actions.map((a) => {
-      const doc = maskPolicyData({ on_http_request: [{ actions: [{ type: a.type, config: a.config }] }] });
-      return { ...a, config: doc.on_http_request[0]!.actions[0]!.config };
+      const out: TraceAction = { ...a, config: masked(a.type, a.config) };
+      // http-request's result repeats the headers it sent (variables.mdx `req.header`).
+      const sent = a.result?.req;
+      if (a.type === "http-request" && isObject(sent) && a.result)
+        out.result = {
+          ...a.result,
+          req: { ...sent, header: (masked(a.type, { headers: sent.header }) as Config).headers },
+        };
+      return out;
     }),
   }));
 }

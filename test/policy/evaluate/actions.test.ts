@@ -625,5 +625,16 @@ describe("phases, rules and expressions (traffic-policy/how-it-works.mdx)", () =
       { headers: { Authorization: "********", x: "y" } },
     ]);
     expect(r.trace[0]!.actions[0]!.config).toEqual({ credentials: ["ann:password1"], enforce: false });
+    const call = evaluateRequest(
+      oneRule([
+        { type: "http-request", config: { url: "https://auth.internal/", headers: { authorization: "Bearer s3" } } },
+      ]),
+      GET,
+      context({ httpResponses: [{ url: "https://auth.internal/", status: 200 }] }),
+    );
+    const shown = maskTrace(call.trace)[0]!.actions[0]!;
+    expect(shown.config).toEqual({ url: "https://auth.internal/", headers: { authorization: "********" } });
+    expect(shown.result!.req).toMatchObject({ header: { authorization: "********" } });
+    expect(JSON.stringify(maskTrace(call.trace))).not.toContain("s3");
   });
 });
