@@ -267,16 +267,22 @@ function signRequest(
   scheme: NonNullable<ReturnType<SchemeLookup>>,
   key: { secret?: string; privateKey?: string },
 ): void {
-  const signed = scheme.sign({
-    body: req.body,
-    url: req.url,
-    timestamp: Math.floor(req.time.getTime() / 1000),
-    contentType:
-      req.headers["content-type"]?.[0] ??
-      (looksJson(req.body) ? "application/json" : "application/x-www-form-urlencoded"),
-    ...(key.secret !== undefined ? { secret: key.secret } : {}),
-    ...(key.privateKey !== undefined ? { privateKey: key.privateKey } : {}),
-  });
+  let signed: Record<string, string>;
+  try {
+    signed = scheme.sign({
+      body: req.body,
+      url: req.url,
+      timestamp: Math.floor(req.time.getTime() / 1000),
+      contentType:
+        req.headers["content-type"]?.[0] ??
+        (looksJson(req.body) ? "application/json" : "application/x-www-form-urlencoded"),
+      ...(key.secret !== undefined ? { secret: key.secret } : {}),
+      ...(key.privateKey !== undefined ? { privateKey: key.privateKey } : {}),
+    });
+  } catch (err) {
+    // The scheme refuses what it was given (src/webhooks' SignError: a key of the wrong kind).
+    throw new UsageError(`--sign: ${scheme.provider}: ${(err as Error).message}`);
+  }
   for (const [name, value] of Object.entries(signed)) req.headers[name.toLowerCase()] = [value];
 }
 

@@ -264,11 +264,16 @@ export const RUNS: Record<string, ActionRun> = {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(run.req.headers)) headers[k] = v.join(", ");
     const secret = String(config.secret ?? "");
-    const verdict = scheme.verify({
-      request: { method: run.req.method, url: run.req.url, headers, body: run.req.body },
-      ...(scheme.key === "secret" ? { secret } : { publicKey: secret }),
-      now: Math.floor(run.req.time.getTime() / 1000),
-    });
+    let verdict: ReturnType<typeof scheme.verify>;
+    try {
+      verdict = scheme.verify({
+        request: { method: run.req.method, url: run.req.url, headers, body: run.req.body },
+        ...(scheme.key === "secret" ? { secret } : { publicKey: secret }),
+        now: Math.floor(run.req.time.getTime() / 1000),
+      });
+    } catch (err) {
+      return { did: "not worked out", unknown: `verify-webhook: ${provider}: ${(err as Error).message}` };
+    }
     const result = verdict.verified
       ? { verified: true }
       : { verified: false, error: { code: verdict.check, message: verdict.message } };

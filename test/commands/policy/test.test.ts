@@ -187,8 +187,8 @@ describe("edgectl policy test --request (in-process)", () => {
     ],
     [["--request", "GET https://a/", "--identity", "nobody"], /^error: --identity: "nobody" is not key=value/],
     [
-      ["--request", "GET https://a/", "--sign", "github", "--secret", "s"],
-      /^error: --sign: edgectl cannot sign for provider "github"/,
+      ["--request", "GET https://a/", "--sign", "nope", "--secret", "s"],
+      /^error: --sign: edgectl cannot sign for provider "nope"/,
     ],
   ])("refuses a bad request %j (exit 2)", async (args, message) => {
     const r = await run([GATE, ...args]);
