@@ -481,6 +481,54 @@ table("forward-internal and http-request", [
   },
 ]);
 
+table("log, terminate-tls, compress-response, circuit-breaker, owasp-crs-*", [
+  {
+    cite: "log/variables.mdx actions.ngrok.log.metadata; the request goes on",
+    policy: oneRule([{ type: "log", config: { metadata: { path: "${req.url.path}" } } }]),
+    outcome: forward,
+    then: (r) => expect(resultOf(r)).toEqual({ metadata: { path: "/products" } }),
+  },
+  {
+    cite: "terminate-tls/behavior.mdx: TLS ends at ngrok (on_tcp_connect); 100 units (traffic-policy-unit-pricing.mdx)",
+    policy: {
+      on_tcp_connect: [{ actions: [{ type: "terminate-tls", config: { min_version: "1.3" } }] }],
+      ...oneRule([{ type: "log", config: { metadata: {} } }]),
+    },
+    outcome: forward,
+    then: (r) => expect(r.units).toBe(100),
+  },
+  {
+    cite: "compress-response/behavior.mdx:3 compresses only 'When an HTTP request includes an Accept-Encoding header'",
+    policy: { on_http_response: [{ actions: [{ type: "compress-response" }] }] },
+    ctx: { kind: "agent" },
+    outcome: { kind: "forward" },
+  },
+  {
+    cite: "circuit-breaker/behavior.mdx: with no upstream errors seen it cannot have tripped",
+    policy: oneRule([{ type: "circuit-breaker", config: { error_threshold: 0.5 } }]),
+    outcome: forward,
+  },
+  {
+    cite: "owasp-crs-request: the rule set's verdict is not worked out, so unknown",
+    policy: oneRule([{ type: "owasp-crs-request" }]),
+    outcome: { kind: "unknown", reason: expect.stringContaining("owasp-crs-request") },
+  },
+]);
+
+describe("compress-response and circuit-breaker on the upstream's answer", () => {
+  it("leaves an answer alone without Accept-Encoding and says unknown with it; circuit-breaker is unknown once errors were seen", () => {
+    const policy = { on_http_response: [{ actions: [{ type: "compress-response" }] }] };
+    const res = { status: 200, headers: {}, body: Buffer.from("x") };
+    expect(evaluateResponse(policy, GET, res, context()).outcome).toBeUndefined();
+    const gzip = request("GET https://shop.example.com/", { headers: { "accept-encoding": "gzip" } });
+    expect(evaluateResponse(policy, gzip, res, context()).outcome?.kind).toBe("unknown");
+    const ctx = context();
+    evaluateResponse({}, GET, { status: 502, headers: {}, body: Buffer.alloc(0) }, ctx);
+    const breaker = oneRule([{ type: "circuit-breaker", config: { error_threshold: 0.5 } }]);
+    expect(evaluateRequest(breaker, GET, ctx).outcome.kind).toBe("unknown");
+  });
+});
+
 describe("rate-limit", () => {
   // rate-limit/behavior.mdx:30 over capacity: 429 with retry-after; config.mdx sliding_window, capacity, rate, bucket_key.
   const policy = oneRule([
