@@ -57,7 +57,7 @@ const NGROK = [
   ),
 ];
 
-const env = celEnv({ funcs: [...strings, ...NGROK] });
+const celEnvironment = celEnv({ funcs: [...strings, ...NGROK] });
 type Program = ReturnType<typeof plan>;
 const programs = new Map<string, Program | { error: string }>();
 
@@ -65,7 +65,7 @@ function program(text: string): Program | { error: string } {
   let p = programs.get(text);
   if (p === undefined) {
     try {
-      p = plan(env, parse(text));
+      p = plan(celEnvironment, parse(text));
     } catch (err) {
       p = { error: `not valid CEL: ${(err as Error).message}` };
     }

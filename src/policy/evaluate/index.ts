@@ -121,7 +121,7 @@ interface PhaseEnv {
 function runPhase(
   phase: Phase,
   rules: unknown,
-  env: PhaseEnv,
+  walk: PhaseEnv,
 ): { outcome?: Outcome; vars: Record<string, unknown>; units: number } {
   // set-vars/behavior.mdx, "Scoping": the variables of each phase are that phase's alone.
   const vars: Record<string, unknown> = {};
@@ -130,11 +130,11 @@ function runPhase(
   let activation: Activation | undefined;
   const current = (): Activation =>
     (activation ??= {
-      ...(fixed ??= connVariables(env.req, env.ctx.protocol)),
-      req: reqVariables(env.req),
-      ...(env.res ? { res: resVariables(env.res) } : {}),
+      ...(fixed ??= connVariables(walk.req, walk.ctx.protocol)),
+      req: reqVariables(walk.req),
+      ...(walk.res ? { res: resVariables(walk.res) } : {}),
       vars: { ...vars },
-      actions: { ngrok: { ...env.results } },
+      actions: { ngrok: { ...walk.results } },
     });
   let outcome: Outcome | undefined;
   const list = Array.isArray(rules) ? rules : [];
@@ -151,7 +151,7 @@ function runPhase(
       expressions: [],
       actions: [],
     };
-    env.trace.push(entry);
+    walk.trace.push(entry);
     if (outcome !== undefined || !isObject(rule)) continue;
     const expressions = Array.isArray(rule.expressions) ? rule.expressions.map(String) : [];
     let matched = true;
@@ -207,14 +207,14 @@ function runPhase(
         outcome = { kind: "unknown", reason: `${type}: what this action does is not worked out by edgectl`, by };
         break;
       }
-      const run: Run = { phase, ctx: env.ctx, req: env.req, activation: current, by, place: `${place}.actions[${j}]` };
-      if (env.res) run.res = env.res;
+      const run: Run = { phase, ctx: walk.ctx, req: walk.req, activation: current, by, place: `${place}.actions[${j}]` };
+      if (walk.res) run.res = walk.res;
       const step = fn(resolved.config, run);
       shown.did = step.did;
       if (step.result) {
         shown.result = step.result;
         const key = RESULT_NAMES[type];
-        if (key) env.results[key] = step.result;
+        if (key) walk.results[key] = step.result;
       }
       activation = undefined;
       if (step.unknown !== undefined) {
