@@ -207,7 +207,14 @@ function runPhase(
         outcome = { kind: "unknown", reason: `${type}: what this action does is not worked out by edgectl`, by };
         break;
       }
-      const run: Run = { phase, ctx: walk.ctx, req: walk.req, activation: current, by, place: `${place}.actions[${j}]` };
+      const run: Run = {
+        phase,
+        ctx: walk.ctx,
+        req: walk.req,
+        activation: current,
+        by,
+        place: `${place}.actions[${j}]`,
+      };
       if (walk.res) run.res = walk.res;
       const step = fn(resolved.config, run);
       shown.did = step.did;
