@@ -12,6 +12,8 @@
 //   process per id (curl does not depend on Node: once).
 // - Servers: autocannon against the emulator and a bare node:http server with the same JSON.
 // - A large account: `migrate edge --all` on 1,000 edges and 3,000 backends (bench/account.mjs).
+// - The policy evaluator: requests per second for a 20-rule policy against @bufbuild/cel alone
+//   (bench/evaluate.mjs; alone: `node bench/evaluate.mjs`).
 // Nothing here asserts; the goals of issue 12 are checked against this run at the end.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -21,6 +23,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { ACCOUNT, MIGRATE_ALL, accountRow } from "./account.mjs";
+import { evaluateNote, evaluateRow } from "./evaluate.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const KEY = "bench-key";
@@ -747,6 +750,14 @@ if (!ONLY_BATCH) {
     `account: ${edges} edges planned in about 45 requests (≤ 60, within 120 a minute): ${r.requests} requests, exit ${r.status}`,
   );
 }
+// The policy evaluator (issue 29 item 6), in this process: a 20-rule policy against
+// @bufbuild/cel evaluating the same expressions alone; overhead at most 2×.
+if (!ONLY_BATCH && !ONLY_STARTUP) {
+  log("evaluator: a 20-rule policy against @bufbuild/cel alone…");
+  const r = await evaluateRow();
+  sections.push({ title: "policy test evaluator, a 20-rule policy", note: evaluateNote(r) });
+  goal(r.ratio <= 2, `evaluator: ≤ 2× @bufbuild/cel alone on a 20-rule policy: ${r.ratio.toFixed(2)}×`);
+}
 rmSync(work, { recursive: true, force: true });
 
 // ---------------------------------------------------------------- the report
@@ -783,7 +794,7 @@ for (const s of sections) {
 }
 out.push(
   "",
-  "goals (issues 12, 19 and 24):",
+  "goals (issues 12, 19, 24 and 29):",
   ...goals,
   "",
   `bench took ${((Date.now() - started) / 1000).toFixed(0)} s`,

@@ -214,11 +214,13 @@ export const REGISTRY: readonly Entry[] = [
   },
   {
     command: "policy",
-    description: "Check a Traffic Policy locally, with the same rules as the endpoint commands and the emulator",
+    description:
+      "Check and test a Traffic Policy locally, with the same rules as the endpoint commands and the emulator",
     examples: [
       "$ edgectl policy check policy.yml",
       "$ edgectl policy check tcp-policy.json --protocol tcp",
       "$ edgectl migrate edge edghts_2abc | edgectl policy check -",
+      '$ edgectl policy test policy.yml --request "GET https://example.com/admin"',
     ],
   },
   {
@@ -228,6 +230,15 @@ export const REGISTRY: readonly Entry[] = [
     usage: "<file>\\|- [--protocol https\\|http\\|tls\\|tcp] [--internal]",
     summary:
       "checks a Traffic Policy (JSON or YAML) for a public (or internal) endpoint of that protocol, default `https`; sends nothing, needs no key; `ok` and exit 0, or every problem and exit 2 (see [Traffic Policy checks](#traffic-policy-checks))",
+  },
+  {
+    command: "policy test",
+    module: "policy/test",
+    export: "test",
+    usage:
+      '<policy>\\|- (--request "<METHOD> <URL>" [-H "Name: value"]… [--body <text>\\|--body-file <file>] [--client-ip <ip>] [--time <RFC 3339>] [--sign <provider> --secret-stdin\\|--secret-file\\|--secret] [--identity <key>=<value>]… [--upstream-status <n>] [--show-secret] \\| --cases <file>) [--protocol …] [--internal\\|--agent]',
+    summary:
+      "works out what the policy does to a request, locally: the trace (each rule, each expression's value, each action's resolved config, secrets masked), the outcome and its cost in Traffic Policy units; `--cases` runs a cases file, `PASS`/`FAIL` per case, exit 1 when one fails (see [Traffic Policy](#traffic-policy))",
   },
   {
     command: "auth",
