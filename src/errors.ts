@@ -1,6 +1,6 @@
 // Typed errors. Commands throw these; only src/app.ts maps them to exit codes (EXIT_CODES below).
 
-export type ErrorKind = "api" | "usage" | "network" | "auth" | "interrupted" | "internal";
+export type ErrorKind = "api" | "usage" | "network" | "auth" | "interrupted" | "internal" | "check";
 
 export abstract class EdgectlError extends Error {
   abstract readonly kind: ErrorKind;
@@ -97,8 +97,18 @@ export class InternalError extends EdgectlError {
   readonly kind = "internal";
 }
 
+/**
+ * A check edgectl ran did not pass: a signature not verified, a policy test case failed, a
+ * migration that lets through what the edge refused. Exit 1, as a test runner's; what was
+ * checked is already printed.
+ */
+export class CheckFailed extends EdgectlError {
+  readonly kind = "check";
+}
+
 export const EXIT_CODES: Record<ErrorKind, number> = {
   api: 1,
+  check: 1,
   internal: 1,
   usage: 2,
   network: 3,

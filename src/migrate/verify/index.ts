@@ -6,7 +6,14 @@
 import type { AnyEdge, HttpsEdge } from "../../api/edges.js";
 import type { EvalContext, EvalRequest, Outcome, VerifyingScheme } from "../../policy/evaluate/index.js";
 import type { Plan } from "../plan.js";
-import { chooseRoute, edgeDecides, routeMatch, type EdgeDecision, type EdgeRequest, type IpPolicies } from "./edge-model.js";
+import {
+  chooseRoute,
+  edgeDecides,
+  routeMatch,
+  type EdgeDecision,
+  type EdgeRequest,
+  type IpPolicies,
+} from "./edge-model.js";
 
 /** What verify needs from outside: the evaluator and the webhook schemes (to sign and to verify). */
 export interface VerifyDeps {
@@ -82,7 +89,12 @@ export function nearMisses(path: string, exact: boolean): string[] {
   if (path.length > 1) out.add(path.slice(0, -1));
   if (path.toUpperCase() !== path) out.add(path.toUpperCase());
   const letter = /[A-Za-z0-9]/.exec(path);
-  if (letter) out.add(path.slice(0, letter.index) + `%${letter[0].charCodeAt(0).toString(16).toUpperCase()}` + path.slice(letter.index + 1));
+  if (letter)
+    out.add(
+      path.slice(0, letter.index) +
+        `%${letter[0].charCodeAt(0).toString(16).toUpperCase()}` +
+        path.slice(letter.index + 1),
+    );
   return [...out];
 }
 
@@ -131,7 +143,8 @@ function describeEdge(d: EdgeDecision): string {
   }
 }
 
-type PlanView = EdgeDecision | { kind: "fail-closed"; status: number; rule: string } | { kind: "unknown"; reason: string };
+type PlanView =
+  EdgeDecision | { kind: "fail-closed"; status: number; rule: string } | { kind: "unknown"; reason: string };
 
 /** The route a rule belongs to: the planner names a route's rules `<route-id>` or `<route-id> <what>`. */
 const routeOfRule = (rule: string) => rule.split(" ")[0]!;
@@ -141,10 +154,14 @@ function planView(outcome: Outcome, routeIds: ReadonlySet<string>): PlanView {
   const route = routeOfRule(rule);
   switch (outcome.kind) {
     case "forward":
-      return routeIds.has(route) ? { kind: "route", route } : { kind: "unknown", reason: `forwarded by rule ${JSON.stringify(rule)}, of no route` };
+      return routeIds.has(route)
+        ? { kind: "route", route }
+        : { kind: "unknown", reason: `forwarded by rule ${JSON.stringify(rule)}, of no route` };
     case "response":
       if (routeIds.has(route)) return { kind: "route", route };
-      return outcome.status === 404 ? { kind: "no-route" } : { kind: "refused", status: outcome.status, route, module: "custom-response" };
+      return outcome.status === 404
+        ? { kind: "no-route" }
+        : { kind: "refused", status: outcome.status, route, module: "custom-response" };
     case "deny":
       return outcome.status === 503
         ? { kind: "fail-closed", status: 503, rule }
@@ -213,7 +230,8 @@ export function verifyPlan(edge: AnyEdge, plan: Plan, deps: VerifyDeps): VerifyR
               for (const signed of signing) {
                 const req: EdgeRequest = { host, path, clientIp, userAgent, ...(email ? { email } : {}), signed };
                 const route = chooseRoute(routes, host, path);
-                const wh = route?.webhook_verification as { provider?: string; secret?: string | null } | null | undefined;
+                const wh = route?.webhook_verification as
+                  { provider?: string; secret?: string | null } | null | undefined;
                 // A signature only means something for a route that checks one, with a scheme edgectl can sign.
                 if (signed && !(wh?.provider && deps.schemes(wh.provider.toLowerCase()))) continue;
                 report.requests++;

@@ -222,13 +222,18 @@ export const RUNS: Record<string, ActionRun> = {
   // restrict-ips/behavior.mdx: allowed only when the client IP matches an allowed CIDR and no
   // denied one; refused: 403 in HTTP phases, the connection closed in on_tcp_connect.
   "restrict-ips": (config, run) => {
-    if (list(config.ip_policies).length > 0)
+    // An IP policy's rules live on ngrok's side: worked out only when the caller gives them
+    // (`migrate --verify` gives each policy the range it tests with).
+    const policies = texts(config.ip_policies);
+    const missing = policies.find((id) => !run.ctx.ipPolicies?.has(id));
+    if (missing !== undefined)
       return {
         did: "not worked out",
-        unknown: "restrict-ips: the CIDRs of ip_policies are on ngrok's side, not in the policy",
+        unknown: `restrict-ips: the CIDRs of ip_policies ${missing} are on ngrok's side, not in the policy`,
       };
-    const allow = texts(config.allow);
-    const deny = texts(config.deny);
+    const given = policies.map((id) => run.ctx.ipPolicies!.get(id)!);
+    const allow = [...texts(config.allow), ...given.flatMap((p) => p.allow)];
+    const deny = [...texts(config.deny), ...given.flatMap((p) => p.deny)];
     const bad = [...allow, ...deny].find((c) => !isCidr(c));
     if (bad !== undefined)
       return { did: "not worked out", unknown: `restrict-ips: ${JSON.stringify(bad)} is not a CIDR` };

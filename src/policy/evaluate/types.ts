@@ -62,6 +62,8 @@ export interface EvalContext {
   httpResponses?: HttpAnswer[];
   /** JWKS given outside the policy: `{keys: [...]}` for every jku, or `{<jku url>: {keys: [...]}}`. */
   jwtKeys?: unknown;
+  /** The rules of IP policies a restrict-ips names (`ipp_…` → CIDRs); an id not here is not worked out. */
+  ipPolicies?: ReadonlyMap<string, { allow: readonly string[]; deny: readonly string[] }>;
 }
 
 export interface By {

@@ -5,7 +5,13 @@ import { chooseRoute, edgeDecides, inRange, type EdgeRequest } from "../../../sr
 import { nearMisses } from "../../../src/migrate/verify/index.js";
 import { edge, route } from "../fixtures.js";
 
-const base: EdgeRequest = { host: "shop.example.com", path: "/", clientIp: "192.0.2.7", userAgent: "curl/8", signed: false };
+const base: EdgeRequest = {
+  host: "shop.example.com",
+  path: "/",
+  clientIp: "192.0.2.7",
+  userAgent: "curl/8",
+  signed: false,
+};
 const none = new Map<string, string[]>();
 
 describe("chooseRoute: most specific first (contract, Routes (HTTPS))", () => {
@@ -30,14 +36,23 @@ describe("chooseRoute: most specific first (contract, Routes (HTTPS))", () => {
 
 describe("edgeDecides: each module in the edge's order", () => {
   it("ip_restriction refuses a client in none of the route's policies (403)", () => {
-    const e = edge([route("rt_1", "path_prefix", "/", "bk_1", { ip_restriction: { enabled: true, ip_policies: [{ id: "ipp_1" }] } })]);
+    const e = edge([
+      route("rt_1", "path_prefix", "/", "bk_1", { ip_restriction: { enabled: true, ip_policies: [{ id: "ipp_1" }] } }),
+    ]);
     const policies = new Map([["ipp_1", ["10.1.0.0/16"]]]);
-    expect(edgeDecides(e, base, policies)).toEqual({ kind: "refused", status: 403, route: "rt_1", module: "ip_restriction" });
+    expect(edgeDecides(e, base, policies)).toEqual({
+      kind: "refused",
+      status: 403,
+      route: "rt_1",
+      module: "ip_restriction",
+    });
     expect(edgeDecides(e, { ...base, clientIp: "10.1.2.3" }, policies)).toEqual({ kind: "route", route: "rt_1" });
   });
   it("user_agent_filter: allow wins; else deny or an empty agent is refused", () => {
     const e = edge([
-      route("rt_1", "path_prefix", "/", "bk_1", { user_agent_filter: { enabled: true, allow: ["(?i)goodbot"], deny: ["bot"] } }),
+      route("rt_1", "path_prefix", "/", "bk_1", {
+        user_agent_filter: { enabled: true, allow: ["(?i)goodbot"], deny: ["bot"] },
+      }),
     ]);
     expect(edgeDecides(e, { ...base, userAgent: "GoodBot" }, none).kind).toBe("route");
     expect(edgeDecides(e, { ...base, userAgent: "badbot" }, none).kind).toBe("refused");
@@ -56,13 +71,19 @@ describe("edgeDecides: each module in the edge's order", () => {
     expect(edgeDecides(e, { ...base, email: "x@evil.com" }, none).kind).toBe("refused");
   });
   it("webhook_verification refuses an unsigned delivery; no route is a 404", () => {
-    const e = edge([route("rt_1", "exact_path", "/hook", "bk_1", { webhook_verification: { enabled: true, provider: "github", secret: "s" } })]);
+    const e = edge([
+      route("rt_1", "exact_path", "/hook", "bk_1", {
+        webhook_verification: { enabled: true, provider: "github", secret: "s" },
+      }),
+    ]);
     expect(edgeDecides(e, { ...base, path: "/hook" }, none).kind).toBe("refused");
     expect(edgeDecides(e, { ...base, path: "/hook", signed: true }, none).kind).toBe("route");
     expect(edgeDecides(e, { ...base, path: "/other" }, none)).toEqual({ kind: "no-route" });
   });
   it("a module that is off (enabled: false) does nothing", () => {
-    const e = edge([route("rt_1", "path_prefix", "/", "bk_1", { ip_restriction: { enabled: false, ip_policies: [{ id: "ipp_1" }] } })]);
+    const e = edge([
+      route("rt_1", "path_prefix", "/", "bk_1", { ip_restriction: { enabled: false, ip_policies: [{ id: "ipp_1" }] } }),
+    ]);
     expect(edgeDecides(e, base, none).kind).toBe("route");
   });
 });

@@ -284,6 +284,12 @@ table("restrict-ips", [
     policy: oneRule([{ type: "restrict-ips", config: { enforce: true, ip_policies: ["ipp_1"] } }]),
     outcome: { kind: "unknown", reason: expect.stringContaining("ip_policies") },
   },
+  {
+    cite: "restrict-ips: an IP policy whose rules the caller gives (migrate --verify) is worked out as its CIDRs",
+    policy: oneRule([{ type: "restrict-ips", config: { enforce: true, ip_policies: ["ipp_1"] } }]),
+    ctx: { ipPolicies: new Map([["ipp_1", { allow: ["10.1.0.0/16"], deny: [] }]]) },
+    outcome: { kind: "deny", status: 403 },
+  },
 ]);
 
 const body = Buffer.from('{"action":"opened"}');
