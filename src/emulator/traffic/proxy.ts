@@ -53,6 +53,13 @@ export function forwardedHeaders(
   };
 }
 
+/** For node:http: one value as a string (Host must be one), several as a list. */
+export function flat(headers: Record<string, string[]>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(headers)) out[k] = v.length === 1 ? v[0]! : v;
+  return out;
+}
+
 export interface UpstreamAnswer {
   status: number;
   /** Lower-case names, end-to-end only. */
@@ -92,7 +99,7 @@ export function sendUpstream(
         port: base.port || 80,
         method: req.method,
         path: `${prefix}${req.pathAndQuery}`,
-        headers: req.headers,
+        headers: flat(req.headers),
         agent,
         // The header names and values came through node:http already.
         setHost: false,

@@ -17,7 +17,7 @@ import { endpointOffline, sendEdgeError, ERR_WEBHOOK, type EdgeError } from "./e
 import { JwksCache, jkusOf } from "./jwks.js";
 import { RequestLog, type RequestRecord } from "./log.js";
 import { EndpointIndex, addressOf, hostOf, isInternal } from "./match.js";
-import { endToEnd, forwardedHeaders, isEdgeError, sendUpstream, upstreamAgent } from "./proxy.js";
+import { endToEnd, flat, forwardedHeaders, isEdgeError, sendUpstream, upstreamAgent } from "./proxy.js";
 import { Sessions, signinLocation, withoutSessionCookie } from "./signin.js";
 
 export interface TrafficOptions {
@@ -236,7 +236,7 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
       const out = { ...response.headers };
       delete out["content-length"];
       delete out["transfer-encoding"];
-      res.writeHead(response.status, { ...out, "content-length": String(response.body.length) });
+      res.writeHead(response.status, { ...flat(out), "content-length": String(response.body.length) });
       res.end(response.body);
       finish(response.status, final.kind, final.by ? { by: final.by } : {});
     };
@@ -276,7 +276,7 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
       case "redirect": {
         const provider = outcome.by.action === "oauth" || outcome.by.action === "openid-connect";
         const location = provider ? signinLocation(pathAndQuery(evalReq.url), outcome.by.action) : outcome.url;
-        res.writeHead(provider ? 302 : outcome.status, { ...outcome.headers, location, "content-length": "0" });
+        res.writeHead(provider ? 302 : outcome.status, { ...flat(outcome.headers), location, "content-length": "0" });
         res.end();
         return finish(provider ? 302 : outcome.status, provider ? "sign-in" : "redirect", { by: outcome.by });
       }
@@ -305,7 +305,7 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
       const body = await collect(answer.body);
       return respondWith({ status: answer.status, headers: answer.headers, body }, outcome);
     }
-    res.writeHead(answer.status, answer.headers);
+    res.writeHead(answer.status, flat(answer.headers));
     answer.body.pipe(res);
     answer.body.once("error", () => res.destroy());
     await new Promise<void>((resolve) => res.once("close", resolve));
