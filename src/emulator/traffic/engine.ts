@@ -119,7 +119,8 @@ const rulesOf = (policy: unknown, phase: string): Rule[] => {
 };
 const ruleName = (rule: Rule, phase: string, i: number) =>
   typeof rule.name === "string" && rule.name !== "" ? rule.name : `${phase}[${i}]`;
-const configOf = (a: Action) => (typeof a.config === "object" && a.config !== null ? a.config : {}) as Record<string, unknown>;
+const configOf = (a: Action) =>
+  (typeof a.config === "object" && a.config !== null ? a.config : {}) as Record<string, unknown>;
 const hasInterpolation = (v: unknown) => JSON.stringify(v ?? null).includes("${");
 
 function headerEdits(headers: Record<string, string[]>, a: Action): Record<string, string[]> {
@@ -144,12 +145,20 @@ function runPhase(
     const name = ruleName(rule, phase, i);
     trace.push({ phase, rule: name, ran: true });
     if (Array.isArray(rule.expressions) && rule.expressions.length > 0)
-      return { outcome: { kind: "unknown", reason: `${name}: expressions need the evaluator` }, headers: current, trace };
+      return {
+        outcome: { kind: "unknown", reason: `${name}: expressions need the evaluator` },
+        headers: current,
+        trace,
+      };
     for (const a of (Array.isArray(rule.actions) ? rule.actions : []) as Action[]) {
       const by = { phase, rule: name, action: String(a.type) };
       const config = configOf(a);
       if (hasInterpolation(config))
-        return { outcome: { kind: "unknown", reason: `${name}: \${…} needs the evaluator`, by }, headers: current, trace };
+        return {
+          outcome: { kind: "unknown", reason: `${name}: \${…} needs the evaluator`, by },
+          headers: current,
+          trace,
+        };
       if (a.type === "add-headers" || a.type === "remove-headers") current = headerEdits(current, a);
       else if (a.type === "forward-internal" && phase === "on_http_request")
         return { outcome: { kind: "forward", url: String(config.url), by }, headers: current, trace };
@@ -160,8 +169,17 @@ function runPhase(
         for (const [k, v] of Object.entries((config.headers ?? {}) as Record<string, unknown>))
           h[k.toLowerCase()] = [String(v)];
         const body = String(config.body ?? config.content ?? "");
-        return { outcome: { kind: "response", status: Number(config.status_code), headers: h, body, by }, headers: current, trace };
-      } else return { outcome: { kind: "unknown", reason: `${String(a.type)} needs the evaluator`, by }, headers: current, trace };
+        return {
+          outcome: { kind: "response", status: Number(config.status_code), headers: h, body, by },
+          headers: current,
+          trace,
+        };
+      } else
+        return {
+          outcome: { kind: "unknown", reason: `${String(a.type)} needs the evaluator`, by },
+          headers: current,
+          trace,
+        };
     }
   }
   return { headers: current, trace };

@@ -119,7 +119,9 @@ export function sendUpstream(
     out.on("error", (err: NodeJS.ErrnoException) => {
       const code = err.code ?? err.message;
       if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EHOSTUNREACH" || code === "EADDRNOTAVAIL")
-        done(upstreamRefused(addr, `dial tcp ${addr}: connect: ${code === "ECONNREFUSED" ? "connection refused" : code}`));
+        done(
+          upstreamRefused(addr, `dial tcp ${addr}: connect: ${code === "ECONNREFUSED" ? "connection refused" : code}`),
+        );
       else done(upstreamInvalid(`${addr}: ${code}`));
     });
     if (Buffer.isBuffer(req.body)) out.end(req.body);

@@ -112,10 +112,20 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const t0 = performance.now();
-    const raw = req.url ?? "/";
+    let raw = req.url ?? "/";
     const q = raw.indexOf("?");
     const pathname = q < 0 ? raw : raw.slice(0, q);
     if (sessions.serve(req, res, pathname, new URLSearchParams(q < 0 ? "" : raw.slice(q + 1)))) return;
+    // A client that cannot set Host (a webhook sender given only a URL) names the endpoint's
+    // host in the path instead: /__edgectl/endpoint/<host>/<path> is <path> on that host.
+    let via = "";
+    let named: string | undefined;
+    const m = /^\/__edgectl\/endpoint\/([A-Za-z0-9.-]+)(.*)$/.exec(raw);
+    if (m) {
+      named = m[1]!.toLowerCase();
+      via = `/__edgectl/endpoint/${m[1]!}`;
+      raw = m[2]!.startsWith("/") ? m[2]! : `/${m[2]!}`;
+    }
 
     const headers: Record<string, string[]> = {};
     for (const [k, v] of Object.entries(req.headersDistinct)) if (v) headers[k] = v;
@@ -130,7 +140,8 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
       if (given !== undefined && isIP(given)) clientIp = given;
     }
     const proto = takeLast(headers, "x-forwarded-proto")?.toLowerCase() === "http" ? "http" : "https";
-    const host = hostOf(req.headers.host) ?? "";
+    const host = named ?? hostOf(req.headers.host) ?? "";
+    if (named !== undefined) headers.host = [named];
     const record: RequestRecord = {
       time: clock().toISOString(),
       method: req.method ?? "GET",
@@ -177,7 +188,10 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
     let outcome: Outcome = { kind: "forward" };
     while (current) {
       if (hops.length >= MAX_HOPS)
-        return fail({ ...endpointOffline(current.url), message: `forward-internal went through ${MAX_HOPS} endpoints: a loop?` });
+        return fail({
+          ...endpointOffline(current.url),
+          message: `forward-internal went through ${MAX_HOPS} endpoints: a loop?`,
+        });
       const endpoint: EndpointRecord = current;
       current = undefined;
       record.endpoints.push(endpoint.url);
@@ -251,7 +265,8 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
       const code =
         o.by.action === "restrict-ips" ? "ERR_NGROK_3205" : o.by.action === "verify-webhook" ? ERR_WEBHOOK : undefined;
       if (code !== undefined) {
-        const message = code === ERR_WEBHOOK ? "Request failed webhook verification" : "Request blocked by Endpoints IP Restriction";
+        const message =
+          code === ERR_WEBHOOK ? "Request failed webhook verification" : "Request blocked by Endpoints IP Restriction";
         sendEdgeError(req, res, { status: o.status, code, message });
         return finish(o.status, "deny", { by: o.by, error_code: code });
       }
@@ -275,14 +290,17 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
         return unknown(outcome);
       case "redirect": {
         const provider = outcome.by.action === "oauth" || outcome.by.action === "openid-connect";
-        const location = provider ? signinLocation(pathAndQuery(evalReq.url), outcome.by.action) : outcome.url;
+        const location = provider ? signinLocation(via + pathAndQuery(evalReq.url), outcome.by.action) : outcome.url;
         res.writeHead(provider ? 302 : outcome.status, { ...flat(outcome.headers), location, "content-length": "0" });
         res.end();
         return finish(provider ? 302 : outcome.status, provider ? "sign-in" : "redirect", { by: outcome.by });
       }
       case "response":
         // custom-response in on_http_request: on_http_response still runs (actions/custom-response.mdx:54).
-        return respondWith({ status: outcome.status, headers: outcome.headers, body: Buffer.from(outcome.body) }, outcome);
+        return respondWith(
+          { status: outcome.status, headers: outcome.headers, body: Buffer.from(outcome.body) },
+          outcome,
+        );
       case "forward":
         break;
     }
@@ -290,7 +308,7 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
     // To the agent endpoint's local server.
     const target = agent!;
     record.upstream = target;
-    const hostHeader = req.headers.host ?? host;
+    const hostHeader = named ?? req.headers.host ?? host;
     const sent = forwardedHeaders(endToEnd(evalReq.headers), clientIp, proto, hostHeader);
     // The path and query as received, unless a policy rewrote the URL.
     const path = evalReq.url === record.url ? raw : pathAndQuery(evalReq.url);
@@ -354,7 +372,13 @@ function describePolicy(document: unknown): Policy {
       BODY_ACTIONS.has(String(a.type)),
     ),
   );
-  return { document, request: request.length > 0, response: phase("on_http_response").length > 0, needsBody, jkus: jkusOf(document) };
+  return {
+    document,
+    request: request.length > 0,
+    response: phase("on_http_response").length > 0,
+    needsBody,
+    jkus: jkusOf(document),
+  };
 }
 
 /** The rules that ran, by name or place, from the evaluator's trace. */
@@ -366,7 +390,10 @@ function rulesThatRan(trace: readonly TraceEntry[]): string[] {
 
 /** Removes the last value of a (comma-separated, maybe repeated) header and returns it. */
 function takeLast(headers: Record<string, string[]>, name: string): string | undefined {
-  const values = (headers[name] ?? []).flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== "");
+  const values = (headers[name] ?? [])
+    .flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter((v) => v !== "");
   const last = values.pop();
   if (last === undefined) return undefined;
   if (values.length) headers[name] = [values.join(", ")];

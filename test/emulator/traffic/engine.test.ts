@@ -75,7 +75,11 @@ beforeAll(async () => {
               http: { tokens: [{ type: "jwt", method: "header", name: "Authorization", prefix: "Bearer " }] },
               jws: {
                 allowed_algorithms: ["RS256"],
-                keys: { sources: { additional_jkus: [pathToFileURL(join(dir, "jwks.json")).href, "https://far.example.com/jwks"] } },
+                keys: {
+                  sources: {
+                    additional_jkus: [pathToFileURL(join(dir, "jwks.json")).href, "https://far.example.com/jwks"],
+                  },
+                },
               },
             },
           },
@@ -115,7 +119,12 @@ describe("what the engine is handed", () => {
     calls.length = 0;
     app.seen.length = 0;
     script = () => ({ kind: "forward", url: "https://app.internal", by: by("forward-internal") });
-    await send(t, { host: "hooks.example.com", method: "POST", body: '{"zen":"x"}', headers: { "content-type": "application/json" } });
+    await send(t, {
+      host: "hooks.example.com",
+      method: "POST",
+      body: '{"zen":"x"}',
+      headers: { "content-type": "application/json" },
+    });
     expect(calls[0]!.req.body.toString()).toBe('{"zen":"x"}');
     expect(app.seen[0]!.body).toBe('{"zen":"x"}');
   });
@@ -137,7 +146,12 @@ describe("each outcome, as ngrok answers it", () => {
     ["verify-webhook", { kind: "deny", status: 403, by: by("verify-webhook") }, 403, "ERR_NGROK_3204"],
     // deny "will not send back a response body" (actions/deny.mdx).
     ["deny", { kind: "deny", status: 429, by: by("deny") }, 429, undefined],
-    ["redirect", { kind: "redirect", status: 301, url: "https://elsewhere.example.com/", headers: {}, by: by("redirect") }, 301, undefined],
+    [
+      "redirect",
+      { kind: "redirect", status: 301, url: "https://elsewhere.example.com/", headers: {}, by: by("redirect") },
+      301,
+      undefined,
+    ],
     ["unknown", { kind: "unknown", reason: "http-request has no answer" }, 500, undefined],
   ])("%s", async (_name, outcome, status, code) => {
     script = () => outcome;
@@ -160,7 +174,15 @@ describe("sign-in (oauth, openid-connect)", () => {
     calls.length = 0;
     app.seen.length = 0;
     script = (_req, ctx) =>
-      ctx.identity ? undefined : { kind: "redirect", status: 302, url: "https://accounts.google.com/o/oauth2/auth?x", headers: {}, by: by("oauth") };
+      ctx.identity
+        ? undefined
+        : {
+            kind: "redirect",
+            status: 302,
+            url: "https://accounts.google.com/o/oauth2/auth?x",
+            headers: {},
+            by: by("oauth"),
+          };
     const first = await send(t, { host: "a.example.com", path: "/dash?tab=1" });
     expect(first.status).toBe(302);
     expect(first.headers.location).toBe("/__edgectl/signin?return=%2Fdash%3Ftab%3D1&provider=oauth");
@@ -171,13 +193,20 @@ describe("sign-in (oauth, openid-connect)", () => {
     expect(signed.headers.location).toBe("/dash?tab=1");
     const cookie = signed.headers["set-cookie"]![0]!.split(";")[0]!;
     expect(cookie).toMatch(/^__edgectl_session=/);
-    const back = await send(t, { host: "a.example.com", path: "/dash?tab=1", headers: { cookie: `${cookie}; theme=dark` } });
+    const back = await send(t, {
+      host: "a.example.com",
+      path: "/dash?tab=1",
+      headers: { cookie: `${cookie}; theme=dark` },
+    });
     expect(back.status).toBe(200);
     expect(calls.at(-1)!.ctx.identity).toEqual({ email: "ada@example.com", name: "ada", provider: "oauth" });
     // The session cookie is the emulator's own: the app gets the others only.
     expect(app.seen.at(-1)!.headers.cookie).toBe("theme=dark");
     // An open redirect is refused: return= names a path on this host only.
-    const away = await send(t, { host: "a.example.com", path: "/__edgectl/signin?email=x%40y.z&return=//evil.example" });
+    const away = await send(t, {
+      host: "a.example.com",
+      path: "/__edgectl/signin?email=x%40y.z&return=//evil.example",
+    });
     expect(away.headers.location).toBe("/");
   });
 });
@@ -192,7 +221,10 @@ describe("the request log", () => {
       /^traffic: GET https:\/\/a\.example\.com\/logged from 127\.0\.0\.1 → https:\/\/a\.example\.com → https:\/\/app\.internal → http:\/\/127\.0\.0\.1:\d+; rules: forward; forward by forward \(forward-internal\); 200; [\d.]+ ms\n$/,
     );
     await emu.close();
-    const records = (await readFile(join(dir, "requests.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const records = (await readFile(join(dir, "requests.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(records.at(-1)).toMatchObject({
       time: NOW.toISOString(),
       method: "GET",

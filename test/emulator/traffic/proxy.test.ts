@@ -32,7 +32,9 @@ beforeAll(async () => {
     emu,
     "https://hooks.example.com",
     forwardTo("https://hooks.internal", {
-      on_http_response: [{ name: "stamp", actions: [{ type: "add-headers", config: { headers: { "x-edge": "public" } } }] }],
+      on_http_response: [
+        { name: "stamp", actions: [{ type: "add-headers", config: { headers: { "x-edge": "public" } } }] },
+      ],
     }),
   );
   await endpoint(
@@ -48,10 +50,14 @@ beforeAll(async () => {
   );
   await endpoint(emu, "http://plain.example.com", forwardTo("https://app.internal"));
   await endpoint(emu, "https://*.wild.example.com", {
-    on_http_request: [{ name: "wild", actions: [{ type: "custom-response", config: { status_code: 200, body: "wildcard" } }] }],
+    on_http_request: [
+      { name: "wild", actions: [{ type: "custom-response", config: { status_code: 200, body: "wildcard" } }] },
+    ],
   });
   await endpoint(emu, "https://exact.wild.example.com", {
-    on_http_request: [{ name: "exact", actions: [{ type: "custom-response", config: { status_code: 200, body: "exact" } }] }],
+    on_http_request: [
+      { name: "exact", actions: [{ type: "custom-response", config: { status_code: 200, body: "exact" } }] },
+    ],
   });
   await endpoint(emu, "https://nowhere.example.com", forwardTo("https://missing.internal"));
   await endpoint(emu, "https://down.example.com", forwardTo("https://down.internal"));
@@ -95,6 +101,14 @@ describe("the traffic port proxies to the local server", () => {
     expect(b!.headers["x-forwarded-for"]).toBe("127.0.0.1");
     expect(b!.headers["x-forwarded-host"]).toBe("orig.example.net");
     expect(emu.lines.some((l) => l.includes("from 203.0.113.9"))).toBe(true);
+  });
+
+  it("takes the endpoint's host from /__edgectl/endpoint/<host>/… for a client that cannot set Host", async () => {
+    app.seen.length = 0;
+    const r = await send(t, { host: "127.0.0.1", path: "/__edgectl/endpoint/HOOKS.example.com/hooks/x?y=1" });
+    expect(JSON.parse(r.text)).toMatchObject({ url: "/hooks/x?y=1" });
+    expect(app.seen[0]!.headers.host).toBe("hooks.example.com");
+    expect(app.seen[0]!.headers["x-forwarded-host"]).toBe("hooks.example.com");
   });
 
   it("drops hop-by-hop headers (RFC 9110 §7.6.1) and those Connection names", async () => {
@@ -147,7 +161,9 @@ describe("the traffic port proxies to the local server", () => {
         });
       });
       expect(text).toBe("got 5;got 7;end");
-      expect(e2.lines[0]).toMatch(/^traffic: POST https:\/\/stream\.example\.com\/up from 127\.0\.0\.1 → https:\/\/stream\.example\.com → http:\/\/127\.0\.0\.1:\d+; rules: none; forward; 200; [\d.]+ ms\n$/);
+      expect(e2.lines[0]).toMatch(
+        /^traffic: POST https:\/\/stream\.example\.com\/up from 127\.0\.0\.1 → https:\/\/stream\.example\.com → http:\/\/127\.0\.0\.1:\d+; rules: none; forward; 200; [\d.]+ ms\n$/,
+      );
     } finally {
       await e2.close();
       await new Promise((resolve) => streaming.close(resolve));
@@ -215,7 +231,10 @@ describe("ngrok's errors (ngrok-docs errors/)", () => {
       expect([r.status, r.headers["ngrok-error-code"]]).toEqual([504, "ERR_NGROK_3005"]);
       const b = await send(e2.trafficUrl!, { host: "slow.example.com", path: "/break" });
       expect([b.status, b.headers["ngrok-error-code"]]).toEqual([502, "ERR_NGROK_3004"]);
-      expect(e2.lines.map((l) => / (\d+ ERR_NGROK_\d+);/.exec(l)?.[1])).toEqual(["504 ERR_NGROK_3005", "502 ERR_NGROK_3004"]);
+      expect(e2.lines.map((l) => / (\d+ ERR_NGROK_\d+);/.exec(l)?.[1])).toEqual([
+        "504 ERR_NGROK_3005",
+        "502 ERR_NGROK_3004",
+      ]);
     } finally {
       await e2.close();
       silent.closeAllConnections();
