@@ -367,11 +367,12 @@ function describePolicy(document: unknown): Policy {
     return Array.isArray(list) ? list : [];
   };
   const request = phase("on_http_request");
-  const needsBody = request.some((rule) =>
-    ((rule as { actions?: unknown }).actions as Array<{ type?: unknown }> | undefined)?.some?.((a) =>
-      BODY_ACTIONS.has(String(a.type)),
-    ),
-  );
+  const needsBody = request.some((rule) => {
+    const actions = (rule as { actions?: unknown } | null)?.actions;
+    return (
+      Array.isArray(actions) && actions.some((a) => BODY_ACTIONS.has(String((a as { type?: unknown } | null)?.type)))
+    );
+  });
   return {
     document,
     request: request.length > 0,

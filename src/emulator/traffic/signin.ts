@@ -48,14 +48,14 @@ export class Sessions {
       res.end(body);
       return true;
     }
-    const identity: Record<string, string> = {};
+    const identity: Partial<Record<string, string>> = {};
     for (const f of FIELDS) {
       const v = query.get(f);
       if (v !== null && v !== "") identity[f] = v;
     }
     identity.name ??= email.split("@")[0]!;
     const token = randomBytes(24).toString("base64url");
-    this.byToken.set(token, identity);
+    this.byToken.set(token, identity as Record<string, string>);
     res.writeHead(302, {
       location: back,
       "set-cookie": `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax`,
