@@ -1,0 +1,169 @@
+// The traffic port's rows (issue 30 item 7): autocannon through `edgectl emulator --traffic-port`
+// with a 10-rule policy ending in forward-internal to an --upstream local server, against
+// bench/bare-proxy.cjs doing the same forward to the same server (bench/bare-server.cjs).
+// Throughput at 8 connections (goal: ≥ 0.6× the bare proxy), then latency at 1 connection, whose
+// p50 and p99 less the bare proxy's are what the policy and the emulator add.
+//
+// Alone: `node bench/traffic.mjs` runs the rows with this checkout's bin/edgectl.js and prints them.
+import { spawn, spawnSync } from "node:child_process";
+import http from "node:http";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const HOST = "bench.example.com";
+export const TRAFFIC_LOAD = { seconds: 3, connections: 8 };
+
+/**
+ * Ten rules: nine that add a header each (with expressions that do not match when the evaluator
+ * is in the build: each is evaluated and skipped, as most rules of a real policy are), and one
+ * forwarding to the agent endpoint.
+ */
+export function tenRules(expressions) {
+  const rules = Array.from({ length: 9 }, (_, i) => ({
+    name: `rule-${i + 1}`,
+    ...(expressions ? { expressions: [`req.url.path.startsWith("/never-${i + 1}")`] } : {}),
+    actions: [{ type: "add-headers", config: { headers: { [`x-rule-${i + 1}`]: "1" } } }],
+  }));
+  rules.push({ name: "to the app", actions: [{ type: "forward-internal", config: { url: "https://app.internal" } }] });
+  return { on_http_request: rules };
+}
+
+function start(cmd, args, env) {
+  const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "ignore"], env });
+  const lines = [];
+  return new Promise((resolve, reject) => {
+    const want = args.includes("--traffic-port") ? 2 : 1;
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      lines.push(line);
+      if (lines.length === want)
+        resolve({
+          urls: lines,
+          stop: () =>
+            new Promise((done) =>
+              child.exitCode !== null ? done() : (child.once("exit", done), child.kill("SIGTERM")),
+            ),
+        });
+    });
+    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited (${code}) before printing its URL`)));
+  });
+}
+
+function post(url, body) {
+  return new Promise((resolve, reject) => {
+    const payload = JSON.stringify(body);
+    const req = http.request(
+      url,
+      {
+        method: "POST",
+        headers: { Authorization: "Bearer bench", "Ngrok-Version": "2", "Content-Type": "application/json" },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (c) => (text += c));
+        res.on("end", () => resolve({ status: res.statusCode, text }));
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+function cannon(url, connections, seconds) {
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, "node_modules", "autocannon", "autocannon.js"),
+      "-j",
+      "-c",
+      String(connections),
+      "-d",
+      String(seconds),
+      "-H",
+      `host=${HOST}`,
+      url,
+    ],
+    { encoding: "utf8", maxBuffer: 16 << 20 },
+  );
+  const res = JSON.parse(r.stdout);
+  return {
+    perSecond: res.requests.average,
+    p50: res.latency.p50,
+    p99: res.latency.p99,
+    non2xx: res.non2xx,
+    errors: res.errors,
+  };
+}
+
+/** The rows: { rows: [{name, ...cannon}], ratio, added: {p50, p99}, expressions }. */
+export async function trafficRows({ node, bin, env, work }) {
+  const json = join(work, "traffic-body.json");
+  writeFileSync(json, JSON.stringify({ ok: true, items: Array.from({ length: 8 }, (_, i) => ({ id: i })) }));
+  const expressions = spawnSync(node, [bin, "help", "policy", "test"], { env }).status === 0;
+  const app = await start(node, [join(ROOT, "bench", "bare-server.cjs"), json], env);
+  const appUrl = app.urls[0];
+  const emu = await start(
+    node,
+    [bin, "emulator", "--port", "0", "--traffic-port", "0", "--upstream", `https://app.internal=${appUrl}`],
+    env,
+  );
+  const bare = await start(node, [join(ROOT, "bench", "bare-proxy.cjs"), appUrl], env);
+  try {
+    const made = await post(`${emu.urls[0]}/endpoints`, {
+      type: "cloud",
+      url: `https://${HOST}`,
+      traffic_policy: JSON.stringify(tenRules(expressions)),
+    });
+    if (made.status !== 201) throw new Error(`endpoint create answered ${made.status}: ${made.text}`);
+    const { seconds, connections } = TRAFFIC_LOAD;
+    // A short warm-up of each, then the measured runs.
+    cannon(emu.urls[1], connections, 1);
+    cannon(bare.urls[0], connections, 1);
+    const through = cannon(emu.urls[1], connections, seconds);
+    const floor = cannon(bare.urls[0], connections, seconds);
+    const through1 = cannon(emu.urls[1], 1, seconds);
+    const floor1 = cannon(bare.urls[0], 1, seconds);
+    return {
+      expressions,
+      rows: [
+        { name: `traffic port, 10-rule policy, ${connections} connections`, ...through },
+        { name: `bare node:http reverse proxy, ${connections} connections`, ...floor },
+        { name: "traffic port, 10-rule policy, 1 connection", ...through1 },
+        { name: "bare node:http reverse proxy, 1 connection", ...floor1 },
+      ],
+      ratio: through.perSecond / floor.perSecond,
+      added: { p50: through1.p50 - floor1.p50, p99: through1.p99 - floor1.p99 },
+    };
+  } finally {
+    await Promise.all([emu.stop(), bare.stop(), app.stop()]);
+  }
+}
+
+export function formatTraffic(t) {
+  const lines = t.rows.map(
+    (v) =>
+      `  ${v.name.padEnd(52)}  ${Math.round(v.perSecond)} req/s, p50 ${v.p50} ms, p99 ${v.p99} ms, ${v.non2xx} non-2xx, ${v.errors} errors`,
+  );
+  lines.push(
+    `  through the policy / bare proxy: ${t.ratio.toFixed(2)}×; latency added at 1 connection: p50 ${t.added.p50.toFixed(2)} ms, p99 ${t.added.p99.toFixed(2)} ms (rules ${t.expressions ? "with" : "without"} expressions)`,
+  );
+  return lines;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const work = mkdtempSync(join(tmpdir(), "edgectl-bench-traffic-"));
+  try {
+    const t = await trafficRows({
+      node: process.execPath,
+      bin: join(ROOT, "bin", "edgectl.js"),
+      env: process.env,
+      work,
+    });
+    process.stdout.write(`${formatTraffic(t).join("\n")}\n`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
