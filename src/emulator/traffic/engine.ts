@@ -94,8 +94,9 @@ export interface PolicyEngine {
 }
 
 /**
- * The engine the emulator runs. At merge: return
- * `{ ...(await import("../../policy/evaluate/index.js")), schemes: (await import("../../webhooks/index.js")).schemeFor }`.
+ * The engine the emulator runs. At merge: load src/policy/evaluate/index.ts (its evaluateRequest,
+ * evaluateResponse, createState) with a dynamic import, and src/webhooks/index.ts' schemeFor as
+ * `schemes`, and return them instead of the stand-in.
  */
 export function loadEngine(): Promise<PolicyEngine> {
   return Promise.resolve(minimalEngine);
