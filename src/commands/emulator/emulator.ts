@@ -150,6 +150,12 @@ own page (/__edgectl/signin?email=…). Each request is one line on stderr.`,
     "$ EDGECTL_BASE_URL=$(head -n1 emu.url) EDGECTL_API_KEY=any edgectl failover list",
     "$ kill %1",
   ],
+  rules: [
+    {
+      ok: (o) => o.trafficPort !== undefined || (o.upstreams === undefined && o.logRequests === undefined),
+      message: (o) => `${o.upstreams !== undefined ? "--upstream" : "--log-requests"}: needs --traffic-port`,
+    },
+  ],
   run,
 });
 
@@ -159,8 +165,6 @@ async function run(options: OptionsOf<object, typeof flags>, deps: Deps, command
   const apiKey = (command.optsWithGlobals() as { apiKey?: string }).apiKey;
   const { startEmulator } = await import("../../emulator/server.js");
   const { trafficPort, upstreams, logRequests, ...apiOptions } = options;
-  if (trafficPort === undefined && (upstreams !== undefined || logRequests !== undefined))
-    throw new UsageError(`${upstreams !== undefined ? "--upstream" : "--log-requests"}: needs --traffic-port`);
   const emu = await startEmulator({
     ...apiOptions,
     apiKey,

@@ -73,6 +73,8 @@ describe("emulator argv → options", () => {
       `--upstream: "https://app.internal=https://127.0.0.1:3000" ${upstreamRule}`,
     ],
     [["--log-requests", " "], "--log-requests: must name a file"],
+    [["--upstream", "https://app.internal=http://127.0.0.1:3000"], "--upstream: needs --traffic-port"],
+    [["--log-requests", "r.jsonl"], "--log-requests: needs --traffic-port"],
   ])("refuses %j", async (argv, message) => {
     expect((await refusal(emulator, argv)).message).toBe(message);
   });

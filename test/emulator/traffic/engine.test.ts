@@ -77,7 +77,11 @@ beforeAll(async () => {
                 allowed_algorithms: ["RS256"],
                 keys: {
                   sources: {
-                    additional_jkus: [pathToFileURL(join(dir, "jwks.json")).href, "https://far.example.com/jwks"],
+                    additional_jkus: [
+                      pathToFileURL(join(dir, "jwks.json")).href,
+                      `${app.url}/jwks`,
+                      "https://far.example.com/jwks",
+                    ],
                   },
                 },
               },
@@ -129,12 +133,21 @@ describe("what the engine is handed", () => {
     expect(app.seen[0]!.body).toBe('{"zen":"x"}');
   });
 
-  it("the JWKS a jwt-validation names: a file read, a non-loopback URL left out", async () => {
+  it("the JWKS a jwt-validation names: a file read, a loopback URL fetched (once), any other URL left out", async () => {
     calls.length = 0;
+    app.seen.length = 0;
     script = () => ({ kind: "deny", status: 401, by: by("jwt-validation") });
     await send(t, { host: "jwt.example.com" });
+    await send(t, { host: "jwt.example.com" });
     const keys = calls[0]!.ctx.jwtKeys as Record<string, unknown>;
-    expect(keys).toEqual({ [pathToFileURL(join(dir, "jwks.json")).href]: { keys: [{ kty: "oct", kid: "k1" }] } });
+    expect(keys).toEqual({
+      [pathToFileURL(join(dir, "jwks.json")).href]: { keys: [{ kty: "oct", kid: "k1" }] },
+      // The stand-in app answers every GET with its echo: here, that JSON is the key set.
+      [`${app.url}/jwks`]: { method: "GET", url: "/jwks", body: "" },
+    });
+    expect(calls[1]!.ctx.jwtKeys).toEqual(keys);
+    // Cached, as ngrok caches them (~15 minutes, actions/jwt-validation.mdx:146).
+    expect(app.seen.filter((r) => r.url === "/jwks")).toHaveLength(1);
   });
 });
 
