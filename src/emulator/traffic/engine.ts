@@ -55,7 +55,7 @@ export interface By {
 export type Outcome =
   | { kind: "forward"; url?: string; by?: By }
   | { kind: "response"; status: number; headers: Record<string, string[]>; body: string; by: By }
-  | { kind: "deny"; status: number; by: By }
+  | { kind: "deny"; status: number; headers?: Record<string, string[]>; by: By }
   | { kind: "close"; by: By }
   | { kind: "redirect"; status: number; url: string; headers: Record<string, string[]>; by: By }
   | { kind: "unknown"; reason: string; by?: By };

@@ -270,7 +270,8 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
         sendEdgeError(req, res, { status: o.status, code, message });
         return finish(o.status, "deny", { by: o.by, error_code: code });
       }
-      res.writeHead(o.status, { "content-length": "0" });
+      // Its headers go with it (basic-auth's WWW-Authenticate, rate-limit's Retry-After).
+      res.writeHead(o.status, { ...flat(o.headers ?? {}), "content-length": "0" });
       res.end();
       finish(o.status, "deny", { by: o.by });
     };

@@ -160,6 +160,12 @@ describe("each outcome, as ngrok answers it", () => {
     // deny "will not send back a response body" (actions/deny.mdx).
     ["deny", { kind: "deny", status: 429, by: by("deny") }, 429, undefined],
     [
+      "basic-auth, with its headers",
+      { kind: "deny", status: 401, headers: { "www-authenticate": ['Basic realm="ngrok"'] }, by: by("basic-auth") },
+      401,
+      undefined,
+    ],
+    [
       "redirect",
       { kind: "redirect", status: 301, url: "https://elsewhere.example.com/", headers: {}, by: by("redirect") },
       301,
@@ -172,6 +178,7 @@ describe("each outcome, as ngrok answers it", () => {
     expect(r.status).toBe(status);
     expect(r.headers["ngrok-error-code"]).toBe(code);
     if (outcome.kind === "deny" && code === undefined) expect(r.text).toBe("");
+    if (outcome.kind === "deny" && outcome.headers) expect(r.headers["www-authenticate"]).toBe('Basic realm="ngrok"');
     if (outcome.kind === "redirect") expect(r.headers.location).toBe(outcome.url);
     if (outcome.kind === "unknown") expect(r.text).toContain("http-request has no answer");
   });
