@@ -260,8 +260,8 @@ async function trafficSection() {
   const t = await trafficRows({ node: process.execPath, bin: BIN, env: baseEnv({}), work });
   sections.push({ title: `traffic port (Node ${process.versions.node}, autocannon)`, lines: formatTraffic(t) });
   goal(
-    t.ratio >= 0.6,
-    `traffic port: ≥ 0.6× a bare reverse proxy's throughput through a 10-rule policy: ${t.ratio.toFixed(2)}×`,
+    t.ratio >= 0.6 && t.non2xx === 0,
+    `traffic port: ≥ 0.6× a bare reverse proxy's throughput through a 10-rule policy: ${t.ratio.toFixed(2)}×${t.non2xx ? ` (${t.non2xx} non-2xx answers: is the evaluator in this build?)` : ""}`,
   );
 }
 if (ONLY_TRAFFIC) {
