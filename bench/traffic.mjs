@@ -1,13 +1,13 @@
 // The traffic port's rows (issue 30 item 7): autocannon through `edgectl emulator --traffic-port`
 // with a 10-rule policy ending in forward-internal to an --upstream local server, against
 // bench/bare-proxy.cjs doing the same forward to the same server (bench/bare-server.cjs).
-// Throughput at 8 connections (goal: ≥ 0.6× the bare proxy), then latency with one request in
+// Throughput at 8 connections in alternating rounds (goal: ≥ 0.6× the bare proxy), then latency with one request in
 // flight, whose p50 and p99 less the bare proxy's are what the policy and the emulator add.
 //
 // Alone: `node bench/traffic.mjs` runs the rows with this checkout's bin/edgectl.js and prints them.
 import { spawn, spawnSync } from "node:child_process";
 import http from "node:http";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -15,8 +15,9 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const HOST = "bench.example.com";
-export const TRAFFIC_LOAD = { seconds: 3, connections: 8 };
+export const TRAFFIC_LOAD = { seconds: 2, connections: 8, rounds: 5 };
 const LATENCY_REQUESTS = 2000;
+const CPU_REQUESTS = 5000;
 
 /**
  * Ten rules: nine with an expression that does not match and a header to add (each is evaluated
@@ -44,6 +45,7 @@ function start(cmd, args, env) {
       if (lines.length === want)
         resolve({
           urls: lines,
+          pid: child.pid,
           stop: () =>
             new Promise((done) =>
               child.exitCode !== null ? done() : (child.once("exit", done), child.kill("SIGTERM")),
@@ -74,7 +76,24 @@ function post(url, body) {
   });
 }
 
-function cannon(url, connections, seconds) {
+/** CPU time (user + system) of a process so far, in ms, from /proc (10 ms ticks); NaN elsewhere. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14 and 15)
+  } catch {
+    return NaN;
+  }
+}
+
+/** The server's CPU time per request over `n` requests at 8 connections (autocannon -a), in µs. */
+function cpuPerRequest(url, pid, n) {
+  const before = cpuMs(pid);
+  cannon(url, TRAFFIC_LOAD.connections, 0, n);
+  return ((cpuMs(pid) - before) * 1000) / n;
+}
+
+function cannon(url, connections, seconds, amount) {
   const r = spawnSync(
     process.execPath,
     [
@@ -82,8 +101,7 @@ function cannon(url, connections, seconds) {
       "-j",
       "-c",
       String(connections),
-      "-d",
-      String(seconds),
+      ...(amount ? ["-a", String(amount)] : ["-d", String(seconds)]),
       "-H",
       `host=${HOST}`,
       url,
@@ -143,20 +161,39 @@ export async function trafficRows({ node, bin, env, work }) {
       traffic_policy: JSON.stringify(tenRules()),
     });
     if (made.status !== 201) throw new Error(`endpoint create answered ${made.status}: ${made.text}`);
-    const { seconds, connections } = TRAFFIC_LOAD;
-    // A short warm-up of each, then the measured runs.
+    const { seconds, connections, rounds } = TRAFFIC_LOAD;
+    // A warm-up of each, then rounds alternating between them: a busy moment of the machine hits
+    // both alike, and the ratio is the median of the per-round ratios.
     cannon(emu.urls[1], connections, 1);
     cannon(bare.urls[0], connections, 1);
-    const through = cannon(emu.urls[1], connections, seconds);
-    const floor = cannon(bare.urls[0], connections, seconds);
+    const pairs = [];
+    for (let i = 0; i < rounds; i++)
+      pairs.push([cannon(emu.urls[1], connections, seconds), cannon(bare.urls[0], connections, seconds)]);
+    const mid = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+    const pick = (k) => ({
+      perSecond: mid(pairs.map((p) => p[k].perSecond)),
+      p50: mid(pairs.map((p) => p[k].p50)),
+      p99: mid(pairs.map((p) => p[k].p99)),
+      non2xx: pairs.reduce((n, p) => n + p[k].non2xx, 0),
+      errors: pairs.reduce((n, p) => n + p[k].errors, 0),
+    });
+    const through = pick(0);
+    const floor = pick(1);
+    const ratio = mid(pairs.map(([a, b]) => a.perSecond / b.perSecond));
     const [lat, latFloor] = await pairedLatency([emu.urls[1], bare.urls[0]], LATENCY_REQUESTS);
+    // CPU per request, which the machine's other load moves far less than throughput.
+    const cpu = {
+      through: cpuPerRequest(emu.urls[1], emu.pid, CPU_REQUESTS),
+      floor: cpuPerRequest(bare.urls[0], bare.pid, CPU_REQUESTS),
+    };
     return {
       rows: [
-        { name: `traffic port, 10-rule policy, ${connections} connections`, ...through },
-        { name: `bare node:http reverse proxy, ${connections} connections`, ...floor },
+        { name: `traffic port, 10-rule policy, ${connections} connections (median of ${rounds})`, ...through },
+        { name: `bare node:http reverse proxy, ${connections} connections (median of ${rounds})`, ...floor },
       ],
       latency: { through: lat, floor: latFloor },
-      ratio: through.perSecond / floor.perSecond,
+      cpu,
+      ratio,
       non2xx: through.non2xx,
       added: { p50: lat.p50 - latFloor.p50, p99: lat.p99 - latFloor.p99 },
     };
@@ -173,7 +210,8 @@ export function formatTraffic(t) {
   const f = (x) => `${x.toFixed(3)} ms`;
   lines.push(
     `  one request in flight, ${LATENCY_REQUESTS} each, alternating: traffic port p50 ${f(t.latency.through.p50)}, p99 ${f(t.latency.through.p99)}; bare proxy p50 ${f(t.latency.floor.p50)}, p99 ${f(t.latency.floor.p99)}`,
-    `  through the policy / bare proxy: ${t.ratio.toFixed(2)}× the throughput; latency added: p50 ${f(t.added.p50)}, p99 ${f(t.added.p99)}`,
+    `  server CPU per request (${CPU_REQUESTS} requests, 8 connections): traffic port ${Math.round(t.cpu.through)} µs, bare proxy ${Math.round(t.cpu.floor)} µs (${(t.cpu.through / t.cpu.floor).toFixed(2)}×)`,
+    `  through the policy / bare proxy: ${t.ratio.toFixed(2)}× the throughput (median of the per-round ratios); latency added: p50 ${f(t.added.p50)}, p99 ${f(t.added.p99)}`,
   );
   return lines;
 }

@@ -39,16 +39,15 @@ export class EndpointIndex {
   private byAddress = new Map<string, EndpointRecord>();
   /** Public wildcard endpoints per scheme: [suffix (".example.com"), endpoint], longest suffix first. */
   private wildcards = new Map<string, Array<[string, EndpointRecord]>>();
-  private key = "";
+  private seen: readonly EndpointRecord[] = [];
 
   constructor(private readonly all: () => EndpointRecord[]) {}
 
   private refresh(): void {
     const records = this.all();
-    // Records are replaced, never mutated (store.ts): their ids and update times tell a change.
-    const key = records.map((r) => `${r.id}@${r.updated_at}@${r.url}`).join(",");
-    if (key === this.key) return;
-    this.key = key;
+    // Records are replaced, never mutated (store.ts): the same objects in the same order are the same index.
+    if (records.length === this.seen.length && records.every((r, i) => r === this.seen[i])) return;
+    this.seen = records;
     this.byAddress = new Map();
     this.wildcards = new Map();
     for (const r of records) {

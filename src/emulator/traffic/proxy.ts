@@ -81,8 +81,7 @@ export function sendUpstream(
   timeoutMs: number,
   agent: http.Agent,
 ): Promise<UpstreamAnswer | EdgeError> {
-  const base = new URL(target);
-  const prefix = base.pathname.replace(/\/$/, "");
+  const { base, prefix } = parsedTarget(target);
   const addr = base.host;
   return new Promise((resolve) => {
     let settled = false;
@@ -127,6 +126,17 @@ export function sendUpstream(
     if (Buffer.isBuffer(req.body)) out.end(req.body);
     else req.body.pipe(out);
   });
+}
+
+const targets = new Map<string, { base: URL; prefix: string }>();
+/** The --upstream URLs, parsed once each. */
+function parsedTarget(target: string): { base: URL; prefix: string } {
+  let t = targets.get(target);
+  if (!t) {
+    const base = new URL(target);
+    targets.set(target, (t = { base, prefix: base.pathname.replace(/\/$/, "") }));
+  }
+  return t;
 }
 
 export const isEdgeError = (v: UpstreamAnswer | EdgeError): v is EdgeError => "code" in v;

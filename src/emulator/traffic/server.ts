@@ -115,7 +115,11 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
     let raw = req.url ?? "/";
     const q = raw.indexOf("?");
     const pathname = q < 0 ? raw : raw.slice(0, q);
-    if (sessions.serve(req, res, pathname, new URLSearchParams(q < 0 ? "" : raw.slice(q + 1)))) return;
+    if (
+      pathname.startsWith("/__edgectl/") &&
+      sessions.serve(req, res, pathname, new URLSearchParams(q < 0 ? "" : raw.slice(q + 1)))
+    )
+      return;
     // A client that cannot set Host (a webhook sender given only a URL) names the endpoint's
     // host in the path instead: /__edgectl/endpoint/<host>/<path> is <path> on that host.
     let via = "";
