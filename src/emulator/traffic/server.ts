@@ -185,7 +185,8 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
     let current: EndpointRecord | undefined = index.publicFor(proto, host);
     let agent: string | undefined;
     if (!current) {
-      agent = upstreams.get(`${proto}://${host}:${proto === "https" ? 443 : 80}`);
+      // An agent endpoint at a public URL; an internal one (*.internal) is reached only by forward-internal.
+      if (!host.endsWith(".internal")) agent = upstreams.get(`${proto}://${host}:${proto === "https" ? 443 : 80}`);
       if (agent === undefined) return fail(endpointOffline(`${proto}://${host}`));
       record.endpoints.push(`${proto}://${host}`);
     }

@@ -24,6 +24,9 @@ beforeAll(async () => {
       "https://app.internal": app.url,
       "https://agent.example.com": app.url,
       "https://down.internal": `http://127.0.0.1:${closedPort}`,
+      // A stored Cloud Endpoint of the same URL comes first (contract): these are never used.
+      "https://hooks.example.com": `http://127.0.0.1:${closedPort}`,
+      "https://hooks.internal": `http://127.0.0.1:${closedPort}`,
     },
   });
   t = emu.trafficUrl!;
@@ -187,6 +190,7 @@ describe("which endpoint a request is for", () => {
     ["unknown.example.com", {}, 404, "ERR_NGROK_3200"],
     // An internal endpoint is never reached from outside.
     ["hooks.internal", {}, 404, "ERR_NGROK_3200"],
+    ["app.internal", {}, 404, "ERR_NGROK_3200"],
   ])("Host %s %j → %i", async (host, headers, status, what) => {
     const r = await send(t, { host, headers });
     expect(r.status).toBe(status);
