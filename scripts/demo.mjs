@@ -55,7 +55,9 @@ const [baseUrl, trafficUrl] = await new Promise((resolve, reject) => {
   });
   emulator.once("exit", (code) => reject(new Error(`emulator exited (${code})`)));
 });
-console.log(`emulator listening on ${baseUrl}, serving its endpoints on ${trafficUrl} (the app: ${appUrl})\n`);
+console.log(
+  `emulator listening on ${baseUrl}\nits endpoints served on ${trafficUrl} (the app behind them: ${appUrl})\n`,
+);
 
 const env = { ...process.env, EDGECTL_BASE_URL: baseUrl, EDGECTL_API_KEY: "demo-key", EDGECTL_CONFIG_DIR: configDir };
 /** Runs one command as typed, prints it and what it printed; any exit code but `expected` stops the demo. */
