@@ -75,30 +75,74 @@ function program(text: string): Program | { error: string } {
 }
 
 /**
- * Plain data as CEL values, made once per object: whole numbers as CEL ints, objects as CEL
- * maps, arrays as CEL lists. @bufbuild/cel turns a plain object into a map on every access;
- * made once, the 19 expressions of a rule set share one conversion of the request.
+ * Plain data as CEL values, lazily: an object becomes a CEL map whose entries are converted when
+ * an expression reads them (and kept), an array a CEL list of its converted items, whole
+ * numbers CEL ints. @bufbuild/cel would turn a plain object into a map on every access, and
+ * converting the whole request up front cost more than the expressions (a request's headers,
+ * cookies and URL, for an expression that reads `req.url.path`): made on demand and kept by the
+ * map it was read from, the expressions of a phase share what they read of one request. (No
+ * WeakMap of objects to their conversions: one entry per request made the garbage collector's
+ * ephemeron work cost more than the conversions it saved.)
  */
-const converted = new WeakMap<object, unknown>();
 function toCel(value: unknown): unknown {
   if (typeof value === "number") return Number.isInteger(value) ? BigInt(value) : value;
   if (value === null || typeof value !== "object" || value instanceof Uint8Array || value instanceof Date) return value;
   if (isCelList(value) || isCelMap(value) || isCelUint(value)) return value;
-  const seen = converted.get(value);
-  if (seen !== undefined) return seen;
-  const out = Array.isArray(value)
+  return Array.isArray(value)
     ? celList(value.map(toCel) as never)
-    : celMap(new Map(Object.entries(value).map(([k, v]) => [k, toCel(v)])) as never);
-  converted.set(value, out);
-  return out;
+    : celMap(new LazyEntries(value as Record<string, unknown>) as never);
 }
 
-/** The activation's top-level names, each value converted (the names stay an object: @bufbuild/cel resolves them there). */
+/** The entries of a plain object as the ReadonlyMap celMap wraps, each value converted on first read. */
+class LazyEntries implements ReadonlyMap<string, unknown> {
+  private readonly done = new Map<string, unknown>();
+  constructor(private readonly source: Record<string, unknown>) {}
+  get size(): number {
+    return Object.keys(this.source).length;
+  }
+  get(key: string): unknown {
+    if (typeof key !== "string" || !Object.hasOwn(this.source, key)) return undefined;
+    let v = this.done.get(key);
+    if (v === undefined) {
+      v = toCel(this.source[key]);
+      if (v !== undefined) this.done.set(key, v);
+    }
+    return v;
+  }
+  has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
+  keys(): MapIterator<string> {
+    return Object.keys(this.source)[Symbol.iterator]();
+  }
+  *values(): MapIterator<unknown> {
+    for (const k of Object.keys(this.source)) yield this.get(k);
+  }
+  *entries(): MapIterator<[string, unknown]> {
+    for (const k of Object.keys(this.source)) yield [k, this.get(k)];
+  }
+  [Symbol.iterator](): MapIterator<[string, unknown]> {
+    return this.entries();
+  }
+  forEach(callback: (value: unknown, key: string, map: ReadonlyMap<string, unknown>) => void, thisArg?: unknown): void {
+    for (const [k, v] of this.entries()) callback.call(thisArg, v, k, this);
+  }
+}
+
+/**
+ * The activation's top-level names, each value converted (lazily, above), once per activation
+ * object: the evaluator makes one per phase, anew only when an action changes the request or
+ * the vars, and evaluates the phase's expressions over it one after another, so the last one
+ * converted is kept. The names stay an object: @bufbuild/cel resolves them there.
+ */
+let lastActivation: Activation | undefined;
+let lastConverted: Record<string, unknown> = {};
 function activationOf(activation: Activation): Record<string, unknown> {
-  const seen = converted.get(activation);
-  if (seen !== undefined) return seen as Record<string, unknown>;
-  const out = Object.fromEntries(Object.entries(activation).map(([k, v]) => [k, toCel(v)]));
-  converted.set(activation, out);
+  if (activation === lastActivation) return lastConverted;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(activation)) out[k] = toCel(activation[k]);
+  lastActivation = activation;
+  lastConverted = out;
   return out;
 }
 
