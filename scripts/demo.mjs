@@ -109,16 +109,17 @@ async function showHeard() {
  * GitHub's signature, then forwards to the local app. `webhook sign --send` delivers a signed webhook
  * through it, then one signed with the wrong secret; then a request from an address outside
  * the allow list (X-Forwarded-For, which the emulator reads as the client's address on a
- * loopback connection). It needs `webhook sign` and the policy evaluator: without them (a
- * branch where they are not merged yet) the session says so and ends here.
+ * loopback connection). It needs `webhook sign` (and the webhook schemes behind it and behind
+ * verify-webhook): without it (a branch where it is not merged yet) the session says so and ends here.
  */
 async function trafficPart() {
-  const ready =
-    spawnSync(process.execPath, [bin, "help", "webhook", "sign"], { env }).status === 0 &&
-    spawnSync(process.execPath, [bin, "help", "policy", "test"], { env }).status === 0;
-  if (!ready) {
+  const missing = [
+    ["webhook", "sign"],
+    ["policy", "test"],
+  ].filter((words) => spawnSync(process.execPath, [bin, "help", ...words], { env }).status !== 0);
+  if (missing.length > 0) {
     console.log(
-      "(the traffic part needs `edgectl webhook sign` and `edgectl policy test`'s evaluator: not in this build)",
+      `(the traffic part needs ${missing.map((w) => `\`edgectl ${w.join(" ")}\``).join(" and ")}: not in this build)`,
     );
     return;
   }

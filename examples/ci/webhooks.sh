@@ -9,6 +9,12 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 read -r -a EDGECTL <<< "${EDGECTL:-edgectl}"
 SECRET=${GITHUB_WEBHOOK_SECRET:-ci-github-s3cret}
+# The check signs with `edgectl webhook sign`: an edgectl without it cannot run it (and passing
+# without checking anything would hide that).
+if ! "${EDGECTL[@]}" help webhook sign > /dev/null 2>&1; then
+  echo "FAIL: this edgectl has no \`webhook sign\` (and so no webhook schemes): the check cannot run" >&2
+  exit 1
+fi
 work=$(mktemp -d)
 cleanup() {
   kill "${pids[@]}" 2>/dev/null || true

@@ -38,7 +38,7 @@ import { endpoints } from "./resources/endpoints.js";
 import { failover } from "./resources/failover.js";
 import { isTcpTlsKind, tcpTlsEdges } from "./resources/tcp-tls-edges.js";
 import { Store } from "./store.js";
-import type { PolicyEngine } from "./traffic/engine.js";
+import type { PolicyEngine, SchemeLookup } from "./traffic/engine.js";
 import type { TrafficServer } from "./traffic/server.js";
 
 export { MAX_BODY_BYTES } from "./http.js";
@@ -70,6 +70,8 @@ export interface EmulatorOptions {
   logRequests?: string;
   /** With trafficPort: the policy engine (default: traffic/engine.ts's loadEngine()) and its clock. */
   engine?: PolicyEngine;
+  /** With trafficPort and no `engine`: verify-webhook's schemes (`edgectl emulator` gives src/webhooks'); none: unknown. */
+  schemes?: SchemeLookup;
   clock?: () => Date;
   upstreamTimeoutMs?: number;
 }
@@ -193,7 +195,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         host,
         port: opts.trafficPort,
         store,
-        engine: opts.engine ?? (await loadEngine()),
+        engine: opts.engine ?? (await loadEngine(opts.schemes)),
         upstreams: opts.upstreams,
         log: opts.trafficLog,
         logFile: opts.logRequests,

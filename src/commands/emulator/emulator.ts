@@ -165,12 +165,15 @@ async function run(options: OptionsOf<object, typeof flags>, deps: Deps, command
   const apiKey = (command.optsWithGlobals() as { apiKey?: string }).apiKey;
   const { startEmulator } = await import("../../emulator/server.js");
   const { trafficPort, upstreams, logRequests, ...apiOptions } = options;
+  // verify-webhook's schemes: the one place that loads them (src/commands/policy/schemes.ts),
+  // as `policy test` and `migrate --verify` do; the emulator itself imports nothing of the CLI.
+  const schemes = trafficPort === undefined ? undefined : await (await import("../policy/schemes.js")).loadSchemes();
   const emu = await startEmulator({
     ...apiOptions,
     apiKey,
     ...(trafficPort === undefined
       ? {}
-      : { trafficPort, upstreams, logRequests, trafficLog: (line: string) => deps.io.stderr.write(line) }),
+      : { trafficPort, upstreams, logRequests, schemes, trafficLog: (line: string) => deps.io.stderr.write(line) }),
   }).catch((err: unknown) => {
     throw ownUsageError(err);
   });

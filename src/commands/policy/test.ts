@@ -4,7 +4,7 @@
 // src/policy/evaluate: one request (--request) and its trace, or a cases file (--cases) with a
 // PASS/FAIL line per case, as a test runner prints them.
 import * as z from "zod/mini";
-import { EdgectlError, UsageError } from "../../errors.js";
+import { CheckFailed, UsageError } from "../../errors.js";
 import { every, turn } from "../../io/checkpoint.js";
 import { renderData } from "../../output/print.js";
 import type { EvalContext, EvalRequest, TraceEntry } from "../../policy/evaluate/index.js";
@@ -127,11 +127,6 @@ and exits 1 when any case failed. --sign <provider> (with --secret-stdin, --secr
   ],
   run: async (options, deps) => runTest(options, deps, await loadSchemes()),
 });
-
-/** `policy test --cases` found a failing case: exit 1, as a test runner's (contract, "Errors and exit codes"). */
-export class CasesFailed extends EdgectlError {
-  readonly kind = "api";
-}
 
 export async function runTest(
   options: TestOptions,
@@ -411,7 +406,8 @@ async function runCases(
         }),
   );
   if (failed > 0)
-    throw new CasesFailed(`${failed} of ${file.cases.length} case${file.cases.length === 1 ? "" : "s"} failed`);
+    // A failing case: exit 1, as a test runner's (src/errors.ts CheckFailed); the cases are printed.
+    throw new CheckFailed(`${failed} of ${file.cases.length} case${file.cases.length === 1 ? "" : "s"} failed`);
 }
 
 /** The cases file (YAML or JSON, read by the project's one YAML reader), checked by its schema; invalid: exit 2. */

@@ -1,87 +1,33 @@
-// The one function the traffic port runs policies through: `PolicyEngine` mirrors
-// src/policy/evaluate's evaluateRequest / evaluateResponse / createState (INTERFACES.md,
-// "Evaluator"), so the traffic port depends on that shape alone and tests can hand it any engine.
-//
-// MERGE POINT: `loadEngine()` below is where src/policy/evaluate plugs in. Until it is on this
-// branch, `minimalEngine` stands in: policies whose rules have no expressions and whose actions
-// are forward-internal, custom-response, deny, add-headers and remove-headers with literal
-// configs — enough to run the proxy end to end. Anything else is `unknown` (never a guess), and
-// it is not a second evaluator: it goes once the real one is wired.
-import type { Scheme } from "../../webhooks/scheme.js";
+// The one door between the traffic port and the Traffic Policy evaluator (src/policy/evaluate,
+// INTERFACES.md "Evaluator"): `PolicyEngine` is the evaluator's evaluateRequest /
+// evaluateResponse / createState and the webhook schemes verify-webhook checks with, so that
+// the traffic port depends on that shape alone and a test can hand it an engine of its own
+// (one that records what it is handed, or scripts an outcome). `loadEngine()` is the real one:
+// the same evaluator as `policy test`, loaded only when the traffic port starts.
+import type {
+  EvalContext,
+  EvalRequest,
+  EvalResponse,
+  EvalState,
+  RequestResult,
+  ResponseResult,
+  VerifyingScheme,
+} from "../../policy/evaluate/index.js";
 
-export interface EvalRequest {
-  method: string;
-  /** Full URL: scheme://host[:port]/path?query */
-  url: string;
-  /** Lower-case names. */
-  headers: Record<string, string[]>;
-  body: Buffer;
-  clientIp: string;
-  time: Date;
-}
+export type {
+  By,
+  EvalContext,
+  EvalRequest,
+  EvalResponse,
+  EvalState,
+  Outcome,
+  RequestResult,
+  ResponseResult,
+  TraceEntry,
+} from "../../policy/evaluate/index.js";
 
-export interface EvalResponse {
-  status: number;
-  headers: Record<string, string[]>;
-  body: Buffer;
-}
-
-/** Opaque to the traffic port: made by `createState()`, one per endpoint, kept across requests. */
-export type EvalState = unknown;
-
-export interface EvalContext {
-  protocol: "https" | "http" | "tls" | "tcp";
-  kind: "public" | "internal" | "agent";
-  state: EvalState;
-  schemes: (provider: string) => Scheme | undefined;
-  identity?: Record<string, string>;
-  httpResponses?: Array<{
-    method?: string;
-    url: string;
-    status: number;
-    headers?: Record<string, string>;
-    body?: string;
-  }>;
-  /** JWKS documents by the URL a jwt-validation action names (fetched by the emulator, src/emulator/traffic/jwks.ts). */
-  jwtKeys?: unknown;
-}
-
-export interface By {
-  phase: string;
-  rule: string;
-  action: string;
-}
-
-export type Outcome =
-  | { kind: "forward"; url?: string; by?: By }
-  | { kind: "response"; status: number; headers: Record<string, string[]>; body: string; by: By }
-  | { kind: "deny"; status: number; headers?: Record<string, string[]>; by: By }
-  | { kind: "close"; by: By }
-  | { kind: "redirect"; status: number; url: string; headers: Record<string, string[]>; by: By }
-  | { kind: "unknown"; reason: string; by?: By };
-
-/** What the traffic port reads of a trace entry: the rule's name (or place) and whether it ran. */
-export interface TraceEntry {
-  phase?: string;
-  rule?: string;
-  ran?: boolean;
-}
-
-export interface RequestResult {
-  outcome: Outcome;
-  request: EvalRequest;
-  trace: readonly TraceEntry[];
-  vars?: Record<string, unknown>;
-  units?: number;
-}
-
-export interface ResponseResult {
-  response: EvalResponse;
-  outcome?: Outcome;
-  trace: readonly TraceEntry[];
-  vars?: Record<string, unknown>;
-  units?: number;
-}
+/** verify-webhook's schemes by provider (src/webhooks' schemeFor), as the emulator is given them. */
+export type SchemeLookup = (provider: string) => VerifyingScheme | undefined;
 
 type MaybeAsync<T> = T | Promise<T>;
 
@@ -89,119 +35,16 @@ export interface PolicyEngine {
   createState(): EvalState;
   evaluateRequest(policy: unknown, req: EvalRequest, ctx: EvalContext): MaybeAsync<RequestResult>;
   evaluateResponse(policy: unknown, req: EvalRequest, res: EvalResponse, ctx: EvalContext): MaybeAsync<ResponseResult>;
-  /** verify-webhook's schemes (src/webhooks' schemeFor). */
-  schemes(provider: string): Scheme | undefined;
+  schemes: SchemeLookup;
 }
 
 /**
- * The engine the emulator runs. At merge: load src/policy/evaluate/index.ts (its evaluateRequest,
- * evaluateResponse, createState) with a dynamic import, and src/webhooks/index.ts' schemeFor as
- * `schemes`, and return them instead of the stand-in.
+ * The evaluator, with the webhook schemes the emulator was started with. The schemes come from
+ * outside because the emulator stands apart from the CLI's layers: `edgectl emulator` passes
+ * src/commands/policy/schemes.ts' `loadSchemes()` (the one place that loads them, for
+ * `policy test` and `migrate --verify` too); none given, verify-webhook's outcome is `unknown`.
  */
-export function loadEngine(): Promise<PolicyEngine> {
-  return Promise.resolve(minimalEngine);
+export async function loadEngine(schemes: SchemeLookup = () => undefined): Promise<PolicyEngine> {
+  const { createState, evaluateRequest, evaluateResponse } = await import("../../policy/evaluate/index.js");
+  return { createState, evaluateRequest, evaluateResponse, schemes };
 }
-
-// ---------------------------------------------------------------- the stand-in
-
-interface Rule {
-  name?: unknown;
-  expressions?: unknown;
-  actions?: unknown;
-}
-interface Action {
-  type?: unknown;
-  config?: unknown;
-}
-
-const rulesOf = (policy: unknown, phase: string): Rule[] => {
-  const list = (policy as Record<string, unknown> | null)?.[phase];
-  return Array.isArray(list) ? (list as Rule[]) : [];
-};
-const ruleName = (rule: Rule, phase: string, i: number) =>
-  typeof rule.name === "string" && rule.name !== "" ? rule.name : `${phase}[${i}]`;
-const configOf = (a: Action) =>
-  (typeof a.config === "object" && a.config !== null ? a.config : {}) as Record<string, unknown>;
-const hasInterpolation = (v: unknown) => JSON.stringify(v ?? null).includes("${");
-
-function headerEdits(headers: Record<string, string[]>, a: Action): Record<string, string[]> {
-  const config = configOf(a);
-  const out = { ...headers };
-  if (a.type === "add-headers")
-    for (const [k, v] of Object.entries((config.headers ?? {}) as Record<string, unknown>))
-      out[k.toLowerCase()] = [...(out[k.toLowerCase()] ?? []), String(v)];
-  else for (const k of (config.headers ?? []) as unknown[]) delete out[String(k).toLowerCase()];
-  return out;
-}
-
-/** One phase of the stand-in: rules in order, literal actions only. */
-function runPhase(
-  policy: unknown,
-  phase: "on_http_request" | "on_http_response",
-  headers: Record<string, string[]>,
-): { outcome?: Outcome; headers: Record<string, string[]>; trace: TraceEntry[] } {
-  const trace: TraceEntry[] = [];
-  let current = headers;
-  for (const [i, rule] of rulesOf(policy, phase).entries()) {
-    const name = ruleName(rule, phase, i);
-    trace.push({ phase, rule: name, ran: true });
-    if (Array.isArray(rule.expressions) && rule.expressions.length > 0)
-      return {
-        outcome: { kind: "unknown", reason: `${name}: expressions need the evaluator` },
-        headers: current,
-        trace,
-      };
-    for (const a of (Array.isArray(rule.actions) ? rule.actions : []) as Action[]) {
-      const by = { phase, rule: name, action: String(a.type) };
-      const config = configOf(a);
-      if (hasInterpolation(config))
-        return {
-          outcome: { kind: "unknown", reason: `${name}: \${…} needs the evaluator`, by },
-          headers: current,
-          trace,
-        };
-      if (a.type === "add-headers" || a.type === "remove-headers") current = headerEdits(current, a);
-      else if (a.type === "forward-internal" && phase === "on_http_request")
-        return { outcome: { kind: "forward", url: String(config.url), by }, headers: current, trace };
-      else if (a.type === "deny")
-        return { outcome: { kind: "deny", status: Number(config.status_code ?? 403), by }, headers: current, trace };
-      else if (a.type === "custom-response") {
-        const h: Record<string, string[]> = {};
-        for (const [k, v] of Object.entries((config.headers ?? {}) as Record<string, unknown>))
-          h[k.toLowerCase()] = [String(v)];
-        const body = String(config.body ?? config.content ?? "");
-        return {
-          outcome: { kind: "response", status: Number(config.status_code), headers: h, body, by },
-          headers: current,
-          trace,
-        };
-      } else
-        return {
-          outcome: { kind: "unknown", reason: `${String(a.type)} needs the evaluator`, by },
-          headers: current,
-          trace,
-        };
-    }
-  }
-  return { headers: current, trace };
-}
-
-export const minimalEngine: PolicyEngine = {
-  createState: () => ({}),
-  schemes: () => undefined,
-  evaluateRequest(policy, req) {
-    const r = runPhase(policy, "on_http_request", req.headers);
-    return { outcome: r.outcome ?? { kind: "forward" }, request: { ...req, headers: r.headers }, trace: r.trace };
-  },
-  evaluateResponse(policy, _req, res) {
-    const r = runPhase(policy, "on_http_response", res.headers);
-    const response = { ...res, headers: r.headers };
-    if (r.outcome?.kind === "response")
-      return {
-        response: { status: r.outcome.status, headers: r.outcome.headers, body: Buffer.from(r.outcome.body) },
-        outcome: r.outcome,
-        trace: r.trace,
-      };
-    return { response, ...(r.outcome ? { outcome: r.outcome } : {}), trace: r.trace };
-  },
-};

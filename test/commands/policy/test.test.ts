@@ -3,7 +3,7 @@
 // -o json, problems and cases, and runTest with a small local webhook scheme for --sign (the
 // real schemes are src/webhooks', wired by src/commands/policy/schemes.ts).
 import { describe, expect, it } from "vitest";
-import { CasesFailed, runTest, test as testCommand, type TestOptions } from "../../../src/commands/policy/test.js";
+import { runTest, test as testCommand, type TestOptions } from "../../../src/commands/policy/test.js";
 import { appSandbox } from "../../helpers/app.js";
 import { useFaultServer, useScratch } from "../../e2e/support.js";
 import { fakeDeps } from "../fake-deps.js";
@@ -299,7 +299,9 @@ describe("edgectl policy test --cases (in-process)", () => {
     ]);
     expect(r.stderr).toBe("error: 1 of 1 case failed");
     expect(r.exitCode).toBe(1);
-    expect(new CasesFailed("x").kind).toBe("api");
+    // The kind of a check that found what it looks for (src/errors.ts CheckFailed), as migrate --verify's.
+    const json = await run([POLICY, "--cases", failing, "-o", "json"]);
+    expect([json.exitCode, JSON.parse(json.stderr)]).toEqual([1, { error: { kind: "check", message: "1 of 1 case failed" } }]);
   });
 
   it("refuses an invalid cases file (exit 2), naming the place", async () => {

@@ -1,20 +1,17 @@
-// What the traffic port hands the policy engine and does with its outcomes, with a scripted
-// engine in its place (the one injected function, src/emulator/traffic/engine.ts): the client
-// address, the clock, per-endpoint state, the body when a policy reads it, the JWKS a policy
-// names, the signed-in identity; and each outcome as ngrok answers it.
+// What the traffic port hands the policy engine and does with its outcomes, through the real
+// evaluator (src/policy/evaluate, loaded as src/emulator/traffic/engine.ts loads it) wrapped to
+// record what it is handed and, where a test needs an outcome no policy here gives, to script
+// one: the client address, the clock, per-endpoint state, the body when a policy reads it, the
+// JWKS a policy names, the signed-in identity, the webhook schemes; and each outcome as ngrok
+// answers it, scripted and from real policies.
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Emulator } from "../../../src/emulator/server.js";
-import {
-  minimalEngine,
-  type EvalContext,
-  type EvalRequest,
-  type Outcome,
-  type PolicyEngine,
-} from "../../../src/emulator/traffic/engine.js";
+import type { EvalContext, EvalRequest, Outcome, PolicyEngine } from "../../../src/emulator/traffic/engine.js";
+import { createState, evaluateRequest, evaluateResponse } from "../../../src/policy/evaluate/index.js";
 import { endpoint, forwardTo, send, trafficEmulator, upstream } from "./helpers.js";
 
 const NOW = new Date("2026-12-01T10:00:00Z");
@@ -23,19 +20,33 @@ interface Call {
   ctx: EvalContext;
 }
 const calls: Call[] = [];
-/** The outcome the scripted engine gives, by the request's path. */
+/** The outcome the scripted engine gives, by the request's path; none: the evaluator's own. */
 let script: (req: EvalRequest, ctx: EvalContext) => Outcome | undefined = () => undefined;
-let states = 0;
+/** The real evaluator, recording what it is handed, with an outcome scripted where a test needs one. */
 const engine: PolicyEngine = {
-  createState: () => ({ n: ++states }),
-  schemes: () => undefined,
+  createState,
+  // A stand-in scheme (src/webhooks' own are tested there): signed when the header says so.
+  schemes: (provider) =>
+    provider === "github"
+      ? {
+          key: "secret",
+          verify: ({ request, secret }) =>
+            request.headers["x-hub-signature-256"] === `sha256=${secret}`
+              ? { verified: true }
+              : { verified: false, check: "signature", message: "the signature does not match" },
+        }
+      : undefined,
   evaluateRequest(policy, req, ctx) {
     calls.push({ req, ctx });
     const outcome = script(req, ctx);
-    if (outcome) return { outcome, request: req, trace: [{ phase: "on_http_request", rule: "scripted", ran: true }] };
-    return minimalEngine.evaluateRequest(policy, req, ctx);
+    if (outcome) {
+      const rule = "scripted";
+      const trace = [{ phase: "on_http_request" as const, rule, place: rule, ran: true, reached: true, expressions: [], actions: [] }];
+      return { outcome, request: req, trace, vars: {}, units: 0 };
+    }
+    return evaluateRequest(policy, req, ctx);
   },
-  evaluateResponse: (policy, req, res, ctx) => minimalEngine.evaluateResponse(policy, req, res, ctx),
+  evaluateResponse,
 };
 
 let dir: string;
@@ -186,6 +197,41 @@ describe("each outcome, as ngrok answers it", () => {
   it("close: the connection ends without an answer", async () => {
     script = () => ({ kind: "close", by: by("close-connection") });
     await expect(send(t, { host: "a.example.com" })).rejects.toThrow(/socket hang up|ECONNRESET/);
+  });
+});
+
+describe("each outcome, from a real policy through the evaluator", () => {
+  const rule = (type: string, config: Record<string, unknown>) => ({
+    on_http_request: [
+      { name: "r", actions: [{ type, config }] },
+      { name: "forward", actions: [{ type: "forward-internal", config: { url: "https://app.internal" } }] },
+    ],
+  });
+  beforeAll(async () => {
+    await endpoint(emu, "https://ips.example.com", rule("restrict-ips", { allow: ["203.0.113.0/24"] }));
+    await endpoint(emu, "https://auth.example.com", rule("basic-auth", { credentials: ["ada:pw"] }));
+    await endpoint(emu, "https://signed.example.com", rule("verify-webhook", { provider: "github", secret: "s3" }));
+    await endpoint(emu, "https://slack.example.com", rule("verify-webhook", { provider: "slack", secret: "s3" }));
+  });
+
+  it.each<[string, string, Record<string, string>, number, string | undefined]>([
+    // restrict-ips by the connection's address (X-Forwarded-For on loopback): 403 ERR_NGROK_3205.
+    ["an address outside the allow list", "ips.example.com", { "x-forwarded-for": "198.51.100.1" }, 403, "ERR_NGROK_3205"],
+    ["an address inside it", "ips.example.com", { "x-forwarded-for": "203.0.113.7" }, 200, undefined],
+    // basic-auth/behavior.mdx: 401 without the credentials, through with them.
+    ["no credentials", "auth.example.com", {}, 401, undefined],
+    ["the credentials", "auth.example.com", { authorization: `Basic ${btoa("ada:pw")}` }, 200, undefined],
+    // verify-webhook with the engine's schemes: 403 ERR_NGROK_3204 when the signature fails.
+    ["a bad signature", "signed.example.com", { "x-hub-signature-256": "sha256=wrong" }, 403, "ERR_NGROK_3204"],
+    ["a good one", "signed.example.com", { "x-hub-signature-256": "sha256=s3" }, 200, undefined],
+    // A provider the engine has no scheme for: unknown (500), never a guess.
+    ["a provider without a scheme", "slack.example.com", {}, 500, undefined],
+  ])("%s", async (_name, host, headers, status, code) => {
+    script = () => undefined;
+    const r = await send(t, { host, method: "POST", body: "{}", headers });
+    expect([r.status, r.headers["ngrok-error-code"]]).toEqual([status, code]);
+    if (status === 401) expect(r.headers["www-authenticate"]).toMatch(/^Basic realm=/);
+    if (status === 500) expect(r.text).toContain("cannot verify provider slack");
   });
 });
 
