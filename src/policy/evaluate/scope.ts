@@ -41,9 +41,23 @@ export function parseUrl(text: string): URL | undefined {
   }
 }
 
+/**
+ * The request's URL, parsed once for the variables of a phase (req, conn and endpoint variables
+ * read the same text one after the other); only read here, never changed.
+ */
+let lastText: string | undefined;
+let lastUrl: URL | undefined;
+function readUrl(text: string): URL | undefined {
+  if (text !== lastText) {
+    lastUrl = parseUrl(text);
+    lastText = text;
+  }
+  return lastUrl;
+}
+
 /** req.* for the request as it stands. */
 export function reqVariables(req: EvalRequest): Record<string, unknown> {
-  const u = parseUrl(req.url);
+  const u = readUrl(req.url);
   const path = u ? u.pathname : "/";
   const query = u ? u.search.replace(/^\?/, "") : "";
   const host = req.headers.host?.[0] ?? u?.host ?? "";
@@ -89,7 +103,7 @@ export function resVariables(res: EvalResponse): Record<string, unknown> {
 
 /** conn.*, endpoint.* and time.* for a request. */
 export function connVariables(req: EvalRequest, protocol: Protocol): Record<string, unknown> {
-  const u = parseUrl(req.url);
+  const u = readUrl(req.url);
   const port = u ? (u.port !== "" ? Number(u.port) : protocol === "http" ? 80 : 443) : 0;
   const host = u?.hostname ?? "";
   return {
