@@ -72,7 +72,7 @@ describe("the command tree", () => {
       failover: ["create", "get", "list", "update", "delete"],
       "webhook-verification": ["replace", "get", "delete"],
       migrate: ["edge"],
-      policy: ["check"],
+      policy: ["check", "test"],
       auth: ["login", "status", "logout"],
       config: ["get", "set", "unset", "list", "path"],
     });
