@@ -208,7 +208,8 @@ export const REGISTRY: readonly Entry[] = [
     command: "migrate edge",
     module: "migrate/edge",
     export: "edge",
-    usage: "<edge-id>… \\| --all [--map <backend-id>=<url>]… [--show-secret] [--apply [--allow-partial]] [--dry-run] [--verify]",
+    usage:
+      "<edge-id>… \\| --all [--map <backend-id>=<url>]… [--show-secret] [--apply [--allow-partial]] [--dry-run] [--verify]",
     summary:
       "plans the Cloud Endpoints (one per hostport, with a Traffic Policy) that replace HTTPS, TLS and TCP edges, reading with GETs only; `--apply` creates them with `POST /endpoints`; `--verify` sends generated requests through a model of each edge and through its plan (exit 1 when the plan lets through or reroutes what the edge did not)",
   },

@@ -301,7 +301,10 @@ describe("edgectl policy test --cases (in-process)", () => {
     expect(r.exitCode).toBe(1);
     // The kind of a check that found what it looks for (src/errors.ts CheckFailed), as migrate --verify's.
     const json = await run([POLICY, "--cases", failing, "-o", "json"]);
-    expect([json.exitCode, JSON.parse(json.stderr)]).toEqual([1, { error: { kind: "check", message: "1 of 1 case failed" } }]);
+    expect([json.exitCode, JSON.parse(json.stderr)]).toEqual([
+      1,
+      { error: { kind: "check", message: "1 of 1 case failed" } },
+    ]);
   });
 
   it("refuses an invalid cases file (exit 2), naming the place", async () => {

@@ -41,7 +41,17 @@ const engine: PolicyEngine = {
     const outcome = script(req, ctx);
     if (outcome) {
       const rule = "scripted";
-      const trace = [{ phase: "on_http_request" as const, rule, place: rule, ran: true, reached: true, expressions: [], actions: [] }];
+      const trace = [
+        {
+          phase: "on_http_request" as const,
+          rule,
+          place: rule,
+          ran: true,
+          reached: true,
+          expressions: [],
+          actions: [],
+        },
+      ];
       return { outcome, request: req, trace, vars: {}, units: 0 };
     }
     return evaluateRequest(policy, req, ctx);
@@ -216,7 +226,13 @@ describe("each outcome, from a real policy through the evaluator", () => {
 
   it.each<[string, string, Record<string, string>, number, string | undefined]>([
     // restrict-ips by the connection's address (X-Forwarded-For on loopback): 403 ERR_NGROK_3205.
-    ["an address outside the allow list", "ips.example.com", { "x-forwarded-for": "198.51.100.1" }, 403, "ERR_NGROK_3205"],
+    [
+      "an address outside the allow list",
+      "ips.example.com",
+      { "x-forwarded-for": "198.51.100.1" },
+      403,
+      "ERR_NGROK_3205",
+    ],
     ["an address inside it", "ips.example.com", { "x-forwarded-for": "203.0.113.7" }, 200, undefined],
     // basic-auth/behavior.mdx: 401 without the credentials, through with them.
     ["no credentials", "auth.example.com", {}, 401, undefined],
