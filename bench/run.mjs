@@ -12,6 +12,10 @@
 //   process per id (curl does not depend on Node: once).
 // - Servers: autocannon against the emulator and a bare node:http server with the same JSON.
 // - A large account: `migrate edge --all` on 1,000 edges and 3,000 backends (bench/account.mjs).
+// - The policy evaluator: requests per second for a 20-rule policy against @bufbuild/cel alone
+//   (bench/evaluate.mjs; alone: `node bench/evaluate.mjs`).
+// - The emulator's traffic port: autocannon through a 10-rule policy against a bare node:http
+//   reverse proxy (bench/traffic.mjs; alone: EDGECTL_BENCH_ONLY=traffic).
 // Nothing here asserts; the goals of issue 12 are checked against this run at the end.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -21,6 +25,8 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { ACCOUNT, MIGRATE_ALL, accountRow } from "./account.mjs";
+import { evaluateNote, evaluateRow } from "./evaluate.mjs";
+import { formatTraffic, trafficRows } from "./traffic.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const KEY = "bench-key";
@@ -34,6 +40,8 @@ const BATCH_ROUNDS = Number(process.env.EDGECTL_BENCH_BATCH_ROUNDS ?? 5);
 const ONLY_BATCH = process.env.EDGECTL_BENCH_ONLY === "batch";
 // EDGECTL_BENCH_ONLY=startup: the start-up rows alone (with EDGECTL_BENCH_ROUNDS=1, a check that they run).
 const ONLY_STARTUP = process.env.EDGECTL_BENCH_ONLY === "startup";
+// EDGECTL_BENCH_ONLY=traffic: the traffic port's rows alone (issue 30 item 7), on the machine's Node.
+const ONLY_TRAFFIC = process.env.EDGECTL_BENCH_ONLY === "traffic";
 /** Batch sizes for the linearity rows: the time per id should not grow with N. */
 const SIZES = [10, 100, BATCH];
 const LOAD = { seconds: 3, connections: 8 };
@@ -236,7 +244,9 @@ function paired(plan, rounds) {
 
 // ---------------------------------------------------------------- the run
 
-const majors = (process.env.EDGECTL_BENCH_NODES ?? "20,22,24").split(",").map(Number);
+const majors = ONLY_TRAFFIC
+  ? [Number(process.versions.node.split(".")[0])]
+  : (process.env.EDGECTL_BENCH_NODES ?? "20,22,24").split(",").map(Number);
 const nodes = majors
   .map((m) => ({ major: m, bin: nodeFor(m) }))
   .map((n) => ({
@@ -248,6 +258,25 @@ const BIN = packInstall();
 const sections = [];
 const goals = [];
 const goal = (ok, text) => goals.push(`${ok ? "met   " : "MISSED"}  ${text}`);
+
+/** The traffic port's section (issue 30 item 7) and its goal. */
+async function trafficSection() {
+  log("traffic port: autocannon through a 10-rule policy and through a bare node:http reverse proxy…");
+  const t = await trafficRows({ node: process.execPath, bin: BIN, env: baseEnv({}), work });
+  sections.push({ title: `traffic port (Node ${process.versions.node}, autocannon)`, lines: formatTraffic(t) });
+  goal(
+    t.ratio >= 0.6 && t.non2xx === 0,
+    `traffic port: ≥ 0.6× a bare reverse proxy's throughput through a 10-rule policy: ${t.ratio.toFixed(2)}×${t.non2xx ? ` (${t.non2xx} non-2xx answers: is the evaluator in this build?)` : ""}`,
+  );
+}
+if (ONLY_TRAFFIC) {
+  await trafficSection();
+  rmSync(work, { recursive: true, force: true });
+  process.stdout.write(
+    `${[`edgectl bench (traffic rows) — ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC; ${cpus().length} CPUs`, "", `${sections[0].title}:`, ...sections[0].lines, "", ...goals].join("\n")}\n`,
+  );
+  process.exit(0);
+}
 
 const emu = await startServer(process.execPath, [BIN, "emulator", "--port", "0"], baseEnv({}));
 try {
@@ -747,6 +776,15 @@ if (!ONLY_BATCH) {
     `account: ${edges} edges planned in about 45 requests (≤ 60, within 120 a minute): ${r.requests} requests, exit ${r.status}`,
   );
 }
+// The policy evaluator (issue 29 item 6), in this process: a 20-rule policy against
+// @bufbuild/cel evaluating the same expressions alone; overhead at most 2×.
+if (!ONLY_BATCH && !ONLY_STARTUP) {
+  log("evaluator: a 20-rule policy against @bufbuild/cel alone…");
+  const r = await evaluateRow();
+  sections.push({ title: "policy test evaluator, a 20-rule policy", note: evaluateNote(r) });
+  goal(r.ratio <= 2, `evaluator: ≤ 2× @bufbuild/cel alone on a 20-rule policy: ${r.ratio.toFixed(2)}×`);
+}
+if (!ONLY_BATCH && !ONLY_STARTUP) await trafficSection();
 rmSync(work, { recursive: true, force: true });
 
 // ---------------------------------------------------------------- the report
@@ -760,6 +798,7 @@ const out = [
 for (const s of sections) {
   out.push("", `${s.title}:`);
   if (s.note) out.push(`  ${s.note}`);
+  if (s.lines) out.push(...s.lines);
   for (const r of s.rows ?? []) {
     const cells = [r.name.padEnd(52), Number.isNaN(r.median) ? "".padStart(9) : ms(r.median).padStart(9)];
     if (s.perSecond) cells.push(`${Math.round((BATCH / r.median) * 1000)} req/s`.padStart(12));
@@ -783,7 +822,7 @@ for (const s of sections) {
 }
 out.push(
   "",
-  "goals (issues 12, 19 and 24):",
+  "goals (issues 12, 19, 24, 29 and 30):",
   ...goals,
   "",
   `bench took ${((Date.now() - started) / 1000).toFixed(0)} s`,

@@ -1,6 +1,6 @@
 // npm run demo: a real session against the local emulator, as a new user would type it.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -10,18 +10,54 @@ const bin = fileURLToPath(new URL("../bin/edgectl.js", import.meta.url));
 const configDir = mkdtempSync(join(tmpdir(), "edgectl-demo-"));
 // The folder the session types in: the policy files it writes live there.
 const workDir = mkdtempSync(join(tmpdir(), "edgectl-demo-work-"));
-const emulator = spawn(process.execPath, [bin, "emulator", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
-// The emulator's stderr passes through (its request count at the end, any warning), but for its
-// own "listening on" line: the session says where it listens once, on stdout, below.
-createInterface({ input: emulator.stderr }).on("line", (line) => {
-  if (!line.startsWith("emulator: listening on ")) process.stderr.write(`${line}\n`);
+// The small local app the traffic part of the session sends webhooks to (its own process: the
+// session's commands run synchronously). It says on stdout what it received.
+const APP = `// app.mjs: the local app behind the endpoint; it says what it got and answers 200.
+import http from "node:http";
+const server = http.createServer((req, res) => {
+  let bytes = 0;
+  req.on("data", (c) => (bytes += c.length));
+  req.on("end", () => {
+    const from = req.headers["x-forwarded-for"];
+    console.log(\`app: \${req.method} \${req.url} (\${bytes} bytes, X-Forwarded-For: \${from}, X-GitHub-Event: \${req.headers["x-github-event"]})\`);
+    res.end("thanks\\n");
+  });
 });
-const baseUrl = await new Promise((resolve, reject) => {
+server.listen(0, "127.0.0.1", () => console.log(\`http://127.0.0.1:\${server.address().port}\`));
+`;
+writeFileSync(join(workDir, "app.mjs"), APP);
+const app = spawn(process.execPath, [join(workDir, "app.mjs")], { stdio: ["ignore", "pipe", "inherit"] });
+const appLines = createInterface({ input: app.stdout });
+const appUrl = await new Promise((resolve) => appLines.once("line", resolve));
+/** What the app and the traffic port said since the last look (shown after each traffic command). */
+const heard = [];
+appLines.on("line", (line) => heard.push(line));
+
+const emulator = spawn(
+  process.execPath,
+  [bin, "emulator", "--port", "0", "--traffic-port", "0", "--upstream", `https://app.internal=${appUrl}`],
+  { stdio: ["ignore", "pipe", "pipe"] },
+);
+// The emulator's stderr passes through (its request count at the end, any warning), but for its
+// own "listening on" lines: the session says where it listens once, on stdout, below; and its
+// line per request on the traffic port, shown with the command that sent it.
+createInterface({ input: emulator.stderr }).on("line", (line) => {
+  if (line.startsWith("traffic: ")) heard.push(line);
+  else if (!line.startsWith("emulator: listening on ") && !line.startsWith("emulator: serving endpoints at "))
+    process.stderr.write(`${line}\n`);
+});
+const [baseUrl, trafficUrl] = await new Promise((resolve, reject) => {
   const lines = createInterface({ input: emulator.stdout });
-  lines.once("line", resolve);
+  const got = [];
+  lines.on("line", (line) => {
+    got.push(line);
+    if (got.length === 2) resolve(got);
+  });
   emulator.once("exit", (code) => reject(new Error(`emulator exited (${code})`)));
 });
-console.log(`emulator listening on ${baseUrl}\n`);
+console.log(
+  `emulator listening on ${baseUrl}\nits endpoints served on ${trafficUrl} (the app behind them: ${appUrl})\n`,
+);
 
 const env = { ...process.env, EDGECTL_BASE_URL: baseUrl, EDGECTL_API_KEY: "demo-key", EDGECTL_CONFIG_DIR: configDir };
 /** Runs one command as typed, prints it and what it printed; any exit code but `expected` stops the demo. */
@@ -43,6 +79,127 @@ function edgectl(args, input, expected = 0) {
 function writeShown(name, text) {
   writeFileSync(join(workDir, name), text);
   console.log(`$ cat ${name}\n${text}`);
+}
+
+/** As edgectl(), but the session goes on listening meanwhile: then what the traffic port and the app said. */
+async function edgectlHeard(args, input, expected = 0) {
+  const typed = `$ edgectl ${args.map((a) => (/[\s"'$]/.test(a) ? `'${a}'` : a)).join(" ")}${input === undefined ? "" : ` <<< '${input.trim()}'`}`;
+  console.log(typed);
+  const child = spawn(process.execPath, [bin, ...args], { env, cwd: workDir, stdio: ["pipe", "pipe", "pipe"] });
+  let out = "";
+  child.stdout.on("data", (c) => (out += c));
+  child.stderr.on("data", (c) => (out += c));
+  child.stdin.end(input);
+  const status = await new Promise((resolve) => child.once("close", resolve));
+  process.stdout.write(out);
+  if (expected !== 0) console.log(`(exit ${status})`);
+  await showHeard();
+  if (status !== expected) throw new Error(`edgectl ${args[0]} ${args[1]} exited ${status}, not ${expected}`);
+}
+
+/** Prints what the app and the emulator's traffic port said, once they have had a moment to say it. */
+async function showHeard() {
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  for (const line of heard.splice(0)) console.log(`  ${line}`);
+  console.log();
+}
+
+/**
+ * The traffic port (issue 30): the endpoint admits only the sender's addresses and verifies
+ * GitHub's signature, then forwards to the local app. `webhook sign --send` delivers a signed webhook
+ * through it, then one signed with the wrong secret; then a request from an address outside
+ * the allow list (X-Forwarded-For, which the emulator reads as the client's address on a
+ * loopback connection). It needs `webhook sign` (and the webhook schemes behind it and behind
+ * verify-webhook): without it (a branch where it is not merged yet) the session says so and ends here.
+ */
+async function trafficPart() {
+  const missing = [
+    ["webhook", "sign"],
+    ["policy", "test"],
+  ].filter((words) => spawnSync(process.execPath, [bin, "help", ...words], { env }).status !== 0);
+  if (missing.length > 0) {
+    console.log(
+      `(the traffic part needs ${missing.map((w) => `\`edgectl ${w.join(" ")}\``).join(" and ")}: not in this build)`,
+    );
+    return;
+  }
+  writeShown(
+    "webhooks.yml",
+    `# GitHub webhooks: from the sender's addresses (and this machine), signature checked, then to the app.
+on_http_request:
+  - name: sender addresses
+    actions:
+      - type: restrict-ips
+        config:
+          allow:
+            - 198.51.100.0/24 # the sender's range
+            - 127.0.0.0/8
+  - name: signed by github
+    actions:
+      - type: verify-webhook
+        config:
+          provider: github
+          secret: change-me # set with \`edgectl endpoint webhook-verification replace\`
+      - type: forward-internal
+        config:
+          url: https://app.internal
+`,
+  );
+  const hooks = JSON.parse(
+    edgectl([
+      "endpoint",
+      "create",
+      "--url",
+      "https://webhooks.example.com",
+      "--traffic-policy-file",
+      "webhooks.yml",
+      "-o",
+      "json",
+    ]),
+  );
+  edgectl(
+    ["endpoint", "webhook-verification", "replace", hooks.id, "--provider", "github", "--secret-stdin"],
+    "gh-demo-s3cret\n",
+  );
+  // webhook sign --send POSTs to a URL, so it names the endpoint's host in the path (the traffic port's
+  // /__edgectl/endpoint/<host>/ prefix) rather than in Host.
+  const hookUrl = `${trafficUrl}/__edgectl/endpoint/webhooks.example.com/hooks/github`;
+  const body = '{"zen":"Design for failure.","hook_id":1}';
+  const sign = [
+    "webhook",
+    "sign",
+    "--provider",
+    "github",
+    "--body",
+    body,
+    "--url",
+    hookUrl,
+    "--secret-stdin",
+    "--send",
+  ];
+  await edgectlHeard(sign, "gh-demo-s3cret\n");
+  await edgectlHeard(sign, "not-the-secret\n", 1);
+  // From an address outside the allow list (X-Forwarded-For: the client's address, as the emulator
+  // reads it on a loopback connection), with curl where there is one.
+  const curl = ["/usr/bin/curl", "/usr/local/bin/curl"].find((c) => existsSync(c));
+  const args = ["-s", "-i", "-X", "POST", "-H", "X-Forwarded-For: 203.0.113.7", "-d", body, hookUrl];
+  let status;
+  if (curl) {
+    console.log(`$ curl ${args.map((a) => (/[\s"'{]/.test(a) ? `'${a}'` : a)).join(" ")}`);
+    const r = spawn(curl, args, { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    r.stdout.on("data", (c) => (out += c));
+    await new Promise((resolve) => r.once("close", resolve));
+    process.stdout.write(`${out.replace(/\r\n/g, "\n").trimEnd()}\n`);
+    status = Number(/^HTTP\/[\d.]+ (\d+)/.exec(out)?.[1]);
+  } else {
+    console.log(`# (no curl here) POST ${hookUrl} with X-Forwarded-For: 203.0.113.7`);
+    const r = await fetch(hookUrl, { method: "POST", headers: { "x-forwarded-for": "203.0.113.7" }, body });
+    console.log(`${r.status} ${r.statusText} (ngrok-error-code: ${r.headers.get("ngrok-error-code")})`);
+    status = r.status;
+  }
+  await showHeard();
+  if (status !== 403) throw new Error(`the request from 203.0.113.7 got ${status}, not 403`);
 }
 
 let failed = false;
@@ -217,11 +374,14 @@ on_http_request:
   edgectl(["migrate", "edge", "--all", "--apply", "--allow-partial"]);
   edgectl(["migrate", "edge", "--all", "--apply", "--allow-partial"]);
   edgectl(["endpoint", "list"]);
+
+  await trafficPart();
 } catch (err) {
   console.error(`demo failed: ${err.message}`);
   failed = true;
 } finally {
   emulator.kill("SIGTERM");
+  app.kill("SIGTERM");
   rmSync(configDir, { recursive: true, force: true });
   rmSync(workDir, { recursive: true, force: true });
 }

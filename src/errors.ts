@@ -98,8 +98,9 @@ export class InternalError extends EdgectlError {
 }
 
 /**
- * A check that did not pass, its result already on stdout: `webhook verify` (not verified),
- * `policy test --cases` (a case failed). Exit 1, as a test runner's; `-o json` kind "check".
+ * A check edgectl ran did not pass, its result already printed: `webhook verify` (not verified),
+ * `policy test --cases` (a case failed), `migrate edge --verify` (the plan lets through or
+ * reroutes what the edge did not). Exit 1, as a test runner's; `-o json` kind "check".
  */
 export class CheckFailedError extends EdgectlError {
   readonly kind = "check";
@@ -107,8 +108,8 @@ export class CheckFailedError extends EdgectlError {
 
 export const EXIT_CODES: Record<ErrorKind, number> = {
   api: 1,
-  internal: 1,
   check: 1,
+  internal: 1,
   usage: 2,
   network: 3,
   auth: 4,

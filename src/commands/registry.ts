@@ -242,17 +242,20 @@ export const REGISTRY: readonly Entry[] = [
     command: "migrate edge",
     module: "migrate/edge",
     export: "edge",
-    usage: "<edge-id>… \\| --all [--map <backend-id>=<url>]… [--show-secret] [--apply [--allow-partial]] [--dry-run]",
+    usage:
+      "<edge-id>… \\| --all [--map <backend-id>=<url>]… [--show-secret] [--apply [--allow-partial]] [--dry-run] [--verify]",
     summary:
-      "plans the Cloud Endpoints (one per hostport, with a Traffic Policy) that replace HTTPS, TLS and TCP edges, reading with GETs only; `--apply` creates them with `POST /endpoints`",
+      "plans the Cloud Endpoints (one per hostport, with a Traffic Policy) that replace HTTPS, TLS and TCP edges, reading with GETs only; `--apply` creates them with `POST /endpoints`; `--verify` sends generated requests through a model of each edge and through its plan (exit 1 when the plan lets through or reroutes what the edge did not)",
   },
   {
     command: "policy",
-    description: "Check a Traffic Policy locally, with the same rules as the endpoint commands and the emulator",
+    description:
+      "Check and test a Traffic Policy locally, with the same rules as the endpoint commands and the emulator",
     examples: [
       "$ edgectl policy check policy.yml",
       "$ edgectl policy check tcp-policy.json --protocol tcp",
       "$ edgectl migrate edge edghts_2abc | edgectl policy check -",
+      '$ edgectl policy test policy.yml --request "GET https://example.com/admin"',
     ],
   },
   {
@@ -262,6 +265,15 @@ export const REGISTRY: readonly Entry[] = [
     usage: "<file>\\|- [--protocol https\\|http\\|tls\\|tcp] [--internal]",
     summary:
       "checks a Traffic Policy (JSON or YAML) for a public (or internal) endpoint of that protocol, default `https`; sends nothing, needs no key; `ok` and exit 0, or every problem and exit 2 (see [Traffic Policy checks](#traffic-policy-checks))",
+  },
+  {
+    command: "policy test",
+    module: "policy/test",
+    export: "test",
+    usage:
+      '<policy>\\|- (--request "<METHOD> <URL>" [-H "Name: value"]… [--body <text>\\|--body-file <file>] [--client-ip <ip>] [--time <RFC 3339>] [--sign <provider> --secret-stdin\\|--secret-file\\|--secret] [--identity <key>=<value>]… [--upstream-status <n>] [--show-secret] \\| --cases <file>) [--protocol …] [--internal\\|--agent]',
+    summary:
+      "works out what the policy does to a request, locally: the trace (each rule, each expression's value, each action's resolved config, secrets masked), the outcome and its cost in Traffic Policy units; `--cases` runs a cases file, `PASS`/`FAIL` per case, exit 1 when one fails (see [Traffic Policy](#traffic-policy))",
   },
   {
     command: "auth",
@@ -351,8 +363,8 @@ export const REGISTRY: readonly Entry[] = [
     module: "emulator/emulator",
     export: "emulator",
     usage:
-      "[--host 127.0.0.1] [--port <n>] [--state <file>] [--api-key <key>] [--rate-limit <n>/<seconds>] [--edges retired\\|read-only]",
-    summary: "the local API stand-in",
+      "[--host 127.0.0.1] [--port <n>] [--state <file>] [--api-key <key>] [--rate-limit <n>/<seconds>] [--edges retired\\|read-only] [--traffic-port <n> [--upstream <url>=<local-url>]… [--log-requests <file>]]",
+    summary: "the local API stand-in; with `--traffic-port`, its Cloud Endpoints serve traffic, policies and all",
   },
   {
     command: "completion",

@@ -38,6 +38,8 @@ import { endpoints } from "./resources/endpoints.js";
 import { failover } from "./resources/failover.js";
 import { isTcpTlsKind, tcpTlsEdges } from "./resources/tcp-tls-edges.js";
 import { Store } from "./store.js";
+import type { PolicyEngine, SchemeLookup } from "./traffic/engine.js";
+import type { TrafficServer } from "./traffic/server.js";
 
 export { MAX_BODY_BYTES } from "./http.js";
 
@@ -59,6 +61,19 @@ export interface EmulatorOptions {
   edges?: EdgesMode;
   /** How long a request (headers and body) may take to arrive, in ms; default 10 s. */
   requestTimeoutMs?: number;
+  /** Serve the stored endpoints on this port too (0: any free one): src/emulator/traffic/. */
+  trafficPort?: number;
+  /** With trafficPort: agent endpoints, URL → local server (--upstream <url>=<local-url>). */
+  upstreams?: Record<string, string>;
+  /** With trafficPort: each request's line (stderr) and --log-requests' JSON lines file. */
+  trafficLog?: (line: string) => void;
+  logRequests?: string;
+  /** With trafficPort: the policy engine (default: traffic/engine.ts's loadEngine()) and its clock. */
+  engine?: PolicyEngine;
+  /** With trafficPort and no `engine`: verify-webhook's schemes (`edgectl emulator` gives src/webhooks'); none: unknown. */
+  schemes?: SchemeLookup;
+  clock?: () => Date;
+  upstreamTimeoutMs?: number;
 }
 
 export interface Emulator {
@@ -70,6 +85,8 @@ export interface Emulator {
   address: string;
   /** False when it listens beyond this machine (a wildcard or another interface's address). */
   loopbackOnly: boolean;
+  /** With trafficPort: the traffic port's URL, e.g. http://127.0.0.1:43122. */
+  trafficUrl?: string;
   /** Stops listening, drops every connection and waits for pending state writes. */
   close(): Promise<void>;
 }
@@ -168,6 +185,29 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   }
   const address = server.address() as AddressInfo;
   ctx.base = `http://${urlHost(host)}:${address.port}`;
+  let traffic: TrafficServer | undefined;
+  if (opts.trafficPort !== undefined) {
+    try {
+      // Loaded only with --traffic-port: the API alone never pays for it.
+      const { startTraffic } = await import("./traffic/server.js");
+      const { loadEngine } = await import("./traffic/engine.js");
+      traffic = await startTraffic({
+        host,
+        port: opts.trafficPort,
+        store,
+        engine: opts.engine ?? (await loadEngine(opts.schemes)),
+        upstreams: opts.upstreams,
+        log: opts.trafficLog,
+        logFile: opts.logRequests,
+        clock: opts.clock,
+        upstreamTimeoutMs: opts.upstreamTimeoutMs,
+      });
+    } catch (err) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await store.close();
+      throw err;
+    }
+  }
 
   let closing: Promise<void> | undefined;
   return {
@@ -175,11 +215,12 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     requests: () => store.requestCount,
     address: `${formatHost(address.address)}:${address.port}`,
     loopbackOnly: isLoopback(address.address),
+    ...(traffic ? { trafficUrl: traffic.url } : {}),
     close() {
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
-        await closed;
+        await Promise.all([closed, traffic?.close()]);
         await store.close();
       })();
       return closing;

@@ -74,7 +74,7 @@ describe("the command tree", () => {
       "webhook-verification": ["replace", "get", "delete"],
       webhook: ["providers", "sign", "verify"],
       migrate: ["edge"],
-      policy: ["check"],
+      policy: ["check", "test"],
       auth: ["login", "status", "logout"],
       config: ["get", "set", "unset", "list", "path"],
     });

@@ -54,6 +54,8 @@ const EXCEPTIONS: Record<string, string> = {
   "edgectl emulator --port 0": "runs until stopped (the CI lines of `emulator --help` start and stop one instead)",
   "edgectl emulator --port 8040 --state ./emulator-state.json --api-key test-key": "runs until stopped",
   "edgectl emulator --port 0 --edges read-only": "runs until stopped",
+  "edgectl emulator --port 0 --traffic-port 0 --upstream https://app.internal=http://127.0.0.1:3000":
+    "runs until stopped (test/emulator/traffic/process.test.ts runs it)",
   "edgectl emulator --port 4040 &                 # prints http://127.0.0.1:4040":
     "runs until stopped, on a fixed port; the test's emulator stands in for it (its URL replaces http://127.0.0.1:4040)",
   "edgectl auth login": "asks for the key on a terminal",

@@ -15,6 +15,24 @@ const rateLimit = (text: string) => {
   return match ? { requests: Number(match[1]), windowSeconds: Number(match[2]) } : undefined;
 };
 
+const upstreamRule =
+  "must be <url>=<local-url>, e.g. https://app.internal=http://127.0.0.1:3000 (an http, https, tls or tcp URL = an http:// server)";
+/** `<url>=<local-url>`: the agent endpoint's URL and the local server it forwards to; undefined when malformed. */
+const upstream = (text: string): [string, string] | undefined => {
+  const eq = text.indexOf("=");
+  if (eq < 1) return undefined;
+  const [url, local] = [text.slice(0, eq).trim(), text.slice(eq + 1).trim()];
+  try {
+    const u = new URL(url);
+    const l = new URL(local);
+    if (!["http:", "https:", "tls:", "tcp:"].includes(u.protocol) || u.hostname === "") return undefined;
+    if (l.protocol !== "http:" || l.hostname === "" || l.search !== "" || l.hash !== "") return undefined;
+  } catch {
+    return undefined;
+  }
+  return [url, local.replace(/\/$/, "")];
+};
+
 /** What --edges takes (any case). */
 const EDGES_MODES = ["retired", "read-only"] as const;
 
@@ -77,6 +95,29 @@ const flags = {
       ),
     complete: EDGES_MODES,
   },
+  trafficPort: {
+    flag: "--traffic-port <n>",
+    help: "also serve the stored endpoints (their Traffic Policies run) on this port; 0 picks a free one. Its URL is the second stdout line",
+    schema: () => z.optional(wholeNumber(0, 65535, { trim: true })),
+  },
+  upstreams: {
+    flag: "--upstream <url>=<local-url>",
+    help: "with --traffic-port: an agent endpoint at <url> forwarding to a local http server; repeatable",
+    schema: () =>
+      z.optional(
+        z.pipe(
+          z.array(z.string().check(z.refine((v) => upstream(v) !== undefined, upstreamRule))),
+          z.transform((list) => Object.fromEntries(list.map((v) => upstream(v)!))),
+        ),
+      ),
+    repeat: (value: string, previous: string[] = []) => [...previous, value],
+  },
+  logRequests: {
+    flag: "--log-requests <file>",
+    help: "with --traffic-port: append each request to this file as a JSON line",
+    complete: "file" as const,
+    schema: () => z.optional(z.string().check(z.refine((v) => v.trim() !== "", unquoted("must name a file")))),
+  },
 };
 
 export const emulator = defineCommand({
@@ -90,16 +131,30 @@ once created through the API (POST /edges/https, then POST /edges/https/<edge-id
 POST /edges/tls and /edges/tcp for TLS and TCP edges).
 With --edges, everything under /edges and /backends answers as for an account after the
 Edges sunset; /endpoints works as always. Stop it with Ctrl-C (or SIGTERM): it then says on
-stderr how many requests it received.`,
+stderr how many requests it received.
+With --traffic-port it also serves the Cloud Endpoints it stores, as ngrok's edge would: a
+request goes to the public endpoint its Host names (X-Forwarded-Proto: http for an http://
+one), its Traffic Policy runs, forward-internal goes to the internal endpoint of that URL or
+to an --upstream mapping, which proxies to your local server. From loopback, X-Forwarded-For
+sets the client address the policy sees. OAuth and OpenID Connect sign in on the emulator's
+own page (/__edgectl/signin?email=…). Each request is one line on stderr.`,
   examples: [
     "$ edgectl emulator --port 0",
     "$ edgectl emulator --port 8040 --state ./emulator-state.json --api-key test-key",
     "$ edgectl emulator --port 0 --edges read-only",
+    "# serve the endpoints too: a request with Host: app.example.com runs that endpoint's policy",
+    "$ edgectl emulator --port 0 --traffic-port 0 --upstream https://app.internal=http://127.0.0.1:3000",
     "# in CI: start it, point edgectl at it, stop it",
     "$ edgectl emulator --port 0 > emu.url &",
     "$ until [ -s emu.url ]; do sleep 0.1; done",
     "$ EDGECTL_BASE_URL=$(head -n1 emu.url) EDGECTL_API_KEY=any edgectl failover list",
     "$ kill %1",
+  ],
+  rules: [
+    {
+      ok: (o) => o.trafficPort !== undefined || (o.upstreams === undefined && o.logRequests === undefined),
+      message: (o) => `${o.upstreams !== undefined ? "--upstream" : "--log-requests"}: needs --traffic-port`,
+    },
   ],
   run,
 });
@@ -109,7 +164,17 @@ async function run(options: OptionsOf<object, typeof flags>, deps: Deps, command
   // API must not silently lock the emulator.
   const apiKey = (command.optsWithGlobals() as { apiKey?: string }).apiKey;
   const { startEmulator } = await import("../../emulator/server.js");
-  const emu = await startEmulator({ ...options, apiKey }).catch((err: unknown) => {
+  const { trafficPort, upstreams, logRequests, ...apiOptions } = options;
+  // verify-webhook's schemes: the one place that loads them (src/commands/policy/schemes.ts),
+  // as `policy test` and `migrate --verify` do; the emulator itself imports nothing of the CLI.
+  const schemes = trafficPort === undefined ? undefined : await (await import("../policy/schemes.js")).loadSchemes();
+  const emu = await startEmulator({
+    ...apiOptions,
+    apiKey,
+    ...(trafficPort === undefined
+      ? {}
+      : { trafficPort, upstreams, logRequests, schemes, trafficLog: (line: string) => deps.io.stderr.write(line) }),
+  }).catch((err: unknown) => {
     throw ownUsageError(err);
   });
   const stopped = new Promise<void>((resolve) => {
@@ -119,12 +184,19 @@ async function run(options: OptionsOf<object, typeof flags>, deps: Deps, command
     });
   });
   deps.io.stdout.write(`${emu.url}\n`);
+  if (emu.trafficUrl !== undefined) deps.io.stdout.write(`${emu.trafficUrl}\n`);
   const where = `${options.stateFile ? `state in ${options.stateFile}` : "state in memory"}${options.edges ? `, edges ${options.edges}` : ""}`;
   // The real bind address (0.0.0.0:…), which the URL on stdout (one a client can use) does not show.
   deps.io.stderr.write(
     `emulator: listening on ${emu.address}, at ${emu.url} (${where}${apiKey === undefined ? ", any API key" : ""}); Ctrl-C to stop\n`,
   );
   // Now, not with the command's other warnings at exit: the emulator runs until stopped.
+  if (emu.trafficUrl !== undefined)
+    deps.io.stderr.write(
+      `emulator: serving endpoints at ${emu.trafficUrl}${Object.entries(upstreams ?? {})
+        .map(([url, local]) => `, ${url} → ${local}`)
+        .join("")}\n`,
+    );
   if (!emu.loopbackOnly)
     deps.io.stderr.write(`warning: listening on ${emu.address}: plain http, reachable beyond this machine\n`);
   await stopped;

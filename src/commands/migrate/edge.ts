@@ -7,9 +7,9 @@ import {
   type Endpoint,
   type EndpointCreate,
 } from "../../api/endpoints.js";
-import { edgeKindOf, type EdgeKind } from "../../api/edges.js";
+import { edgeKindOf, type AnyEdge, type EdgeKind } from "../../api/edges.js";
 import { ID_RULES } from "../../api-data/ids.js";
-import { UsageError } from "../../errors.js";
+import { CheckFailedError, UsageError } from "../../errors.js";
 import { escapeControl } from "../../text/escape.js";
 import { maskSecretsIn } from "../../output/mask.js";
 import { printResult, renderData } from "../../output/print.js";
@@ -30,6 +30,8 @@ import {
 } from "../../migrate/plan.js";
 import { maskPolicy, policyJsonText, policyYaml, type TrafficPolicy } from "../../migrate/policy.js";
 import { readEdges } from "../../migrate/read.js";
+import type { VerifyReport } from "../../migrate/verify/index.js";
+import { loadSchemes } from "../policy/schemes.js";
 import { parsePolicyText } from "../../policy/parse.js";
 import { switchValue } from "../input.js";
 import { every, turn } from "../../io/checkpoint.js";
@@ -73,6 +75,11 @@ const flags = {
     help: "print the POST requests --apply would send, and send only the reads",
     ...switchValue(),
   },
+  verify: {
+    flag: "--verify",
+    help: "send generated requests through a model of each edge and through its plan; exit 1 if the plan lets through, or routes elsewhere, a request the edge did not",
+    ...switchValue(),
+  },
 };
 export type EdgeOptions = OptionsOf<typeof args, typeof flags>;
 
@@ -108,9 +115,10 @@ export async function run(options: EdgeOptions, deps: Deps): Promise<void> {
   const kinds = new Set<EdgeKind>(options.edgeIds.map((id) => edgeKindOf(id)!));
   const schemes = options.all ? undefined : [...kinds].flatMap((k) => INTERNAL_SCHEMES[k]);
   const maps = parseMaps(options.maps, schemes);
-  const plans = await readAndPlan(options, maps, deps);
+  const { plans, edges } = await readAndPlan(options, maps, deps);
   // A plan the validator refuses is a bug: nothing is printed or sent.
   assertPlansValid(plans);
+  const verified = options.verify ? await verifyPlans(edges, plans) : undefined;
   // Each stage of the local work (parse, plan, check, mask) lets the event loop turn: a signal
   // is heard at once, and nothing is printed or sent after it (src/io/checkpoint.ts).
   await turn();
@@ -118,8 +126,11 @@ export async function run(options: EdgeOptions, deps: Deps): Promise<void> {
   if (!options.apply && !options.dryRun) {
     // With -o json or -o yaml the lists are in the plan itself.
     if (deps.settings.output === "table") reportItems(plans, deps);
-    return printPlans(plans, many, options.showSecret, deps);
+    await printPlans(plans, many, options.showSecret, deps, verified);
+    return verdict(verified, deps);
   }
+  // A plan that lets through what the edge refused is never created.
+  if (verified) verdict(verified, deps);
   const existing = await existingEndpoints(plans, deps);
   reportItems(plans, deps);
   const notMigrated = plans.flatMap((p) => p.not_migrated);
@@ -173,7 +184,11 @@ export function progressOn(deps: Pick<Deps, "io">): { update?: (message: string)
   };
 }
 
-async function readAndPlan(options: EdgeOptions, maps: Map<string, string>, deps: Deps): Promise<Plan[]> {
+async function readAndPlan(
+  options: EdgeOptions,
+  maps: Map<string, string>,
+  deps: Deps,
+): Promise<{ plans: Plan[]; edges: AnyEdge[] }> {
   const client = deps.client();
   const progress = progressOn(deps);
   let read;
@@ -197,7 +212,49 @@ async function readAndPlan(options: EdgeOptions, maps: Map<string, string>, deps
   await turn();
   const plans = planEdges(read.edges, { backends: read.backends, maps, policies });
   await turn();
-  return plans;
+  return { plans, edges: read.edges };
+}
+
+/** --verify: each plan against the model of its edge (src/migrate/verify), the evaluator and the webhook schemes loaded only here. */
+async function verifyPlans(edges: AnyEdge[], plans: Plan[]): Promise<VerifyReport[]> {
+  const [{ verifyPlan }, evaluate, schemes] = await Promise.all([
+    import("../../migrate/verify/index.js"),
+    import("../../policy/evaluate/index.js"),
+    loadSchemes(),
+  ]);
+  const byId = new Map(edges.map((e) => [e.edge.id, e]));
+  // Signed and checked at the same instant: the outcome does not depend on the clock.
+  const now = new Date();
+  const reports: VerifyReport[] = [];
+  for (const plan of plans) {
+    // Every plan comes from an edge read in this run.
+    reports.push(verifyPlan(byId.get(plan.edge_id)!, plan, { ...evaluate, schemes, now }));
+    await turn();
+  }
+  return reports;
+}
+
+/** One line per request whose outcome differs, then the count; exit 1 when any is unsafe. */
+function verdict(reports: VerifyReport[] | undefined, deps: Deps): void {
+  if (!reports) return;
+  const requests = reports.reduce((n, r) => n + r.requests, 0);
+  const differences = reports.flatMap((r) => r.differences);
+  const unsafe = reports.reduce((n, r) => n + r.unsafe, 0);
+  if (deps.settings.output === "table")
+    for (const d of differences) {
+      const who = [
+        `from ${d.request.client_ip}`,
+        d.request.user_agent ? `UA ${JSON.stringify(d.request.user_agent)}` : "no UA",
+        d.request.email ? `as ${d.request.email}` : "",
+        d.request.signed ? "signed" : "",
+      ];
+      deps.warn(
+        `verify: ${d.severity}: ${escapeControl(d.request.method)} ${escapeControl(d.request.url)} (${who.filter(Boolean).join(", ")}): edge ${d.edge}; plan ${escapeControl(d.plan)}`,
+      );
+    }
+  const summary = `verify: ${requests} request(s); ${differences.length} differ, ${unsafe} let through or routed elsewhere what the edge did not`;
+  if (unsafe > 0) throw new CheckFailedError(summary);
+  deps.io.stderr.write(`${summary}\n`);
 }
 
 function notMigratedLine(item: NotMigrated): string {
@@ -341,13 +398,21 @@ function interruptReport(
   };
 }
 
-async function printPlans(plans: Plan[], many: boolean, showSecret: boolean, deps: Deps): Promise<void> {
-  const shown = showSecret
-    ? plans
-    : plans.map((p) => ({
-        ...p,
-        endpoints: p.endpoints.map((e) => ({ ...e, traffic_policy: maskPolicy(e.traffic_policy) })),
-      }));
+async function printPlans(
+  plans: Plan[],
+  many: boolean,
+  showSecret: boolean,
+  deps: Deps,
+  verified?: VerifyReport[],
+): Promise<void> {
+  const shown = plans.map((p, i) => ({
+    ...p,
+    endpoints: showSecret
+      ? p.endpoints
+      : p.endpoints.map((e) => ({ ...e, traffic_policy: maskPolicy(e.traffic_policy) })),
+    // -o json / yaml: what --verify found, beside the plan it checked.
+    ...(verified?.[i] ? { verify: verified[i] } : {}),
+  }));
   await turn();
   const { output } = deps.settings;
   if (output !== "table") return void deps.io.stdout.write(renderData(output, many ? shown : shown[0]));

@@ -94,6 +94,6 @@ export async function run(options: CheckOptions, deps: Deps): Promise<void> {
 }
 
 /** One problem a line; a value quoted in a message may hold control characters. */
-function line(p: Problem): string {
+export function line(p: Problem): string {
   return `${escapeControl(p.path === "" ? "(policy)" : p.path)}: ${escapeControl(p.message)}\n`;
 }

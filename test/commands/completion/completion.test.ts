@@ -169,17 +169,22 @@ describe("fish", () => {
     expect(fishLines).toContain("complete -c edgectl -f");
   });
 
-  it("policy check's <file> completes file names (-F under its path); no other command's argument does", () => {
+  it("policy check's <file> and policy test's <policy> complete file names (-F under their paths); no other command's argument does", () => {
     const positional = fishLines.filter((l) => / -F$/.test(l));
-    expect(positional).toEqual(["complete -c edgectl -n '__edgectl_at policy check' -F"]);
+    expect(positional).toEqual([
+      "complete -c edgectl -n '__edgectl_at policy check' -F",
+      "complete -c edgectl -n '__edgectl_at policy test' -F",
+    ]);
   });
 
   it("--protocol, --binding and --edges complete their sets under their commands only", () => {
-    expect(fishFlag("protocol")).toEqual([
-      expect.stringMatching(
-        /^complete -c edgectl -n '__edgectl_at policy check' -l protocol -x -a 'https http tls tcp' /,
+    expect(fishFlag("protocol")).toEqual(
+      ["check", "test"].map((verb) =>
+        expect.stringMatching(
+          new RegExp(`^complete -c edgectl -n '__edgectl_at policy ${verb}' -l protocol -x -a 'https http tls tcp' `),
+        ),
       ),
-    ]);
+    );
     expect(fishFlag("binding")).toEqual([
       expect.stringMatching(
         /^complete -c edgectl -n '__edgectl_at endpoint create' -l binding -x -a 'public internal' /,

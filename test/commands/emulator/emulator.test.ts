@@ -37,4 +37,45 @@ describe("emulator argv → options", () => {
   ])("refuses %j", async (argv, message) => {
     expect((await refusal(emulator, argv)).message).toBe(message);
   });
+
+  it("reads --traffic-port, repeated --upstream <url>=<local-url> as a map, and --log-requests", async () => {
+    const { options } = await parse(emulator, [
+      "--traffic-port",
+      "0",
+      "--upstream",
+      "https://app.internal=http://127.0.0.1:3000/",
+      "--upstream",
+      " https://api.example.com = http://localhost:4000/base ",
+      "--log-requests",
+      "req.jsonl",
+    ]);
+    expect(options).toMatchObject({
+      trafficPort: 0,
+      upstreams: {
+        "https://app.internal": "http://127.0.0.1:3000",
+        "https://api.example.com": "http://localhost:4000/base",
+      },
+      logRequests: "req.jsonl",
+    });
+  });
+
+  const upstreamRule =
+    "must be <url>=<local-url>, e.g. https://app.internal=http://127.0.0.1:3000 (an http, https, tls or tcp URL = an http:// server)";
+  it.each([
+    [["--traffic-port", "65536"], '--traffic-port: "65536" must be a whole number from 0 to 65535'],
+    [["--upstream", "https://app.internal"], `--upstream: "https://app.internal" ${upstreamRule}`],
+    [
+      ["--upstream", "app.internal=http://127.0.0.1:3000"],
+      `--upstream: "app.internal=http://127.0.0.1:3000" ${upstreamRule}`,
+    ],
+    [
+      ["--upstream", "https://app.internal=https://127.0.0.1:3000"],
+      `--upstream: "https://app.internal=https://127.0.0.1:3000" ${upstreamRule}`,
+    ],
+    [["--log-requests", " "], "--log-requests: must name a file"],
+    [["--upstream", "https://app.internal=http://127.0.0.1:3000"], "--upstream: needs --traffic-port"],
+    [["--log-requests", "r.jsonl"], "--log-requests: needs --traffic-port"],
+  ])("refuses %j", async (argv, message) => {
+    expect((await refusal(emulator, argv)).message).toBe(message);
+  });
 });

@@ -27,6 +27,8 @@ const BY_NAME: Record<string, (text: string) => string[]> = {
   "src/api/proxy.ts": (text) =>
     [...text.matchAll(/envEntry\(env, "(\w+)"\)/g)].flatMap((m) => [m[1]!.toLowerCase(), m[1]!.toUpperCase()]),
   "src/start.ts": (text) => [...text.matchAll(/\bset\("(\w+)"\)/g)].map((m) => m[1]!),
+  // `policy test --cases`: the variable a case's `sign.secret_env` names, the user's own.
+  "src/commands/policy/test.ts": () => [],
 };
 
 /** Every variable src/ reads, by file. */

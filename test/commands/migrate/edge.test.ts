@@ -48,6 +48,18 @@ describe("migrate edge argv → options", () => {
       apply: true,
       allowPartial: false,
       dryRun: false,
+      verify: false,
+    });
+  });
+
+  it("takes --verify beside the plan, --apply and --dry-run", async () => {
+    expect((await parseArgv(migrateEdge, ["edghts_1", "--verify"])).options).toMatchObject({
+      verify: true,
+      apply: false,
+    });
+    expect((await parseArgv(migrateEdge, ["--all", "--verify", "--apply"])).options).toMatchObject({
+      verify: true,
+      apply: true,
     });
   });
 
@@ -117,6 +129,20 @@ describe("against the fault server scripted with an edge and its backends", () =
         not_migrated: [],
         warnings: [],
       });
+    });
+
+    it("--verify sends generated requests through the edge's model and the plan: the summary on stderr, the report in -o json", async () => {
+      scriptApi();
+      const r = await suite.run(["migrate", "edge", "edghts_1", "--verify"]);
+      expect(r.exitCode).toBe(0);
+      expect(r.stderr).toMatch(
+        /^verify: \d+ request\(s\); \d+ differ, 0 let through or routed elsewhere what the edge did not$/m,
+      );
+      const j = await suite.run(["migrate", "edge", "edghts_1", "--verify", "-o", "json"]);
+      expect(j.exitCode).toBe(0);
+      const verify = (JSON.parse(j.stdout) as { verify: { edge_id: string; requests: number; unsafe: number } }).verify;
+      expect(verify).toMatchObject({ edge_id: "edghts_1", unsafe: 0 });
+      expect(verify.requests).toBeGreaterThan(0);
     });
 
     it("separates several endpoints' YAML documents, each parsing back", async () => {

@@ -1,0 +1,425 @@
+// The traffic port: the endpoints the emulator stores, served as ngrok's edge would (contract,
+// "The emulator's traffic port"). A second plain-HTTP listener: a request is matched to a
+// public endpoint by Host (match.ts), its policy runs through the injected engine (engine.ts)
+// on the real clock with per-endpoint state, forward-internal follows to the internal endpoint
+// of that URL (whose policy runs too) or to an --upstream mapping (an agent endpoint: no policy),
+// which is proxied to its local server (proxy.ts); on_http_response runs over the answer, from
+// the innermost endpoint out. Errors are ngrok's (errors.ts); each request is logged (log.ts).
+import http from "node:http";
+import { open } from "node:fs/promises";
+import { isIP, type AddressInfo } from "node:net";
+import type { Readable } from "node:stream";
+import { StartError } from "../start-error.js";
+import type { EndpointRecord, Store } from "../store.js";
+import { parsePolicyText } from "../../policy/parse.js";
+import type { EvalContext, EvalRequest, EvalResponse, EvalState, Outcome, PolicyEngine, TraceEntry } from "./engine.js";
+import { endpointOffline, sendEdgeError, ERR_WEBHOOK, type EdgeError } from "./errors.js";
+import { JwksCache, jkusOf } from "./jwks.js";
+import { RequestLog, type RequestRecord } from "./log.js";
+import { EndpointIndex, addressOf, hostOf, isInternal } from "./match.js";
+import { endToEnd, flat, forwardedHeaders, isEdgeError, sendUpstream, upstreamAgent } from "./proxy.js";
+import { Sessions, signinLocation, withoutSessionCookie } from "./signin.js";
+
+export interface TrafficOptions {
+  host: string;
+  port: number;
+  store: Store;
+  engine: PolicyEngine;
+  /** Agent endpoints: URL (https://app.internal, https://app.example.com) → local server (http://127.0.0.1:3000). */
+  upstreams?: Record<string, string>;
+  /** Each request's line (with its newline), e.g. to stderr. */
+  log?: (line: string) => void;
+  /** --log-requests: JSON lines appended to this file. */
+  logFile?: string;
+  /** The clock policies run on (rate limits, timestamps); the real one by default. */
+  clock?: () => Date;
+  /** How long an upstream may take to send its answer's headers; default 30 s (ngrok documents none). */
+  upstreamTimeoutMs?: number;
+}
+
+export interface TrafficServer {
+  /** http://127.0.0.1:<port> */
+  url: string;
+  close(): Promise<void>;
+}
+
+const MAX_HOPS = 16;
+const EMPTY = Buffer.alloc(0);
+/** Actions that read the request body (the evaluator is handed it only then; otherwise it streams). */
+const BODY_ACTIONS = new Set(["verify-webhook", "jwt-validation", "owasp-crs-request"]);
+
+interface Policy {
+  document: unknown;
+  request: boolean;
+  response: boolean;
+  needsBody: boolean;
+  jkus: string[];
+}
+
+interface Hop {
+  endpoint: EndpointRecord;
+  policy: Policy;
+  ctx: EvalContext;
+}
+
+export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer> {
+  const { store, engine } = opts;
+  const clock = opts.clock ?? (() => new Date());
+  const timeoutMs = opts.upstreamTimeoutMs ?? 30_000;
+  const upstreams = new Map<string, string>();
+  for (const [url, local] of Object.entries(opts.upstreams ?? {})) {
+    const address = addressOf(url);
+    if (address === undefined) throw new StartError(`--upstream ${url}: not a URL`);
+    upstreams.set(address, local);
+  }
+  if (opts.logFile !== undefined)
+    try {
+      await (await open(opts.logFile, "a")).close();
+    } catch (err) {
+      throw new StartError(`--log-requests ${opts.logFile}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    }
+  const log = new RequestLog(opts.log, opts.logFile);
+  const index = new EndpointIndex(() => store.endpoints.all());
+  const sessions = new Sessions();
+  const jwks = new JwksCache();
+  const states = new Map<string, EvalState>();
+  const policies = new Map<string, Promise<Policy>>();
+  const agentPool = upstreamAgent();
+
+  const policyOf = (e: EndpointRecord): Promise<Policy> => {
+    let p = policies.get(e.traffic_policy);
+    if (!p) {
+      if (policies.size > 1000) policies.clear();
+      p = parsePolicyText(e.traffic_policy).then((parsed) => describePolicy(parsed.ok ? parsed.document : {}));
+      policies.set(e.traffic_policy, p);
+    }
+    return p;
+  };
+  const stateOf = (id: string) => {
+    let s = states.get(id);
+    if (s === undefined) states.set(id, (s = engine.createState()));
+    return s;
+  };
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) {
+        res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+        res.end(`edgectl emulator: ${err instanceof Error ? err.message : String(err)}\n`);
+      } else res.destroy();
+    });
+  });
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const t0 = performance.now();
+    let raw = req.url ?? "/";
+    const q = raw.indexOf("?");
+    const pathname = q < 0 ? raw : raw.slice(0, q);
+    if (
+      pathname.startsWith("/__edgectl/") &&
+      sessions.serve(req, res, pathname, new URLSearchParams(q < 0 ? "" : raw.slice(q + 1)))
+    )
+      return;
+    // A client that cannot set Host (a webhook sender given only a URL) names the endpoint's
+    // host in the path instead: /__edgectl/endpoint/<host>/<path> is <path> on that host.
+    let via = "";
+    let named: string | undefined;
+    const m = /^\/__edgectl\/endpoint\/([A-Za-z0-9.-]+)(.*)$/.exec(raw);
+    if (m) {
+      named = m[1]!.toLowerCase();
+      via = `/__edgectl/endpoint/${m[1]!}`;
+      raw = m[2]!.startsWith("/") ? m[2]! : `/${m[2]!}`;
+    }
+
+    const headers: Record<string, string[]> = {};
+    for (const [k, v] of Object.entries(req.headersDistinct)) if (v) headers[k] = v;
+    // The connection: its address, or on a loopback connection the last X-Forwarded-For value
+    // (contract: every test connects from loopback); its scheme from X-Forwarded-Proto, default
+    // https. The value read is the connection's, not the client's header: it is taken out, and
+    // ngrok's own append (proxy.ts) puts it back.
+    const peer = (req.socket.remoteAddress ?? "").replace(/^::ffff:(?=\d+\.)/, "");
+    let clientIp = peer;
+    if (isLoopback(peer)) {
+      const given = takeLast(headers, "x-forwarded-for");
+      if (given !== undefined && isIP(given)) clientIp = given;
+    }
+    const proto = takeLast(headers, "x-forwarded-proto")?.toLowerCase() === "http" ? "http" : "https";
+    const host = named ?? hostOf(req.headers.host) ?? "";
+    if (named !== undefined) headers.host = [named];
+    const record: RequestRecord = {
+      time: clock().toISOString(),
+      method: req.method ?? "GET",
+      url: `${proto}://${host}${raw}`,
+      client_ip: clientIp,
+      endpoints: [],
+      rules: [],
+      outcome: "",
+      status: 0,
+      ms: 0,
+    };
+    const finish = (status: number, outcome: string, extra: Partial<RequestRecord> = {}) => {
+      Object.assign(record, { status, outcome, ...extra, ms: performance.now() - t0 });
+      log.write(record);
+    };
+    const fail = (e: EdgeError) => {
+      sendEdgeError(req, res, e);
+      finish(e.status, "error", { error_code: e.code });
+    };
+
+    const identity = sessions.identityOf(req.headers.cookie);
+    const cookie = withoutSessionCookie(headers.cookie);
+    if (cookie) headers.cookie = cookie;
+    else delete headers.cookie;
+    let evalReq: EvalRequest = {
+      method: record.method,
+      url: record.url,
+      headers,
+      body: EMPTY,
+      clientIp,
+      time: clock(),
+    };
+    let bodyRead: Promise<Buffer> | undefined;
+    const readBody = () => (bodyRead ??= collect(req));
+
+    const hops: Hop[] = [];
+    let current: EndpointRecord | undefined = index.publicFor(proto, host);
+    let agent: string | undefined;
+    if (!current) {
+      // An agent endpoint at a public URL; an internal one (*.internal) is reached only by forward-internal.
+      if (!host.endsWith(".internal")) agent = upstreams.get(`${proto}://${host}:${proto === "https" ? 443 : 80}`);
+      if (agent === undefined) return fail(endpointOffline(`${proto}://${host}`));
+      record.endpoints.push(`${proto}://${host}`);
+    }
+    let outcome: Outcome = { kind: "forward" };
+    while (current) {
+      if (hops.length >= MAX_HOPS)
+        return fail({
+          ...endpointOffline(current.url),
+          message: `forward-internal went through ${MAX_HOPS} endpoints: a loop?`,
+        });
+      const endpoint: EndpointRecord = current;
+      current = undefined;
+      record.endpoints.push(endpoint.url);
+      const policy = await policyOf(endpoint);
+      const ctx: EvalContext = {
+        protocol: endpoint.url.toLowerCase().startsWith("http:") ? "http" : "https",
+        kind: isInternal(endpoint) ? "internal" : "public",
+        state: stateOf(endpoint.id),
+        schemes: engine.schemes,
+        ...(identity ? { identity } : {}),
+      };
+      hops.push({ endpoint, policy, ctx });
+      if (!policy.request) {
+        outcome = { kind: "forward" };
+      } else {
+        if (policy.needsBody) evalReq.body = await readBody();
+        if (policy.jkus.length) ctx.jwtKeys = await jwks.keysFor(policy.jkus);
+        const r = await engine.evaluateRequest(policy.document, evalReq, ctx);
+        record.rules.push(...rulesThatRan(r.trace));
+        evalReq = r.request;
+        outcome = r.outcome;
+      }
+      if (outcome.kind !== "forward") break;
+      if (outcome.url === undefined) {
+        // The policy let the request through without forwarding it anywhere: an agent endpoint
+        // at the same URL (--upstream) serves it, else nothing does.
+        agent = upstreams.get(addressOf(endpoint.url) ?? "");
+        if (agent === undefined) return fail(endpointOffline(endpoint.url));
+        break;
+      }
+      // forward-internal: a stored endpoint of that URL first, then an --upstream mapping.
+      const next = index.at(outcome.url);
+      if (next && isInternal(next)) current = next;
+      else {
+        agent = upstreams.get(addressOf(outcome.url) ?? "");
+        if (agent === undefined) return fail(endpointOffline(outcome.url));
+        record.endpoints.push(outcome.url);
+      }
+    }
+
+    const respondWith = async (answer: EvalResponse, phaseOutcome: Outcome) => {
+      let response = answer;
+      let final = phaseOutcome;
+      for (const hop of [...hops].reverse()) {
+        if (!hop.policy.response) continue;
+        const r = await engine.evaluateResponse(hop.policy.document, evalReq, response, hop.ctx);
+        record.rules.push(...rulesThatRan(r.trace));
+        response = r.response;
+        if (r.outcome && r.outcome.kind !== "forward") {
+          final = r.outcome;
+          if (final.kind === "close") return closeConnection(final);
+          if (final.kind === "deny") return deny(final);
+          if (final.kind === "unknown") return unknown(final);
+        }
+      }
+      const out = { ...response.headers };
+      delete out["content-length"];
+      delete out["transfer-encoding"];
+      res.writeHead(response.status, { ...flat(out), "content-length": String(response.body.length) });
+      res.end(response.body);
+      finish(response.status, final.kind, final.by ? { by: final.by } : {});
+    };
+    const closeConnection = (o: Outcome) => {
+      req.socket.destroy();
+      finish(0, "close", o.by ? { by: o.by } : {});
+    };
+    const deny = (o: Extract<Outcome, { kind: "deny" }>) => {
+      // restrict-ips and verify-webhook answer with ngrok's error page (ERR_NGROK_3205 "Request blocked by
+      // Endpoints IP Restriction", errors/err_ngrok_3205.mdx; ERR_NGROK_3204 "Request failed webhook
+      // verification", err_ngrok_3204.mdx); deny itself "will not send back a response body" (actions/deny.mdx).
+      const code =
+        o.by.action === "restrict-ips" ? "ERR_NGROK_3205" : o.by.action === "verify-webhook" ? ERR_WEBHOOK : undefined;
+      if (code !== undefined) {
+        const message =
+          code === ERR_WEBHOOK ? "Request failed webhook verification" : "Request blocked by Endpoints IP Restriction";
+        sendEdgeError(req, res, { status: o.status, code, message });
+        return finish(o.status, "deny", { by: o.by, error_code: code });
+      }
+      // Its headers go with it (basic-auth's WWW-Authenticate, rate-limit's Retry-After).
+      res.writeHead(o.status, { ...flat(o.headers ?? {}), "content-length": "0" });
+      res.end();
+      finish(o.status, "deny", { by: o.by });
+    };
+    const unknown = (o: Extract<Outcome, { kind: "unknown" }>) => {
+      const body = `edgectl emulator: this request's outcome cannot be worked out: ${o.reason}\n`;
+      res.writeHead(500, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(body) });
+      res.end(body);
+      finish(500, "unknown", o.by ? { by: o.by } : {});
+    };
+
+    switch (outcome.kind) {
+      case "close":
+        return closeConnection(outcome);
+      case "deny":
+        return deny(outcome);
+      case "unknown":
+        return unknown(outcome);
+      case "redirect": {
+        const provider = outcome.by.action === "oauth" || outcome.by.action === "openid-connect";
+        const location = provider ? signinLocation(via + pathAndQuery(evalReq.url), outcome.by.action) : outcome.url;
+        res.writeHead(provider ? 302 : outcome.status, { ...flat(outcome.headers), location, "content-length": "0" });
+        res.end();
+        return finish(provider ? 302 : outcome.status, provider ? "sign-in" : "redirect", { by: outcome.by });
+      }
+      case "response":
+        // custom-response in on_http_request: on_http_response still runs (actions/custom-response.mdx:54).
+        return respondWith(
+          { status: outcome.status, headers: outcome.headers, body: Buffer.from(outcome.body) },
+          outcome,
+        );
+      case "forward":
+        break;
+    }
+
+    // To the agent endpoint's local server.
+    const target = agent!;
+    record.upstream = target;
+    const hostHeader = named ?? req.headers.host ?? host;
+    const sent = forwardedHeaders(endToEnd(evalReq.headers), clientIp, proto, hostHeader);
+    // The path and query as received, unless a policy rewrote the URL.
+    const path = evalReq.url === record.url ? raw : pathAndQuery(evalReq.url);
+    const answer = await sendUpstream(
+      target,
+      { method: evalReq.method, pathAndQuery: path, headers: sent, body: bodyRead ? await bodyRead : req },
+      timeoutMs,
+      agentPool,
+    );
+    if (isEdgeError(answer)) return fail(answer);
+    if (hops.some((h) => h.policy.response)) {
+      const body = await collect(answer.body);
+      return respondWith({ status: answer.status, headers: answer.headers, body }, outcome);
+    }
+    res.writeHead(answer.status, flat(answer.headers));
+    answer.body.pipe(res);
+    answer.body.once("error", () => res.destroy());
+    await new Promise<void>((resolve) => res.once("close", resolve));
+    finish(answer.status, "forward", outcome.by ? { by: outcome.by } : {});
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) =>
+      reject(
+        new StartError(
+          `--traffic-port ${opts.port}: cannot listen: ${err.code === "EADDRINUSE" ? "the address is already in use (try --traffic-port 0)" : (err.code ?? err.message)}`,
+        ),
+      );
+    server.once("error", onError);
+    server.listen(opts.port, opts.host, () => {
+      server.off("error", onError);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const h = opts.host === "0.0.0.0" || opts.host === "" ? "127.0.0.1" : opts.host === "::" ? "[::1]" : opts.host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${h.includes(":") && !h.startsWith("[") ? `[${h}]` : h}:${address.port}`,
+    close() {
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        agentPool.destroy();
+        await closed;
+        await log.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+function describePolicy(document: unknown): Policy {
+  const phase = (name: string): unknown[] => {
+    const list = (document as Record<string, unknown> | null)?.[name];
+    return Array.isArray(list) ? list : [];
+  };
+  const request = phase("on_http_request");
+  const needsBody = request.some((rule) => {
+    const actions = (rule as { actions?: unknown } | null)?.actions;
+    return (
+      Array.isArray(actions) && actions.some((a) => BODY_ACTIONS.has(String((a as { type?: unknown } | null)?.type)))
+    );
+  });
+  return {
+    document,
+    request: request.length > 0,
+    response: phase("on_http_response").length > 0,
+    needsBody,
+    jkus: jkusOf(document),
+  };
+}
+
+/** The rules that ran, by name or place, from the evaluator's trace. */
+function rulesThatRan(trace: readonly TraceEntry[]): string[] {
+  const out: string[] = [];
+  for (const t of trace) if (typeof t.rule === "string" && t.ran !== false && !out.includes(t.rule)) out.push(t.rule);
+  return out;
+}
+
+/** Removes the last value of a (comma-separated, maybe repeated) header and returns it. */
+function takeLast(headers: Record<string, string[]>, name: string): string | undefined {
+  const values = (headers[name] ?? [])
+    .flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter((v) => v !== "");
+  const last = values.pop();
+  if (last === undefined) return undefined;
+  if (values.length) headers[name] = [values.join(", ")];
+  else delete headers[name];
+  return last;
+}
+
+function pathAndQuery(url: string): string {
+  const u = new URL(url);
+  return `${u.pathname}${u.search}`;
+}
+
+const isLoopback = (a: string) => a === "::1" || /^127\.\d+\.\d+\.\d+$/.test(a);
+
+function collect(stream: Readable): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on("data", (c: Buffer) => chunks.push(c));
+    stream.once("end", () => resolve(Buffer.concat(chunks)));
+    stream.once("error", reject);
+  });
+}

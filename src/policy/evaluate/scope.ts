@@ -1,0 +1,120 @@
+// The variables an expression sees (ngrok-docs snippets/traffic-policy/variables/req.mdx,
+// res.mdx, conn.mdx, endpoint.mdx, time.mdx), made from the request as it stands.
+import type { EvalRequest, EvalResponse, Protocol } from "./types.js";
+
+/** The query string's parameters, names to values (req.url.query_params). */
+function queryParams(search: URLSearchParams): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [k, v] of search) (out[k] ??= []).push(v);
+  return out;
+}
+
+/** The media type and raw text of a Content-Type (req.content_type). */
+function contentType(headers: Record<string, string[]>): string | undefined {
+  const raw = headers["content-type"]?.[0];
+  return raw === undefined ? undefined : raw.split(";")[0]!.trim().toLowerCase();
+}
+
+/** The cookies of a request, by name (req.cookies[k][i].{name,value}). */
+function cookies(headers: Record<string, string[]>): Record<string, { name: string; value: string }[]> {
+  const out: Record<string, { name: string; value: string }[]> = {};
+  for (const line of headers.cookie ?? [])
+    for (const part of line.split(";")) {
+      const at = part.indexOf("=");
+      if (at < 0) continue;
+      const name = part.slice(0, at).trim();
+      (out[name] ??= []).push({ name, value: part.slice(at + 1).trim() });
+    }
+  return out;
+}
+
+export interface UrlParts {
+  url: URL;
+  raw: string;
+}
+
+export function parseUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The request's URL, parsed once for the variables of a phase (req, conn and endpoint variables
+ * read the same text one after the other); only read here, never changed.
+ */
+let lastText: string | undefined;
+let lastUrl: URL | undefined;
+function readUrl(text: string): URL | undefined {
+  if (text !== lastText) {
+    lastUrl = parseUrl(text);
+    lastText = text;
+  }
+  return lastUrl;
+}
+
+/** req.* for the request as it stands. */
+export function reqVariables(req: EvalRequest): Record<string, unknown> {
+  const u = readUrl(req.url);
+  const path = u ? u.pathname : "/";
+  const query = u ? u.search.replace(/^\?/, "") : "";
+  const host = req.headers.host?.[0] ?? u?.host ?? "";
+  const vars: Record<string, unknown> = {
+    method: req.method,
+    host,
+    headers: { ...req.headers },
+    cookies: cookies(req.headers),
+    user_agent: req.headers["user-agent"]?.[0] ?? "",
+    content_length: req.body.length,
+    url: {
+      scheme: u ? u.protocol.replace(/:$/, "") : "",
+      host: u?.hostname ?? "",
+      authority: u?.host ?? "",
+      path,
+      raw_path: path,
+      query,
+      query_params: u ? queryParams(u.searchParams) : {},
+      uri: path + (query === "" ? "" : `?${query}`),
+      raw: req.url,
+      user_password: u && u.username !== "" ? `${u.username}:${u.password}` : "",
+      ...(u && u.port !== "" ? { port: Number(u.port) } : {}),
+    },
+  };
+  const type = contentType(req.headers);
+  if (type !== undefined) vars.content_type = type;
+  if (req.headers.location?.[0] !== undefined) vars.location = req.headers.location[0];
+  return vars;
+}
+
+/** res.* for the upstream's answer as it stands. */
+export function resVariables(res: EvalResponse): Record<string, unknown> {
+  const vars: Record<string, unknown> = {
+    status_code: res.status,
+    headers: { ...res.headers },
+    content_length: res.body.length,
+  };
+  const type = contentType(res.headers);
+  if (type !== undefined) vars.content_type = type;
+  if (res.headers.location?.[0] !== undefined) vars.location = res.headers.location[0];
+  return vars;
+}
+
+/** conn.*, endpoint.* and time.* for a request. */
+export function connVariables(req: EvalRequest, protocol: Protocol): Record<string, unknown> {
+  const u = readUrl(req.url);
+  const port = u ? (u.port !== "" ? Number(u.port) : protocol === "http" ? 80 : 443) : 0;
+  const host = u?.hostname ?? "";
+  return {
+    conn: { client_ip: req.clientIp },
+    endpoint: {
+      protocol,
+      host,
+      port,
+      url: u ? `${protocol}://${u.host}` : "",
+      addr: `${host}:${port}`,
+    },
+    time: { now: req.time.toISOString().replace(/\.\d{3}Z$/, "Z") },
+  };
+}

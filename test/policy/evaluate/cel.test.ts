@@ -1,0 +1,39 @@
+// The CEL adapter's conversion of plain data (src/policy/evaluate/cel.ts): maps are converted
+// lazily, entry by entry, so every way CEL reads a map must still see the whole of it — size,
+// `in`, `has()`, the macros that iterate, equality with a literal — and whole numbers stay ints.
+import { describe, expect, test } from "vitest";
+import { evaluateExpression } from "../../../src/policy/evaluate/cel.js";
+
+const activation = {
+  req: { headers: { host: ["a"], x: ["1", "2"] }, url: { port: 8080, params: { n: [{ k: 1 }] } } },
+  vars: { n: 1, f: 1.5 },
+};
+
+describe("CEL over lazily converted data", () => {
+  test.each([
+    "size(req.headers) == 2",
+    "'host' in req.headers",
+    "!('nope' in req.headers)",
+    "has(req.url.port)",
+    "!has(req.url.nope)",
+    "req.headers.exists(k, k == 'x')",
+    "req.headers.all(k, size(req.headers[k]) > 0)",
+    "req.headers == {'host': ['a'], 'x': ['1', '2']}",
+    "req.url.port == 8080",
+    "vars.n + 1 == 2",
+    "vars.f == 1.5",
+    "req.url.params.n[0].k == 1",
+    "req.headers.x.size() == 2",
+  ])("%s", (expression) => {
+    expect(evaluateExpression(expression, activation)).toEqual({ value: true });
+  });
+
+  test("a map comes back as the plain data it was", () => {
+    expect(evaluateExpression("req.headers", activation)).toEqual({ value: { host: ["a"], x: ["1", "2"] } });
+  });
+
+  test("a new activation is read afresh, not the one converted before it", () => {
+    expect(evaluateExpression("vars.n", { vars: { n: 1 } })).toEqual({ value: 1 });
+    expect(evaluateExpression("vars.n", { vars: { n: 2 } })).toEqual({ value: 2 });
+  });
+});
