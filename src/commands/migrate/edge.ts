@@ -31,7 +31,7 @@ import {
 import { maskPolicy, policyJsonText, policyYaml, type TrafficPolicy } from "../../migrate/policy.js";
 import { readEdges } from "../../migrate/read.js";
 import type { VerifyReport } from "../../migrate/verify/index.js";
-import { loadSchemes } from "../policy/schemes.js";
+import { loadSchemes, loadSigner } from "../policy/schemes.js";
 import { parsePolicyText } from "../../policy/parse.js";
 import { switchValue } from "../input.js";
 import { every, turn } from "../../io/checkpoint.js";
@@ -217,10 +217,11 @@ async function readAndPlan(
 
 /** --verify: each plan against the model of its edge (src/migrate/verify), the evaluator and the webhook schemes loaded only here. */
 async function verifyPlans(edges: AnyEdge[], plans: Plan[]): Promise<VerifyReport[]> {
-  const [{ verifyPlan }, evaluate, schemes] = await Promise.all([
+  const [{ verifyPlan }, evaluate, schemes, deliver] = await Promise.all([
     import("../../migrate/verify/index.js"),
     import("../../policy/evaluate/index.js"),
     loadSchemes(),
+    loadSigner(),
   ]);
   const byId = new Map(edges.map((e) => [e.edge.id, e]));
   // Signed and checked at the same instant: the outcome does not depend on the clock.
@@ -228,7 +229,7 @@ async function verifyPlans(edges: AnyEdge[], plans: Plan[]): Promise<VerifyRepor
   const reports: VerifyReport[] = [];
   for (const plan of plans) {
     // Every plan comes from an edge read in this run.
-    reports.push(verifyPlan(byId.get(plan.edge_id)!, plan, { ...evaluate, schemes, now }));
+    reports.push(verifyPlan(byId.get(plan.edge_id)!, plan, { ...evaluate, schemes, deliver, now }));
     await turn();
   }
   return reports;

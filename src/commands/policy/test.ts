@@ -16,7 +16,7 @@ import type { Deps } from "../deps.js";
 import { readFileText, readTextSource, switchValue } from "../input.js";
 import { RFC3339, caseRequest, compare, evaluate, type CasesFile, type Got } from "./cases.js";
 import { line } from "./check.js";
-import { loadSchemes, type SchemeLookup } from "./schemes.js";
+import { loadSchemes, loadSigner, type SchemeLookup } from "./schemes.js";
 
 const PROTOCOLS = ["https", "http", "tls", "tcp"] as const;
 /** The client address when none is given: 192.0.2.1, of the block kept for documentation (RFC 5737). */
@@ -247,24 +247,26 @@ async function requestOf(
     const scheme = schemes(provider);
     if (!scheme) throw new UsageError(`--sign: edgectl cannot sign for provider ${JSON.stringify(provider)}`);
     const secret = await readSecret(options, provider as never, deps, { secretAlways: true });
-    signRequest(req, scheme, scheme.key === "secret" ? { secret } : { privateKey: secret });
+    signRequest(req, scheme, scheme.key === "secret" ? { secret } : { privateKey: secret }, await loadSigner());
   } else if (options.secretStdin || options.secretFile !== undefined || options.secret !== undefined)
     throw new UsageError("--secret-stdin, --secret-file, --secret: only with --sign");
   return req;
 }
 
 /**
- * Adds the headers a real delivery of the request's body carries (src/webhooks' scheme); a
+ * Makes the request a real delivery of its body (src/webhooks' signDelivery): the scheme's
+ * headers, and the URL or body it changes (Twilio JSON's bodySHA256, SNS's signed body); a
  * key-pair scheme signs with the private key given as the secret (PEM).
  */
 function signRequest(
   req: EvalRequest,
   scheme: NonNullable<ReturnType<SchemeLookup>>,
   key: { secret?: string; privateKey?: string },
+  deliver: Awaited<ReturnType<typeof loadSigner>>,
 ): void {
-  let signed: Record<string, string>;
+  let delivery;
   try {
-    signed = scheme.sign({
+    delivery = deliver(scheme, {
       body: req.body,
       url: req.url,
       timestamp: Math.floor(req.time.getTime() / 1000),
@@ -278,7 +280,9 @@ function signRequest(
     // The scheme refuses what it was given (src/webhooks' SignError: a key of the wrong kind).
     throw new UsageError(`--sign: ${scheme.provider}: ${(err as Error).message}`);
   }
-  for (const [name, value] of Object.entries(signed)) req.headers[name.toLowerCase()] = [value];
+  req.url = delivery.url;
+  req.body = delivery.body;
+  for (const [name, value] of Object.entries(delivery.headers)) req.headers[name.toLowerCase()] = [value];
 }
 
 function looksJson(body: Buffer): boolean {
@@ -370,7 +374,7 @@ async function runCases(
       const secret = deps.env[c.request.sign.secret_env];
       if (secret === undefined || secret === "")
         throw new UsageError(`${at}: request.sign.secret_env: the variable ${c.request.sign.secret_env} is not set`);
-      signRequest(req, scheme, scheme.key === "secret" ? { secret } : { privateKey: secret });
+      signRequest(req, scheme, scheme.key === "secret" ? { secret } : { privateKey: secret }, await loadSigner());
     }
     const jwtKeys = c.jwt_keys ?? file.jwt_keys;
     const ctx: EvalContext = {

@@ -82,7 +82,9 @@ export interface VerifyOptions {
 export async function verifyOptions(o: VerifyFlags, deps: Deps): Promise<VerifyOptions> {
   const scheme = await schemeOf(o.provider);
   const raw =
-    o.requestFile === "-" ? await readRequestStdin(deps) : await readFileBytes(o.requestFile, "--request-file", deps.cwd);
+    o.requestFile === "-"
+      ? await readRequestStdin(deps)
+      : await readFileBytes(o.requestFile, "--request-file", deps.cwd);
   const { parseRawRequest, RequestParseError } = await import("../../webhooks/http-request.js");
   let request: Delivery;
   try {
@@ -94,7 +96,8 @@ export async function verifyOptions(o: VerifyFlags, deps: Deps): Promise<VerifyO
   const now = o.now ?? nowSeconds(deps);
   // A key of the other kind is passed on as given: the scheme's verdict names the wrong kind
   // of secret (src/webhooks/check.ts), as policy test and the emulator would.
-  const publicKey = o.publicKeyFile === undefined ? undefined : await readKeyFile(o.publicKeyFile, "--public-key-file", deps.cwd);
+  const publicKey =
+    o.publicKeyFile === undefined ? undefined : await readKeyFile(o.publicKeyFile, "--public-key-file", deps.cwd);
   if (scheme.key === "secret") {
     const secret =
       publicKey !== undefined && !secretGiven(o) && deps.env.EDGECTL_WEBHOOK_SECRET === undefined

@@ -4,7 +4,8 @@
 // differs is listed. A request the edge refused that the plan lets through, or one the plan
 // sends to another route, is what makes `--verify` exit 1 (`unsafe`).
 import type { AnyEdge, HttpsEdge } from "../../api/edges.js";
-import type { EvalContext, EvalRequest, Outcome, VerifyingScheme } from "../../policy/evaluate/index.js";
+import type { EvalContext, EvalRequest, Outcome } from "../../policy/evaluate/index.js";
+import type { Delivery, Scheme, SignInput } from "../../webhooks/scheme.js";
 import type { Plan } from "../plan.js";
 import {
   chooseRoute,
@@ -19,20 +20,11 @@ import {
 export interface VerifyDeps {
   evaluateRequest: (policy: unknown, req: EvalRequest, ctx: EvalContext) => { outcome: Outcome };
   createState: () => EvalContext["state"];
-  schemes: (provider: string) => (VerifyingScheme & SigningScheme) | undefined;
+  schemes: (provider: string) => Scheme | undefined;
+  /** src/webhooks' signDelivery: the whole delivery a scheme makes. */
+  deliver: (scheme: Scheme, input: SignInput) => Delivery;
   /** The requests' time (injected). */
   now: Date;
-}
-
-/** The signing half of a webhook scheme (src/webhooks/scheme.ts). */
-export interface SigningScheme {
-  sign(input: {
-    body: Buffer;
-    secret?: string;
-    url: string;
-    timestamp: number;
-    contentType: string;
-  }): Record<string, string>;
 }
 
 export type Severity =
@@ -276,16 +268,19 @@ function requestFor(
   const url = `https://${req.host}${req.path}`;
   const headers: Record<string, string[]> = { host: [req.host], "content-type": ["application/json"] };
   if (req.userAgent !== "") headers["user-agent"] = [req.userAgent];
-  if (req.signed && wh?.provider) {
-    const scheme = deps.schemes(wh.provider.toLowerCase());
-    const signed = scheme?.sign({
+  let body: Buffer = BODY;
+  let signedUrl = url;
+  const scheme = req.signed && wh?.provider ? deps.schemes(wh.provider.toLowerCase()) : undefined;
+  if (scheme) {
+    const delivery = deps.deliver(scheme, {
       body: BODY,
-      secret: wh.secret ?? "",
+      secret: wh?.secret ?? "",
       url,
       timestamp: Math.floor(deps.now.getTime() / 1000),
       contentType: "application/json",
     });
-    for (const [name, value] of Object.entries(signed ?? {})) headers[name.toLowerCase()] = [value];
+    ({ body, url: signedUrl } = delivery);
+    for (const [name, value] of Object.entries(delivery.headers)) headers[name.toLowerCase()] = [value];
   }
-  return { method: "POST", url, headers, body: BODY, clientIp: req.clientIp, time: deps.now };
+  return { method: "POST", url: signedUrl, headers, body, clientIp: req.clientIp, time: deps.now };
 }

@@ -8,12 +8,14 @@ import { createState, evaluateRequest } from "../../../src/policy/evaluate/index
 import { planEdge, type Plan } from "../../../src/migrate/plan.js";
 import { verifyPlan, type VerifyDeps } from "../../../src/migrate/verify/index.js";
 import type { Rule } from "../../../src/migrate/policy.js";
+import { schemeFor, signDelivery } from "../../../src/webhooks/index.js";
 import { backendMap, edge, https, httpResponse, route, tunnelGroup } from "../fixtures.js";
 
 const deps: VerifyDeps = {
   evaluateRequest,
   createState,
-  schemes: () => undefined,
+  schemes: schemeFor,
+  deliver: signDelivery,
   now: new Date("2026-01-01T00:00:00Z"),
 };
 const backends = backendMap(tunnelGroup("bkdtg_app", { app: "shop" }), httpResponse("bkdhr_gone", 410, "gone"));
@@ -26,6 +28,9 @@ const shop = edge([
   route("rt_old", "exact_path", "/old", "bkdhr_gone"),
   route("rt_ua", "path_prefix", "/public", "bkdtg_app", {
     user_agent_filter: { enabled: true, allow: [], deny: ["(?i)bot"] },
+  }),
+  route("rt_hook", "exact_path", "/hooks/github", "bkdtg_app", {
+    webhook_verification: { enabled: true, provider: "github", secret: "s3cret" },
   }),
   route("rt_login", "path_prefix", "/admin", "bkdtg_app", {
     oauth: { enabled: true, provider: { google: { email_domains: ["example.com"] } } },
