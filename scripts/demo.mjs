@@ -19,7 +19,7 @@ const server = http.createServer((req, res) => {
   req.on("data", (c) => (bytes += c.length));
   req.on("end", () => {
     const from = req.headers["x-forwarded-for"];
-    console.log(\`app: \${req.method} \${req.url} (\${bytes} bytes, X-Forwarded-For: \${from}, X-GitHub-Event: \${req.headers["x-github-event"]})\`);
+    console.log(\`app: \${req.method} \${req.url} (\${bytes} bytes, X-Forwarded-For: \${from}, signed: \${req.headers["x-hub-signature-256"] ? "yes" : "no"})\`);
     res.end("thanks\\n");
   });
 });

@@ -228,3 +228,17 @@ it("migrate edge --all plans OAuth, the IP restriction, response headers and the
   const listed = stepOutput(r.stdout, "endpoint list");
   expect(listed.split("\n").filter((line) => line.startsWith("ep_"))).toHaveLength(3);
 });
+
+it("ends with the traffic port: a signed webhook reaches the app, a bad signature and an outside address are refused", () => {
+  const sends = r.stdout.split("$ edgectl webhook sign --provider github").slice(1);
+  expect(sends).toHaveLength(2);
+  // The delivery signed with the endpoint's secret goes through verify-webhook to the local app.
+  expect(sends[0]).toMatch(/^200 OK$/m);
+  expect(sends[0]).toMatch(/^ {2}app: POST \/hooks\/github /m);
+  // Another secret: ngrok's verify-webhook refusal (ERR_NGROK_3204), exit 1.
+  expect(sends[1]).toMatch(/^403 Forbidden$/m);
+  expect(sends[1]).toMatch(/deny by signed by github \(verify-webhook\); 403 ERR_NGROK_3204/);
+  // An address outside the restrict-ips allow list: ERR_NGROK_3205.
+  expect(r.stdout).toMatch(/^ngrok-error-code: ERR_NGROK_3205$/m);
+  expect(r.stdout).toMatch(/deny by sender addresses \(restrict-ips\); 403 ERR_NGROK_3205/);
+});
