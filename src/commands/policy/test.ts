@@ -13,7 +13,7 @@ import { escapeControl } from "../../text/escape.js";
 import { secretFlags, readSecret } from "../webhook-verification/secret-input.js";
 import { defineCommand, type OptionsOf } from "../define.js";
 import type { Deps } from "../deps.js";
-import { readFileText, readTextSource, switchValue } from "../input.js";
+import { readFileBytes, readFileText, readTextSource, switchValue } from "../input.js";
 import { RFC3339, caseRequest, compare, evaluate, type CasesFile, type Got } from "./cases.js";
 import { line } from "./check.js";
 import { loadSchemes, loadSigner, type SchemeLookup } from "./schemes.js";
@@ -232,7 +232,7 @@ async function requestOf(
   if (!Object.hasOwn(headers, "host")) headers.host = [url.host];
   const body =
     options.bodyFile !== undefined
-      ? Buffer.from(await readFileText(options.bodyFile, "--body-file"), "utf8")
+      ? await readFileBytes(options.bodyFile, "--body-file", deps.cwd)
       : Buffer.from(options.body ?? "", "utf8");
   if (options.time !== undefined && !RFC3339.test(options.time))
     throw new UsageError(`--time: ${JSON.stringify(options.time)} is not an RFC 3339 time (e.g. 2026-01-01T12:00:00Z)`);
@@ -357,7 +357,7 @@ async function runCases(
   kind: EvalContext["kind"],
   now: () => Date,
 ): Promise<void> {
-  const file = await readCases(options.cases!);
+  const file = await readCases(options.cases!, deps.cwd);
   const { createState } = await import("../../policy/evaluate/index.js");
   const state = createState();
   const lines: string[] = [];
@@ -415,8 +415,8 @@ async function runCases(
 }
 
 /** The cases file (YAML or JSON, read by the project's one YAML reader), checked by its schema; invalid: exit 2. */
-async function readCases(path: string): Promise<CasesFile> {
-  const text = await readFileText(path, "--cases");
+async function readCases(path: string, cwd: string | undefined): Promise<CasesFile> {
+  const text = await readFileText(path, "--cases", cwd);
   const { readYaml } = await import("../../policy/yaml.js");
   const read = readYaml(text);
   if (!read.ok) throw new UsageError(`--cases: ${escapeControl(path)} is not valid JSON or YAML: ${read.message}`);
