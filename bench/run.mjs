@@ -775,6 +775,16 @@ if (!ONLY_BATCH) {
     r.status === 0 && r.requests <= 60,
     `account: ${edges} edges planned in about 45 requests (≤ 60, within 120 a minute): ${r.requests} requests, exit ${r.status}`,
   );
+  // The same account proven with --verify (issue 29 item 6): every plan against its edge's model.
+  const args = [...MIGRATE_ALL, "--verify"];
+  const v = await accountRow({ node: process.execPath, bin: BIN, env: baseEnv({}), work, args });
+  const reports = v.status === 0 ? JSON.parse(v.stdout).map((p) => p.verify) : [];
+  const checked = reports.reduce((n, x) => n + x.requests, 0);
+  const differ = reports.reduce((n, x) => n + x.differences.length, 0);
+  sections.at(-1).lines = [
+    `  edgectl ${args.join(" ")}: exit ${v.status}, ${checked} generated requests through the edge models and the plans, ${differ} differ; ${ms(v.ms)} (${(v.ms / r.ms).toFixed(2)}× the plan alone)`,
+  ];
+  goal(v.status === 0, `account --verify: every plan of ${edges} edges proven (exit 0): exit ${v.status}`);
 }
 // The policy evaluator (issue 29 item 6), in this process: a 20-rule policy against
 // @bufbuild/cel evaluating the same expressions alone; overhead at most 2×.
