@@ -369,7 +369,7 @@ on_http_request:
     backend: { enabled: true, backend_id: eu.id },
     saml: { enabled: true, idp_metadata_url: "https://idp.example.com/metadata" },
   });
-  edgectl(["migrate", "edge", "--all"]);
+  edgectl(["migrate", "edge", "--all", "--verify"]);
   edgectl(["migrate", "edge", "--all", "--apply"], undefined, 2);
   edgectl(["migrate", "edge", "--all", "--apply", "--allow-partial"]);
   edgectl(["migrate", "edge", "--all", "--apply", "--allow-partial"]);

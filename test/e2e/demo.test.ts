@@ -54,7 +54,7 @@ it("npm run demo runs every step in order and exits 0", () => {
     "endpoint webhook-verification replace ep_",
     "endpoint get ep_",
     "api POST /edges/https --input -",
-    "migrate edge --all\n",
+    "migrate edge --all --verify\n",
     "migrate edge --all --apply\n",
     "migrate edge --all --apply --allow-partial\n",
     "migrate edge --all --apply --allow-partial\n",
@@ -162,7 +162,18 @@ it("endpoint create, webhook-verification replace and get keep the YAML and its 
 });
 
 it("migrate edge --all plans OAuth, the IP restriction, response headers and the failover chain; the SAML route denies 503", () => {
-  const planned = stepOutput(r.stdout, "migrate edge --all\n");
+  const planned = stepOutput(r.stdout, "migrate edge --all --verify\n");
+  // --verify: every generated request through the edges' models and the plans; only the SAML
+  // route differs (it fails closed), and nothing is let through or sent elsewhere.
+  expect(planned).toMatch(
+    /^verify: \d+ request\(s\); [1-9]\d* differ, 0 let through or routed elsewhere what the edge did not$/m,
+  );
+  const differing = planned.split("\n").filter((l) => /^verify: (?!\d)/.test(l));
+  expect(differing.length).toBeGreaterThan(0);
+  for (const line of differing)
+    expect(line).toMatch(
+      /^verify: (refused|other): POST https:\/\/app\.example\.com\/sso.*plan refused 503 \(fails closed/,
+    );
   const [first, ...others] = planned.split("\n---\n");
   const [, appEdge] = /^# https:\/\/app\.example\.com \(edge (edghts_\w+)\)\n/.exec(first!)!;
   expect(others.map((doc) => doc.split("\n")[0])).toEqual([expect.stringMatching(/^# https:\/\/shop\.example\.com /)]);

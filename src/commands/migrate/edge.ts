@@ -235,23 +235,21 @@ async function verifyPlans(edges: AnyEdge[], plans: Plan[]): Promise<VerifyRepor
   return reports;
 }
 
-/** One line per request whose outcome differs, then the count; exit 1 when any is unsafe. */
+/** One line per request whose outcome differs, then the count, on stderr; exit 1 when any is unsafe. */
 function verdict(reports: VerifyReport[] | undefined, deps: Deps): void {
   if (!reports) return;
   const requests = reports.reduce((n, r) => n + r.requests, 0);
   const differences = reports.flatMap((r) => r.differences);
   const unsafe = reports.reduce((n, r) => n + r.unsafe, 0);
+  // -o json / yaml carry them in each plan's `verify`.
   if (deps.settings.output === "table")
     for (const d of differences) {
-      const who = [
-        `from ${d.request.client_ip}`,
-        d.request.user_agent ? `UA ${JSON.stringify(d.request.user_agent)}` : "no UA",
-        d.request.email ? `as ${d.request.email}` : "",
-        d.request.signed ? "signed" : "",
-      ];
-      deps.warn(
-        `verify: ${d.severity}: ${escapeControl(d.request.method)} ${escapeControl(d.request.url)} (${who.filter(Boolean).join(", ")}): edge ${d.edge}; plan ${escapeControl(d.plan)}`,
-      );
+      const r = d.request;
+      const who = [`from ${r.client_ip}`, r.user_agent ? `UA ${JSON.stringify(r.user_agent)}` : "no UA"];
+      if (r.email) who.push(`as ${r.email}`);
+      if (r.signed) who.push("signed");
+      const line = `verify: ${d.severity}: ${r.method} ${r.url} (${who.join(", ")}): edge ${d.edge}; plan ${d.plan}`;
+      deps.io.stderr.write(`${escapeControl(line)}\n`);
     }
   const summary = `verify: ${requests} request(s); ${differences.length} differ, ${unsafe} let through or routed elsewhere what the edge did not`;
   if (unsafe > 0) throw new CheckFailedError(summary);

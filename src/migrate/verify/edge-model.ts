@@ -23,7 +23,7 @@ export type EdgeDecision =
   /** A module refused it. */
   | { kind: "refused"; status: number; route: string; module: string }
   /** OAuth / OIDC sent the browser to sign in. */
-  | { kind: "sign-in"; route: string; module: "oauth" | "oidc" }
+  | { kind: "sign-in"; route: string; module: "oauth" | "oidc" | "saml" }
   /** It reached the route's backend. */
   | { kind: "route"; route: string }
   /** No route matched: the edge answered 404. */
@@ -123,8 +123,8 @@ export function edgeDecides(edge: HttpsEdge, req: EdgeRequest, ipPolicies: IpPol
     if (!allowed && (req.userAgent === "" || deny.some((p) => matchesRe2(p, req.userAgent))))
       return { kind: "refused", status: 403, route: id, module: "user_agent_filter" };
   }
-  // oauth / oidc: not signed in → the sign-in redirect; oauth's email lists refuse the rest (403).
-  for (const module of ["oauth", "oidc"] as const) {
+  // oauth / oidc / saml: not signed in → the sign-in redirect; oauth's email lists refuse the rest (403).
+  for (const module of ["oauth", "oidc", "saml"] as const) {
     const m = route[module];
     if (!on(m)) continue;
     if (req.email === undefined) return { kind: "sign-in", route: id, module };
