@@ -290,6 +290,8 @@ function checkRule(rule: unknown, at: string, walk: Walk): void {
     // traffic-policy/how-it-works.mdx: the first terminating action ends the phase; what follows never runs.
     if (endedBy !== undefined)
       add(where, `unreachable: the ${endedBy} action before it ends the phase`, "ERR_NGROK_2207");
+    // set-vars sets its items in order, each seeing those before it (set-vars.mdx:343's example).
+    if (type === "set-vars") noteVars(walk, isObject(action) ? action.config : undefined);
     const ends = checkAction(action, where, walk);
     if (ends && endedBy === undefined) endedBy = `${type} (actions[${j}])`;
     if (type !== undefined) {
@@ -303,7 +305,6 @@ function checkRule(rule: unknown, at: string, walk: Walk): void {
           );
       }
       walk.ran.add(type);
-      if (type === "set-vars") noteVars(walk, isObject(action) ? action.config : undefined);
     }
   });
 }
