@@ -281,12 +281,12 @@ class Checker {
         return this.problem(e, `${t.name} has no field ${f}${near ? `; did you mean ${near}?` : ""}`);
       }
       default: {
+        // ngrok's dotted names: req.url is a string and req.url.path another name.
         const children = of ? NEXT_SEGMENTS.get(of) : undefined;
         const near = children ? nearest(f, [...children]) : undefined;
-        return this.problem(
-          e,
-          `${of ? `${of} is ${show(t)}, and ${show(t)} has no field ${f}` : `${show(t)} has no field ${f}`}${near ? `; did you mean ${of}.${near}?` : ""}`,
-        );
+        if (of && children)
+          return this.problem(e, `unknown name ${of}.${f}${near ? `; did you mean ${of}.${near}?` : ""}`);
+        return this.problem(e, `${of ? `${of} is ${show(t)}: ` : ""}${show(t)} has no field ${f}`);
       }
     }
   }
