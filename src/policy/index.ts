@@ -183,7 +183,10 @@ function* checkSteps(document: unknown, target: Target, sink: Sink): Generator<v
     const at: Walk = {
       ...walk,
       add: (p, m, c = OTHER) => void own.problems.push({ path: p, message: m, code: c }),
-      warn: (p, m, c) => (walk.strict ? void own.problems.push({ path: p, message: m, code: c ?? OTHER }) : void own.warnings.push({ path: p, message: m })),
+      warn: (p, m, c) =>
+        walk.strict
+          ? void own.problems.push({ path: p, message: m, code: c ?? OTHER })
+          : void own.warnings.push({ path: p, message: m }),
     };
     if (!(PHASES as readonly string[]).includes(phase)) {
       at.add(join("", phase), `unknown phase; the phases are ${PHASES.join(", ")}`);

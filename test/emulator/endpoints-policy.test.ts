@@ -153,7 +153,11 @@ describe("POST /endpoints checks the URL for its binding", () => {
     const refused = await create({ url: "https://svc.internal", bindings: ["internal"], traffic_policy: policy(doc) });
     expect(refused.json.error_code).toBe("ERR_NGROK_2235");
     const conditional = { on_http_request: [{ expressions: ["req.method == 'GET'"], actions: [{ type: "deny" }] }] };
-    const r = await create({ url: "https://svc.internal", bindings: ["internal"], traffic_policy: policy(conditional) });
+    const r = await create({
+      url: "https://svc.internal",
+      bindings: ["internal"],
+      traffic_policy: policy(conditional),
+    });
     expect(r.status).toBe(201);
     expect(r.json).toMatchObject({ url: "https://svc.internal", bindings: ["internal"] });
     // But not one with on_tcp_connect, which an internal HTTP endpoint never runs.
@@ -178,12 +182,18 @@ describe("PATCH /endpoints/{id}", () => {
     const text = policy({ on_http_request: [DENY] });
     const c = await create({ url: `https://${host()}`, traffic_policy: text });
     const bad = await call(emu.url, "PATCH", `/endpoints/${c.json.id}`, {
-      body: { traffic_policy: policy({ on_http_request: [{ expressions: ["req.methd == 'GET'"], actions: [{ type: "deny" }] }] }) },
+      body: {
+        traffic_policy: policy({
+          on_http_request: [{ expressions: ["req.methd == 'GET'"], actions: [{ type: "deny" }] }],
+        }),
+      },
     });
     expect(bad.status).toBe(400);
     // A CEL problem is ngrok's ERR_NGROK_2200 (the contract, "CEL, parsed and type-checked").
     expect(bad.json.error_code).toBe("ERR_NGROK_2200");
-    expect(bad.json.msg).toContain("on_http_request[0].expressions[0]: column 1: unknown name req.methd; did you mean req.method?");
+    expect(bad.json.msg).toContain(
+      "on_http_request[0].expressions[0]: column 1: unknown name req.methd; did you mean req.method?",
+    );
     expect((await call(emu.url, "GET", `/endpoints/${c.json.id}`)).json.traffic_policy).toBe(text);
   });
 

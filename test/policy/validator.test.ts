@@ -196,12 +196,7 @@ const VALID: Row[] = [
     PUBLIC,
     [],
   ],
-  [
-    "an internal tcp endpoint",
-    { on_tcp_connect: [act("set-vars", { vars: [{ a: 1 }] }), end] },
-    on("tcp", true),
-    [],
-  ],
+  ["an internal tcp endpoint", { on_tcp_connect: [act("set-vars", { vars: [{ a: 1 }] }), end] }, on("tcp", true), []],
 ];
 
 const INVALID: Row[] = [

@@ -82,7 +82,8 @@ export async function run(options: CheckOptions, deps: Deps): Promise<void> {
   if (deps.settings.debug) deps.io.stderr.write(`debug: read ${text.length} characters from ${escapeControl(where)}\n`);
   // Each stage lets the event loop turn, and the check does after every 200 rules: a signal is
   // heard at once, and nothing is printed after it (src/io/checkpoint.ts).
-  if (options.internal && options.agent) throw new UsageError("--internal and --agent: give one (an endpoint is of one kind)");
+  if (options.internal && options.agent)
+    throw new UsageError("--internal and --agent: give one (an endpoint is of one kind)");
   await turn();
   const { parsePolicyText } = await import("../../policy/parse.js");
   const { validatePolicyInterruptibly } = await import("../../policy/index.js");

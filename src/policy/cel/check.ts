@@ -7,7 +7,7 @@ import { parse } from "@bufbuild/cel";
 import { RE2JS } from "@bufbuild/re2";
 import { nearest } from "../../api-data/did-you-mean.js";
 import { NEXT_SEGMENTS, unavailable, VARIABLES, type CelScope } from "./environment.js";
-import { EXAMPLE_ONLY } from "./examples.js";
+import { EXAMPLE_METHODS, EXAMPLE_ONLY } from "./examples.js";
 import { BINDING_MACROS, FUNCTION_NAMESPACES, OVERLOADS } from "./functions.js";
 import { assignable, BOOL, DYN, INT, join, list, map, scalar, show, STRING, substitute, type Ty } from "./types.js";
 
@@ -99,7 +99,9 @@ function unbalanced(expr: string): { message: string; column: number } | undefin
     i++;
   }
   const top = open.pop();
-  return top === undefined ? undefined : { message: `unbalanced bracket: this ${top.c} is never closed`, column: top.at + 1 };
+  return top === undefined
+    ? undefined
+    : { message: `unbalanced bracket: this ${top.c} is never closed`, column: top.at + 1 };
 }
 
 type ParseResult = { expr: Expr; positions: Record<string, number> } | { error: string; column: number };
@@ -341,8 +343,18 @@ class Checker {
     const qualified = this.qualified(c.target);
     if (qualified && !VARIABLES.has(qualified.join(".")) && qualified[0] !== "vars") {
       const name = `${qualified.join(".")}.${fn}`;
-      if (OVERLOADS.has(name)) return this.overload(e, name, undefined, c.args.map((a) => this.check(a)));
-      if (qualified.length === 1 && FUNCTION_NAMESPACES.has(qualified[0]!) && !NEXT_SEGMENTS.get("")!.has(qualified[0]!)) {
+      if (OVERLOADS.has(name))
+        return this.overload(
+          e,
+          name,
+          undefined,
+          c.args.map((a) => this.check(a)),
+        );
+      if (
+        qualified.length === 1 &&
+        FUNCTION_NAMESPACES.has(qualified[0]!) &&
+        !NEXT_SEGMENTS.get("")!.has(qualified[0]!)
+      ) {
         const names = [...OVERLOADS.keys()].filter((n) => n.startsWith(`${qualified[0]}.`));
         const near = nearest(name, names);
         return this.problem(e, `unknown function ${name}${near ? `; did you mean ${near}?` : ""}`);
@@ -370,7 +382,8 @@ class Checker {
           return wrong(`${fn === "!_" ? "!" : fn.replace(/_/g, "")} takes bool operands`);
         return BOOL;
       case "_?_:_":
-        if (!(a[0]!.k === "bool" || dyn(a[0]!))) this.problem(c.args[0]!, `the condition of ?: must be bool (got ${show(a[0]!)})`);
+        if (!(a[0]!.k === "bool" || dyn(a[0]!)))
+          this.problem(c.args[0]!, `the condition of ?: must be bool (got ${show(a[0]!)})`);
         return join(a[1]!, a[2]!);
       case "_==_":
       case "_!=_": {
@@ -388,12 +401,10 @@ class Checker {
       case "_>_":
       case "_>=_": {
         const [l, r] = a as [Ty, Ty];
-        const ok =
-          dyn(l) ||
-          dyn(r) ||
-          (NUMERIC.has(l.k) && NUMERIC.has(r.k)) ||
-          (ORDERED.has(l.k) && l.k === r.k);
-        return ok ? BOOL : wrong(`${fn.replace(/_/g, "")} compares numbers, strings, bytes, timestamps or durations of one type`);
+        const ok = dyn(l) || dyn(r) || (NUMERIC.has(l.k) && NUMERIC.has(r.k)) || (ORDERED.has(l.k) && l.k === r.k);
+        return ok
+          ? BOOL
+          : wrong(`${fn.replace(/_/g, "")} compares numbers, strings, bytes, timestamps or durations of one type`);
       }
       case "_+_":
       case "_-_":
@@ -431,7 +442,8 @@ class Checker {
         const [x, coll] = a as [Ty, Ty];
         if (coll.k === "list" && !assignable(coll.e, x, new Map()) && !assignable(x, coll.e, new Map()))
           return wrong(`in: the list holds ${show(coll.e)}`);
-        if (coll.k === "map" && !assignable(coll.key, x, new Map())) return wrong(`in: the map's keys are ${show(coll.key)}`);
+        if (coll.k === "map" && !assignable(coll.key, x, new Map()))
+          return wrong(`in: the map's keys are ${show(coll.key)}`);
         if (coll.k !== "list" && coll.k !== "map" && !dyn(coll)) return wrong("in takes a list or a map");
         return BOOL;
       }
@@ -441,9 +453,26 @@ class Checker {
   }
 
   private overload(e: Expr, fn: string, target: Ty | undefined, args: Ty[], c?: { target?: Expr; args: Expr[] }): Ty {
+    const example = target ? EXAMPLE_METHODS.get(fn) : undefined;
+    if (example && target && target.k === example.receiver && args.length === 1) {
+      this.warning(
+        e,
+        `${show(target)}.${fn}() is not in ngrok's macro reference (its own example uses it: ${example.source})`,
+      );
+      return BOOL;
+    }
     const all = OVERLOADS.get(fn);
     if (!all) {
-      const names = [...OVERLOADS.keys(), ...BINDING_MACROS.keys(), "has", "all", "exists", "exists_one", "map", "filter"];
+      const names = [
+        ...OVERLOADS.keys(),
+        ...BINDING_MACROS.keys(),
+        "has",
+        "all",
+        "exists",
+        "exists_one",
+        "map",
+        "filter",
+      ];
       const near = nearest(fn, names);
       return this.problem(e, `unknown function ${fn}${near ? `; did you mean ${near}?` : ""}`);
     }

@@ -46,8 +46,7 @@ function docType(text: string, element?: Ty): Ty {
     case "[]string":
     case "list[string]":
     case "array of strings":
-    // conn.client_ip.categories: "list", of category names (ip-intel.mdx).
-    case "list":
+    case "list": // conn.client_ip.categories: "list", of category names (conn.ip-intel.mdx:16)
       return list(STRING);
     case "map[string]string":
     case "map(string, string)":
@@ -83,7 +82,9 @@ function build(): Map<string, Variable> {
     for (const [name, type, line] of rows) {
       if (ELEMENT_FIELD.test(name) || variables.has(name)) continue;
       const own = fields.get(name);
-      const element = own ? ({ k: "record", name: /cookie/.test(type) ? "cookie" : "Extension", fields: own } as Ty) : undefined;
+      const element = own
+        ? ({ k: "record", name: /cookie/.test(type) ? "cookie" : "Extension", fields: own } as Ty)
+        : undefined;
       variables.set(name, { name, type: docType(type, element), source: `${file}:${line}` });
     }
   return variables;

@@ -33,7 +33,6 @@ export interface Overload {
 }
 
 const STD = "cel-spec langdef.md, List of Standard Definitions";
-const STRINGS_EXT = "cel-go ext/strings (the strings extension ngrok documents)";
 const MACROS = "traffic-policy/macros/index.mdx";
 
 // [signature, source]: `recv.name(args): result` for a method, `name(args): result` else.
@@ -184,7 +183,8 @@ const SIGNATURES: readonly (readonly [string, string])[] = [
 /** The macros ngrok documents beyond cel-spec's: `sortBy(x, key)` binds its first argument. */
 export const BINDING_MACROS: ReadonlyMap<string, string> = new Map([["sortBy", `${MACROS}:765`]]);
 
-const SIG = /^(?:(?<recv>string|bytes|timestamp|duration|list\(\w+\)|map\(\w+, ?\w+\))\.)?(?<name>[\w.]+)\((?<args>.*)\): (?<result>.+)$/;
+const SIG =
+  /^(?:(?<recv>string|bytes|timestamp|duration|list\(\w+\)|map\(\w+, ?\w+\))\.)?(?<name>[\w.]+)\((?<args>.*)\): (?<result>.+)$/;
 
 function splitArgs(text: string): string[] {
   const out: string[] = [];
@@ -339,7 +339,8 @@ function entry(map: unknown, key: string): unknown {
 
 /** The functions @bufbuild/cel lacks, bound to one activation (getReqHeader reads its req.headers). */
 export function runtimeFunctions(look: Lookups): CelFunc[] {
-  const header = (where: "req" | "res", name: string) => listOf(entry(look.value(`${where}.headers`), name.toLowerCase()));
+  const header = (where: "req" | "res", name: string) =>
+    listOf(entry(look.value(`${where}.headers`), name.toLowerCase()));
   const cookie = (where: "req" | "res", name: string) => {
     const all = entry(look.value(`${where}.cookies`), name);
     const first = isCelList(all) ? all.get(0) : Array.isArray(all) ? (all[0] as CelValue) : undefined;

@@ -125,7 +125,10 @@ import { parse } from "@bufbuild/cel";
 function plainValue(v: CelValue): unknown {
   if (typeof v === "bigint") return Number.isSafeInteger(Number(v)) ? Number(v) : v;
   if (typeof v === "object" && v !== null && !(v instanceof Uint8Array)) {
-    if ("message" in v && (v as { message?: { $typeName?: string } }).message?.$typeName === "google.protobuf.Timestamp") {
+    if (
+      "message" in v &&
+      (v as { message?: { $typeName?: string } }).message?.$typeName === "google.protobuf.Timestamp"
+    ) {
       const m = (v as unknown as { message: { seconds: bigint; nanos: number } }).message;
       return new Date(Number(m.seconds) * 1000 + Math.floor(m.nanos / 1e6)).toISOString().replace(".000Z", "Z");
     }
@@ -144,7 +147,12 @@ export function renderTemplate(text: string, activation: Activation): { value: s
     out += text.slice(at, p.offset - 2);
     const r = evaluateExpression(p.text, activation);
     if ("error" in r) return { error: `\${${p.text}}: ${r.error}` };
-    out += typeof r.value === "string" ? r.value : typeof r.value === "object" && r.value !== null ? JSON.stringify(r.value) : String(r.value);
+    out +=
+      typeof r.value === "string"
+        ? r.value
+        : typeof r.value === "object" && r.value !== null
+          ? JSON.stringify(r.value)
+          : String(r.value);
     at = p.offset + p.text.length + 1;
   }
   return { value: out + text.slice(at) };

@@ -3,17 +3,7 @@
 // A type parameter (`T`) stands in a function signature only (src/policy/cel/functions.ts).
 
 export type Scalar =
-  | "bool"
-  | "int"
-  | "uint"
-  | "double"
-  | "string"
-  | "bytes"
-  | "null_type"
-  | "timestamp"
-  | "duration"
-  | "dyn"
-  | "type";
+  "bool" | "int" | "uint" | "double" | "string" | "bytes" | "null_type" | "timestamp" | "duration" | "dyn" | "type";
 
 export type Ty =
   | { k: Scalar }

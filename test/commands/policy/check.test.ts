@@ -83,7 +83,9 @@ describe("edgectl policy check (in-process)", () => {
       file(
         "broken.json",
         JSON.stringify({
-          on_http_request: [{ expressions: ["true"], actions: [{ type: "add-headers", config: { headers: { a: "b" } } }] }],
+          on_http_request: [
+            { expressions: ["true"], actions: [{ type: "add-headers", config: { headers: { a: "b" } } }] },
+          ],
         }),
       ),
       "--json",
@@ -127,7 +129,13 @@ describe("edgectl policy check (in-process)", () => {
       "",
       0,
     ],
-    [["--internal", "--agent"], CONDITIONAL, "", "error: --internal and --agent: give one (an endpoint is of one kind)", 2],
+    [
+      ["--internal", "--agent"],
+      CONDITIONAL,
+      "",
+      "error: --internal and --agent: give one (an endpoint is of one kind)",
+      2,
+    ],
   ])("policy check %j", async (argv, text, stdout, stderr, code) => {
     const path = file("kinds.json", text as string);
     const r = await bare([path, ...(argv as string[])]);
