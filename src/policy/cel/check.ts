@@ -106,8 +106,22 @@ function unbalanced(expr: string): { message: string; column: number } | undefin
 
 type ParseResult = { expr: Expr; positions: Record<string, number> } | { error: string; column: number };
 
+// Parsed trees by text: a policy repeats its expressions (a planner's path prefix, a rule
+// copied per route), and parsing is most of a check's cost (~30 µs). Bounded: cleared when full.
+const parsedTrees = new Map<string, ParseResult>();
+const MAX_TREES = 4096;
+
 /** Parses with @bufbuild/cel: the tree and each node's offset, or the syntax error and its column. */
 export function parseCel(text: string): ParseResult {
+  let result = parsedTrees.get(text);
+  if (result === undefined) {
+    if (parsedTrees.size >= MAX_TREES) parsedTrees.clear();
+    parsedTrees.set(text, (result = parseOnce(text)));
+  }
+  return result;
+}
+
+function parseOnce(text: string): ParseResult {
   try {
     const parsed = parse(text) as unknown as { expr: Expr; sourceInfo?: { positions: Record<string, number> } };
     return { expr: parsed.expr, positions: parsed.sourceInfo?.positions ?? {} };

@@ -111,15 +111,13 @@ export function evaluateExpression(text: string, activation: Activation): { valu
   for (const [k, v] of values) (bindings as Record<string, unknown>)[k] = toCel(v);
   try {
     const env = celEnv({ funcs: [...strings, ...runtimeFunctions({ value: (n) => bindings[n as never] })] });
-    const result = plan(env, parse(text))(bindings) as CelValue;
+    const result = plan(env, parsed.expr as Parameters<typeof plan>[1])(bindings) as CelValue;
     if (isCelError(result)) return { error: result.message };
     return { value: plainValue(result) };
   } catch (e) {
     return { error: message(e) };
   }
 }
-
-import { parse } from "@bufbuild/cel";
 
 /** A CEL result as plain data: lists arrays, maps objects, ints numbers (bigint beyond 2^53). */
 function plainValue(v: CelValue): unknown {
