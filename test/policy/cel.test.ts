@@ -292,7 +292,7 @@ describe("evaluation with ngrok's functions", () => {
       headers: { "user-agent": ["Google-Images/1.0"] },
       cookies: { session: [{ name: "session", value: "s1" }] },
     },
-    conn: { client_ip: "10.1.2.3" },
+    conn: { client_ip: "10.1.2.3", ts: { start: new Date("2026-11-25T03:04:05Z") } },
     vars: { service: "api" },
   };
   test.each([
@@ -308,6 +308,8 @@ describe("evaluation with ngrok's functions", () => {
     ["'abc'.reverse() + 'X'.lower() + 'a,b'.split(',').join('-')", "cbax" + "a-b"],
     ["lists.range(3)", [0, 1, 2]],
     ["'a b'.escapeUrl()", "a%20b"],
+    ["conn.ts.start > timestamp('2026-01-01T00:00:00Z') && conn.ts.start.getHours() == 3", true], // conn.mdx:16 (timestamp)
+    ["conn.ts.start", "2026-11-25T03:04:05Z"],
   ])("%s", (expression, value) => {
     expect(evaluateExpression(expression, activation)).toEqual({ value });
   });

@@ -232,9 +232,23 @@ export const FUNCTION_NAMESPACES: ReadonlySet<string> = new Set(
 
 const { STRING, BYTES, INT, BOOL, DYN, DOUBLE } = CelScalar;
 
-/** A CEL value as plain JSON-able data (json.encode, encodeJson). */
+/** A timestamp as RFC 3339 text, a duration as seconds (`1.5s`), as cel-go's string() writes them. */
+function wellKnown(v: object): string | undefined {
+  const m = (v as { message?: { $typeName?: string; seconds?: bigint; nanos?: number } }).message;
+  if (!m || m.seconds === undefined) return undefined;
+  const ms = Number(m.seconds) * 1000 + Math.floor((m.nanos ?? 0) / 1e6);
+  if (m.$typeName === "google.protobuf.Timestamp") return new Date(ms).toISOString().replace(".000Z", "Z");
+  if (m.$typeName === "google.protobuf.Duration") return `${ms / 1000}s`;
+  return undefined;
+}
+
+/** A CEL value as plain JSON-able data (json.encode, encodeJson, a result). */
 export function toPlain(v: CelValue | undefined): unknown {
   if (typeof v === "bigint") return Number(v);
+  if (v !== null && typeof v === "object") {
+    const text = wellKnown(v);
+    if (text !== undefined) return text;
+  }
   if (v instanceof Uint8Array) return Buffer.from(v).toString("base64");
   if (isCelList(v)) return [...v].map(toPlain);
   if (isCelMap(v)) {

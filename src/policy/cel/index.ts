@@ -3,6 +3,7 @@
 // evaluator. Loaded only when a policy has expressions or `${…}` (src/policy/index.ts loadCel).
 import { celEnv, isCelError, plan, type CelValue } from "@bufbuild/cel";
 import { strings } from "@bufbuild/cel/ext";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { checkCel, parseCel, type CelFinding } from "./check.js";
 import type { CelScope } from "./environment.js";
 import { runtimeFunctions, toPlain } from "./functions.js";
@@ -88,10 +89,10 @@ function flatten(activation: Activation): Map<string, unknown> {
   return out;
 }
 
-/** A JS value as CEL takes it: numbers that are whole are ints, Dates timestamps (their RFC 3339 text). */
+/** A JS value as CEL takes it: numbers that are whole are ints, Dates timestamps. */
 function toCel(v: unknown): unknown {
   if (typeof v === "number") return Number.isInteger(v) ? BigInt(v) : v;
-  if (v instanceof Date) return v.toISOString();
+  if (v instanceof Date) return timestampFromDate(v);
   if (Buffer.isBuffer(v)) return new Uint8Array(v);
   if (Array.isArray(v)) return v.map(toCel);
   if (v instanceof Map) return new Map([...v].map(([k, x]) => [k, toCel(x)]));
