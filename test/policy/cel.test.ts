@@ -33,6 +33,7 @@ const EXPRESSIONS: Row[] = [
   ok("hash.sha256(req.host) != '' && base64.encode(b'x') == 'eA=='", "macros/index.mdx:486, :31"),
   ok("req.url.query_params['a'].sortBy(x, x).size() > 0", "macros/index.mdx:765 (sortBy binds x)"),
   ok("has(req.headers.foo) || req.user_agent.is_bot", "macros/index.mdx:1934, req.mdx:37"),
+  ok("has(req.headers['x-custom-header'])", "macros/index.mdx:1941 (ngrok's has() of a map entry)"),
   ok("res.status_code >= 500", "res.mdx (res.* in on_http_response)", at({ phase: "on_http_response" })),
   ok(
     "conn.client_ip == '1.2.3.4'",
@@ -300,6 +301,7 @@ describe("evaluation with ngrok's functions", () => {
     ["getReqHeader('User-Agent').exists(v, v.matches('(?i)google-images'))", true], // macros/index.mdx:129, RE2 (?i)
     ["getQueryParam('a') == ['1'] && hasQueryParam('a') && !hasReqHeader('x')", true],
     ["getReqCookie('session').value", "s1"],
+    ["has(req.headers['user-agent']) && !has(req.headers['x-none'])", true], // macros/index.mdx:1941
     ["inCidrRange(conn.client_ip, '10.0.0.0/8') && conn.client_ip.isPrivateIp()", true], // macros/index.mdx:1944, :1352
     ["hash.md5('a')", "0cc175b9c0f1b6a831c399e269772661"],
     ["basic_auth.encode('username', 'password1')", "Basic dXNlcm5hbWU6cGFzc3dvcmQx"], // macros/index.mdx:52

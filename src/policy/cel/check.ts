@@ -121,9 +121,50 @@ export function parseCel(text: string): ParseResult {
   return result;
 }
 
+/**
+ * ngrok's `has(req.headers['x-custom-header'])` (traffic-policy/macros/index.mdx:1941): cel-spec's
+ * has() takes a field selection only, so the parser leaves this one a call; it asks whether the
+ * key is in the map (or the index in the list), which is `'x-custom-header' in req.headers`.
+ */
+function ngrokHas(e: Expr | undefined, depth = 0): void {
+  if (!e || depth > 200) return;
+  const k = e.exprKind;
+  switch (k.case) {
+    case "callExpr": {
+      const arg = k.value.args[0]?.exprKind;
+      if (k.value.function === "has" && !k.value.target && k.value.args.length === 1 && arg?.case === "callExpr")
+        if (arg.value.function === "_[_]" && arg.value.args.length === 2) {
+          k.value.function = "@in";
+          k.value.args = [arg.value.args[1]!, arg.value.args[0]!];
+        }
+      ngrokHas(k.value.target, depth + 1);
+      for (const a of k.value.args) ngrokHas(a, depth + 1);
+      return;
+    }
+    case "selectExpr":
+      return ngrokHas(k.value.operand, depth + 1);
+    case "listExpr":
+      for (const el of k.value.elements) ngrokHas(el, depth + 1);
+      return;
+    case "structExpr":
+      for (const en of k.value.entries) {
+        if (en.keyKind.case === "mapKey") ngrokHas(en.keyKind.value as Expr, depth + 1);
+        ngrokHas(en.value, depth + 1);
+      }
+      return;
+    case "comprehensionExpr":
+      for (const x of [k.value.iterRange, k.value.accuInit, k.value.loopCondition, k.value.loopStep, k.value.result])
+        ngrokHas(x, depth + 1);
+      return;
+    default:
+      return;
+  }
+}
+
 function parseOnce(text: string): ParseResult {
   try {
     const parsed = parse(text) as unknown as { expr: Expr; sourceInfo?: { positions: Record<string, number> } };
+    if (text.includes("has(")) ngrokHas(parsed.expr);
     return { expr: parsed.expr, positions: parsed.sourceInfo?.positions ?? {} };
   } catch (e) {
     const err = e as { location?: { start?: { offset?: number } }; found?: string | null; message?: string };
