@@ -239,8 +239,10 @@ interface Walk extends Sink {
 // The actions that authenticate a visitor: traffic-policy/examples/add-authentication.mdx:17-21
 // (Basic Auth, OAuth, OpenID Connect, JWT validation; its IP restrictions and mTLS are not
 // actions of that kind: gateway/examples/ip-restrictions-basic-auth.mdx puts restrict-ips beside
-// basic-auth). At most one per endpoint: ERR_NGROK_2239, errors/err_ngrok_2239.mdx:9 ("Only one
-// auth action allowed per endpoint").
+// basic-auth). ERR_NGROK_2239, errors/err_ngrok_2239.mdx:9: "Only one auth action allowed per
+// endpoint". Two in one rule run for the same request: a problem. In two rules, a warning (a
+// problem with --strict): ngrok's own gateway/examples/paas-alternative-gateway.mdx has oauth
+// for /admin (:132) and basic-auth for /api (:156) in one policy.
 const AUTH_ACTIONS = new Set(["basic-auth", "oauth", "openid-connect", "jwt-validation"]);
 
 /** The CEL scope at this point of the walk (src/policy/cel, CelScope). */
@@ -287,6 +289,7 @@ function checkRule(rule: unknown, at: string, walk: Walk): void {
   if (!Array.isArray(actions) || actions.length === 0)
     return add(`${at}.actions`, "must be a non-empty list of actions");
   let endedBy: string | undefined;
+  let ruleAuth: string | undefined;
   actions.forEach((action, j) => {
     const where = `${at}.actions[${j}]`;
     const type = isObject(action) && typeof action.type === "string" ? action.type : undefined;
@@ -299,13 +302,13 @@ function checkRule(rule: unknown, at: string, walk: Walk): void {
     if (ends && endedBy === undefined) endedBy = `${type} (actions[${j}])`;
     if (type !== undefined) {
       if (AUTH_ACTIONS.has(type)) {
-        if (walk.auth === undefined) walk.auth = `${type} at ${where}`;
-        else
-          add(
-            `${where}.type`,
-            `only one authentication action per endpoint (basic-auth, oauth, openid-connect, jwt-validation); the first is ${walk.auth}`,
-            "ERR_NGROK_2239",
-          );
+        const first = ruleAuth ?? walk.auth;
+        const words = `only one authentication action per endpoint (basic-auth, oauth, openid-connect, jwt-validation); the first is ${first}`;
+        if (ruleAuth !== undefined) add(`${where}.type`, words, "ERR_NGROK_2239");
+        else if (walk.auth !== undefined)
+          walk.warn(`${where}.type`, `${words}, in another rule (ngrok's own examples do this)`, "ERR_NGROK_2239");
+        ruleAuth ??= `${type} at ${where}`;
+        walk.auth ??= ruleAuth;
       }
       walk.ran.add(type);
     }

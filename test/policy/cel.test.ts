@@ -221,16 +221,38 @@ describe("in a policy", () => {
     ],
     [
       // errors/err_ngrok_2239.mdx:9, traffic-policy/examples/add-authentication.mdx:17-21
-      "two authentication actions",
+      "two authentication actions in one rule",
       {
         on_http_request: [
-          { actions: [{ type: "basic-auth", config: { credentials: ["user:password1"] } }] },
+          {
+            actions: [
+              { type: "basic-auth", config: { credentials: ["user:password1"] } },
+              { type: "oauth", config: { provider: "google" } },
+              deny,
+            ],
+          },
+        ],
+      },
+      PUBLIC,
+      [
+        "2239 on_http_request[0].actions[1].type: only one authentication action per endpoint (basic-auth, oauth, openid-connect, jwt-validation); the first is basic-auth at on_http_request[0].actions[0]",
+      ],
+    ],
+    [
+      // gateway/examples/paas-alternative-gateway.mdx:132, :156: ngrok's own example does it.
+      "two authentication actions in two rules: a warning",
+      {
+        on_http_request: [
+          {
+            expressions: ["req.url.path.startsWith('/api')"],
+            actions: [{ type: "basic-auth", config: { credentials: ["user:password1"] } }],
+          },
           { actions: [{ type: "oauth", config: { provider: "google" } }, deny] },
         ],
       },
       PUBLIC,
       [
-        "2239 on_http_request[1].actions[0].type: only one authentication action per endpoint (basic-auth, oauth, openid-connect, jwt-validation); the first is basic-auth at on_http_request[0].actions[0]",
+        "warning on_http_request[1].actions[0].type: only one authentication action per endpoint (basic-auth, oauth, openid-connect, jwt-validation); the first is basic-auth at on_http_request[0].actions[0], in another rule",
       ],
     ],
     [

@@ -536,11 +536,11 @@ class Checker {
       return this.problem(e, target ? `${fn} is a function, not a method: ${fn}(…)` : `${fn} is a method: x.${fn}(…)`);
     for (const o of candidates) {
       if (o.args.length !== args.length) continue;
-      const env = new Map<string, Ty>();
-      if (target && o.target && !assignable(o.target, target, env)) continue;
-      if (!o.args.every((w, i) => assignable(w, args[i]!, env))) continue;
+      const params = new Map<string, Ty>();
+      if (target && o.target && !assignable(o.target, target, params)) continue;
+      if (!o.args.every((w, i) => assignable(w, args[i]!, params))) continue;
       if (fn === "matches" && c) this.regex(c);
-      return substitute(o.result, env);
+      return substitute(o.result, params);
     }
     const forms = candidates.map((o) => `${o.target ? `${show(o.target)}.` : ""}${fn}(${o.args.map(show).join(", ")})`);
     const got = `${target ? `${show(target)}.` : ""}${fn}(${args.map(show).join(", ")})`;

@@ -111,8 +111,8 @@ export function evaluateExpression(text: string, activation: Activation): { valu
   const bindings: Record<string, never> = {};
   for (const [k, v] of values) (bindings as Record<string, unknown>)[k] = toCel(v);
   try {
-    const env = celEnv({ funcs: [...strings, ...runtimeFunctions({ value: (n) => bindings[n as never] })] });
-    const result = plan(env, parsed.expr as Parameters<typeof plan>[1])(bindings) as CelValue;
+    const celEnvironment = celEnv({ funcs: [...strings, ...runtimeFunctions({ value: (n) => bindings[n as never] })] });
+    const result = plan(celEnvironment, parsed.expr as Parameters<typeof plan>[1])(bindings) as CelValue;
     if (isCelError(result)) return { error: result.message };
     return { value: plainValue(result) };
   } catch (e) {

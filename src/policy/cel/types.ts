@@ -87,25 +87,25 @@ export function readType(text: string): Ty {
 }
 
 /**
- * Whether a value of `actual` is accepted where `wanted` stands, binding parameters in `env`.
+ * Whether a value of `actual` is accepted where `wanted` stands, binding parameters in `params`.
  * dyn goes both ways (it is checked at run time); null goes where a map, list or record may.
  */
-export function assignable(wanted: Ty, actual: Ty, env: Map<string, Ty>): boolean {
+export function assignable(wanted: Ty, actual: Ty, params: Map<string, Ty>): boolean {
   if (wanted.k === "param") {
-    const bound = env.get(wanted.name);
+    const bound = params.get(wanted.name);
     if (!bound || bound.k === "dyn") {
-      env.set(wanted.name, actual);
+      params.set(wanted.name, actual);
       return true;
     }
-    return assignable(bound, actual, env) || assignable(actual, bound, new Map());
+    return assignable(bound, actual, params) || assignable(actual, bound, new Map());
   }
   if (wanted.k === "dyn" || actual.k === "dyn") return true;
   if (actual.k === "param") return true;
   switch (wanted.k) {
     case "list":
-      return actual.k === "list" && assignable(wanted.e, actual.e, env);
+      return actual.k === "list" && assignable(wanted.e, actual.e, params);
     case "map":
-      return actual.k === "map" && assignable(wanted.key, actual.key, env) && assignable(wanted.v, actual.v, env);
+      return actual.k === "map" && assignable(wanted.key, actual.key, params) && assignable(wanted.v, actual.v, params);
     case "record":
       return actual.k === "record" && actual.name === wanted.name;
     default:
@@ -114,14 +114,14 @@ export function assignable(wanted: Ty, actual: Ty, env: Map<string, Ty>): boolea
 }
 
 /** `t` with its parameters replaced by their bindings (dyn when unbound). */
-export function substitute(t: Ty, env: Map<string, Ty>): Ty {
+export function substitute(t: Ty, params: Map<string, Ty>): Ty {
   switch (t.k) {
     case "param":
-      return env.get(t.name) ?? DYN;
+      return params.get(t.name) ?? DYN;
     case "list":
-      return list(substitute(t.e, env));
+      return list(substitute(t.e, params));
     case "map":
-      return map(substitute(t.key, env), substitute(t.v, env));
+      return map(substitute(t.key, params), substitute(t.v, params));
     default:
       return t;
   }
