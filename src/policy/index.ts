@@ -377,6 +377,13 @@ function checkAction(action: unknown, at: string, walk: Walk): boolean {
     return false;
   }
   checkTemplates(config, `${at}.config`, type, walk);
+  // Fields ngrok once documented and still takes (custom-response `content`, forward-internal
+  // `binding`): accepted with a warning, the action's `deprecated` data (src/policy/actions.ts)
+  // giving each field's words (the contract, "Deprecated fields").
+  const deprecated = (spec as { deprecated?: Readonly<Record<string, string>> }).deprecated;
+  if (deprecated)
+    for (const [field, words] of Object.entries(deprecated))
+      if (Object.hasOwn(config, field)) walk.warn(join(`${at}.config`, field), words);
   const schema = configSchema(type, { protocol: target.protocol, phase });
   if (schema) {
     const result = schema.safeParse(config);

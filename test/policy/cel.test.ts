@@ -351,3 +351,25 @@ describe("evaluation with ngrok's functions", () => {
     expect(renderTemplate("${nope.x}", activation)).toEqual({ error: expect.any(String) });
   });
 });
+
+describe("deprecated fields: the action's data words a warning", () => {
+  test("a field an action marks deprecated is a warning, a problem with --strict", async () => {
+    const { ACTIONS } = await import("../../src/policy/actions.js");
+    const spec = ACTIONS["custom-response"] as { deprecated?: Record<string, string> };
+    const had = spec.deprecated;
+    // The actions' own data (another module's) may not mark any yet: this test marks one.
+    spec.deprecated = { status_code: "status_code is deprecated (a test's)" };
+    try {
+      const document = { on_http_request: [{ actions: [{ type: "custom-response", config: { status_code: 404 } }] }] };
+      expect(rows(validatePolicy(document, PUBLIC))).toEqual([
+        "warning on_http_request[0].actions[0].config.status_code: status_code is deprecated (a test's)",
+      ]);
+      expect(rows(validatePolicy(document, PUBLIC, { strict: true }))).toEqual([
+        "2201 on_http_request[0].actions[0].config.status_code: status_code is deprecated (a test's)",
+      ]);
+    } finally {
+      if (had === undefined) delete spec.deprecated;
+      else spec.deprecated = had;
+    }
+  });
+});
