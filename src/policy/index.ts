@@ -167,7 +167,7 @@ function* checkSteps(document: unknown, target: Target, sink: Sink): Generator<v
   }
   const allowed = phasesFor(target);
   const kind = kindOf(target);
-  const words = `${kind === "agent" ? "an agent" : kind === "internal" ? "an internal" : "a public"} ${target.protocol} endpoint`;
+  const endpoint = `${kind === "agent" ? "an agent" : kind === "internal" ? "an internal" : "a public"} ${target.protocol} endpoint`;
   const walk: Walk = { ...sink, target, phase: "on_http_request", ran: new Set(), vars: new Set(), auth: undefined };
   // The phases in the order they run (on_tcp_connect, on_http_request, on_http_response), so that
   // actions.ngrok.<action>.* and vars.* are known where an earlier phase set them; problems are
@@ -193,7 +193,7 @@ function* checkSteps(document: unknown, target: Target, sink: Sink): Generator<v
       continue;
     }
     if (!allowed.includes(phase as Phase)) {
-      at.add(phase, `${words} takes no ${phase} phase (it takes ${allowed.join(", ")})`, "ERR_NGROK_2230");
+      at.add(phase, `${endpoint} takes no ${phase} phase (it takes ${allowed.join(", ")})`, "ERR_NGROK_2230");
       continue;
     }
     if (rules === null || rules === undefined) continue;
@@ -303,10 +303,10 @@ function checkRule(rule: unknown, at: string, walk: Walk): void {
     if (type !== undefined) {
       if (AUTH_ACTIONS.has(type)) {
         const first = ruleAuth ?? walk.auth;
-        const words = `only one authentication action per endpoint (basic-auth, oauth, openid-connect, jwt-validation); the first is ${first}`;
-        if (ruleAuth !== undefined) add(`${where}.type`, words, "ERR_NGROK_2239");
+        const message = `only one authentication action per endpoint (basic-auth, oauth, openid-connect, jwt-validation); the first is ${first}`;
+        if (ruleAuth !== undefined) add(`${where}.type`, message, "ERR_NGROK_2239");
         else if (walk.auth !== undefined)
-          walk.warn(`${where}.type`, `${words}, in another rule (ngrok's own examples do this)`, "ERR_NGROK_2239");
+          walk.warn(`${where}.type`, `${message}, in another rule (ngrok's own examples do this)`, "ERR_NGROK_2239");
         ruleAuth ??= `${type} at ${where}`;
         walk.auth ??= ruleAuth;
       }
