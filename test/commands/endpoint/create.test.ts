@@ -184,6 +184,26 @@ describe("endpoint create", () => {
     expect(suite.server.requests).toEqual([]);
   });
 
+  it("sends a policy with warnings only, and prints them on stderr (issue 27 item 4)", async () => {
+    const text =
+      "on_http_request:\n  - expressions: ['req.url.path.startsWith(\"/x\")']\n    actions:\n      - type: deny\n";
+    const r = await suite.run([
+      "endpoint",
+      "create",
+      "--url",
+      "https://a.example.com",
+      "--traffic-policy-file",
+      file("w.yml", text),
+      "-o",
+      "json",
+    ]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe(
+      "warning: --traffic-policy-file: on_http_request[0].expressions: not guaranteed to handle traffic: the last rule of a public endpoint's on_http_request has expressions, so some requests may reach no terminating action",
+    );
+    expect(JSON.parse(suite.server.requests[0]!.body).traffic_policy).toBe(text);
+  });
+
   it("lists every problem: -o json carries them in details.problems", async () => {
     const r = await suite.run(["endpoint", "create", "--url", "ftp://x", "--traffic-policy-file", "-", "-o", "json"], {
       input: "[1, 2]",
