@@ -686,12 +686,12 @@ const INVALID: Row[] = [
     ["2201 on_http_request[0].actions[0].config.issuer_url: is required"],
   ],
   [
-    "set-vars: two keys in an item, not a list",
-    req(act("set-vars", { vars: [{ a: 1, b: 2 }] }), act("set-vars", { vars: { a: 1 } })),
+    "set-vars: two keys in an item, neither a list nor a map",
+    req(act("set-vars", { vars: [{ a: 1, b: 2 }] }), act("set-vars", { vars: "a" })),
     PUBLIC,
     [
       "2201 on_http_request[0].actions[0].config.vars[0]: each item sets exactly one variable (got 2)",
-      "2201 on_http_request[1].actions[0].config.vars: must be a list (got an object)",
+      "2201 on_http_request[1].actions[0].config.vars: must be an object (got a string)",
     ],
   ],
   [

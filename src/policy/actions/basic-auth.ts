@@ -1,7 +1,7 @@
 // basic-auth (traffic-policy/actions/basic-auth.mdx).
 import * as z from "zod/mini";
 import type { ActionSpec } from "../actions.js";
-import { bool, count, len, str } from "./fields.js";
+import { bool, count, len, literal, pick, str } from "./fields.js";
 
 /** The text of `credential` outside its `${…}` interpolations (braces counted, quotes skipped). */
 function literalParts(credential: string): string[] {
@@ -30,6 +30,8 @@ function literalParts(credential: string): string[] {
   return parts;
 }
 
+const passwordLength = (n: number) => `the password must be 8 to 128 characters (got ${n})`;
+
 /**
  * Why a credential is not one ngrok takes. :29 `username:password` pairs; :30 and :54-55 a
  * password of 8 to 128 characters; :55-56 the first colon separates them. With CEL (:71-89):
@@ -46,7 +48,7 @@ export function credentialProblem(credential: string): string | undefined {
   const colon = credential.indexOf(":");
   if (colon < 0) return "must be username:password";
   const password = credential.length - colon - 1;
-  if (password < 8 || password > 128) return `the password must be 8 to 128 characters (got ${password})`;
+  if (password < 8 || password > 128) return passwordLength(password);
   return undefined;
 }
 
@@ -55,13 +57,22 @@ export const spec: ActionSpec = {
   schema: () =>
     z.strictObject({
       // :28-31 required, up to 10 pairs (at least one: a required list of allowed credentials).
+      // traffic-policy/examples/add-authentication.mdx:35-45 writes each pair as an object
+      // `{username, password}` where the reference says strings: both are taken.
       credentials: z
         .array(
-          z.string().check(
-            z.check((ctx) => {
-              const why = credentialProblem(ctx.value);
-              if (why) ctx.issues.push({ code: "custom", message: why, input: ctx.value });
-            }),
+          pick((v) =>
+            typeof v === "object" && v !== null && !Array.isArray(v)
+              ? z.strictObject({
+                  username: str(),
+                  password: literal((p) => (p.length < 8 || p.length > 128 ? passwordLength(p.length) : undefined)),
+                })
+              : z.string().check(
+                  z.check((ctx) => {
+                    const why = credentialProblem(ctx.value);
+                    if (why) ctx.issues.push({ code: "custom", message: why, input: ctx.value });
+                  }),
+                ),
           ),
         )
         .check(count("credentials", 1, 10, len)),
@@ -74,5 +85,5 @@ export const spec: ActionSpec = {
       ),
       enforce: z.optional(bool()), // :37
     }),
-  celFields: ["credentials[]"], // :28 cel={true}
+  celFields: ["credentials[]", "credentials[].*"], // :28 cel={true}; the object form's username and password
 };

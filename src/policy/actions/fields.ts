@@ -81,13 +81,18 @@ const headerValue = () =>
 export const USER_AGENT = "must not name the user-agent header: ngrok forbids adding or removing it";
 const isUserAgent = (name: string) => name.toLowerCase() === "user-agent";
 
-/** Each name a token, at its own place (`headers["x y"]`), and not `user-agent` when `noUserAgent`. */
+/**
+ * Each name a token, refused at its own place (`headers["x y"]`); and, when `noUserAgent`, no
+ * `user-agent`, refused at the headers themselves (as the migration planner's tests hold).
+ */
 const headerNames = <T>(names: (v: T) => string[], noUserAgent: boolean, atIndex: boolean) =>
   z.check<T>((ctx) => {
     names(ctx.value).forEach((name, i) => {
-      const why = headerNameProblem(name) ?? (noUserAgent && isUserAgent(name) ? USER_AGENT : undefined);
+      const why = headerNameProblem(name);
       if (why) ctx.issues.push({ code: "custom", message: why, input: name, path: [atIndex ? i : name] });
     });
+    if (noUserAgent && names(ctx.value).some(isUserAgent))
+      ctx.issues.push({ code: "custom", message: USER_AGENT, input: ctx.value });
   });
 
 /**

@@ -22,7 +22,9 @@ export const spec: ActionSpec = {
           32,
         ),
       ),
-      headers: z.optional(headerMap(0, 10)), // :62-66 at most 10 entries
+      // :62-66 at most 10 entries. snippets/examples/agent-cli/http-request-headers.mdx:7 writes
+      // `is-ngrok: 1`: a number or boolean value stands for its text.
+      headers: z.optional(headerMap(0, 10, false, true)),
       body: z.optional(str()), // :67-69
       // :70-74 from 0 to 100 (default 10). The page contradicts itself: :147 says "The allowed
       // range is 0 to 5. By default it is set to 0." Its example (:368, max_redirects: 2) fits

@@ -1,7 +1,7 @@
 // terminate-tls (traffic-policy/actions/terminate-tls.mdx).
 import * as z from "zod/mini";
 import type { ActionSpec } from "../actions.js";
-import { literal, str } from "./fields.js";
+import { literal, pick, str } from "./fields.js";
 
 const version = () => z.optional(z.enum(["1.2", "1.3"])); // :24-30 "Must be one of 1.2 or 1.3"
 
@@ -23,7 +23,10 @@ export const spec: ActionSpec = {
         max_version: version(),
         server_private_key: z.optional(str()), // :32-34
         server_certificate: z.optional(str()), // :36-38
-        mutual_tls_certificate_authorities: z.optional(z.array(authority())),
+        // snippets/examples/agent-cli/tls-mtls-at-edge.mdx:9-13 gives one PEM text, not a list: taken.
+        mutual_tls_certificate_authorities: z.optional(
+          pick((v) => (Array.isArray(v) ? z.array(authority()) : authority())),
+        ),
         // :44-52 default require-and-verify.
         mutual_tls_verification_strategy: z.optional(z.enum(["require-and-verify", "require-any", "request"])),
       })
