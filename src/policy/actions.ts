@@ -172,3 +172,29 @@ export function deprecatedIn(type: string, config: unknown): { path: ConfigPath;
     .filter((key) => Object.hasOwn(deprecated, key))
     .map((key) => ({ path: [key], message: deprecated[key]! }));
 }
+
+/**
+ * The places of the authentication actions of a policy document, in document order
+ * (`on_http_request[2].actions[0]`, with the type): more than one is ERR_NGROK_2239, "Invalid
+ * policy: Only one auth action allowed per endpoint" (errors/err_ngrok_2239.mdx:9). Which
+ * actions count is not written down; oauth and openid-connect do (ActionSpec.authentication),
+ * basic-auth does not: ngrok's own gateway/examples/paas-alternative-gateway.mdx:129-160 puts
+ * it beside oauth in one policy.
+ */
+export function authenticationPlaces(document: unknown): { path: string; type: string }[] {
+  const places: { path: string; type: string }[] = [];
+  if (!isObject(document)) return places;
+  for (const [phase, rules] of Object.entries(document)) {
+    if (!Array.isArray(rules)) continue;
+    rules.forEach((rule, r) => {
+      const actions = isObject(rule) ? rule.actions : undefined;
+      if (!Array.isArray(actions)) return;
+      actions.forEach((action, a) => {
+        const type = isObject(action) ? action.type : undefined;
+        if (typeof type === "string" && Object.hasOwn(ACTIONS, type) && ACTIONS[type]!.authentication)
+          places.push({ path: `${phase}[${r}].actions[${a}]`, type });
+      });
+    });
+  }
+  return places;
+}

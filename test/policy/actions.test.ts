@@ -7,6 +7,7 @@ import { describe, expect, test } from "vitest";
 import {
   ACTIONS,
   SSE_PHASE,
+  authenticationPlaces,
   configSchema,
   deprecatedIn,
   expressionsOf,
@@ -628,9 +629,23 @@ describe("data for the CEL checker and the warnings", () => {
     expect(deprecatedIn("custom-response", { body: "x" })).toEqual([]);
   });
 
-  test("authentication actions: oauth and openid-connect (ERR_NGROK_2239)", () => {
+  test("authentication actions: oauth and openid-connect (ERR_NGROK_2239), found in document order", () => {
     // gateway/examples/paas-alternative-gateway.mdx:129-160 puts basic-auth beside oauth in one policy.
     expect(Object.keys(ACTIONS).filter((t) => ACTIONS[t]!.authentication)).toEqual(["oauth", "openid-connect"]);
+    const document = {
+      on_http_request: [
+        { actions: [{ type: "basic-auth" }, { type: "oauth" }] },
+        "not a rule",
+        { actions: [{ type: "openid-connect" }] },
+      ],
+      on_http_response: [{ actions: [{ type: "oauth" }] }],
+    };
+    expect(authenticationPlaces(document)).toEqual([
+      { path: "on_http_request[0].actions[1]", type: "oauth" },
+      { path: "on_http_request[2].actions[0]", type: "openid-connect" },
+      { path: "on_http_response[0].actions[0]", type: "oauth" },
+    ]);
+    expect(authenticationPlaces([])).toEqual([]);
   });
 });
 

@@ -8,7 +8,10 @@ export const spec: ActionSpec = {
   phases: ["on_http_request"], // :23
   schema: () =>
     z.strictObject({
-      // :31-34 required, a supported provider's identifier (:82-152).
+      // :31-34 required, a supported provider's identifier (:82-152). Three integration pages
+      // write other ids (integrations/webhooks/signalsciences-webhooks.mdx:113 `signalsciences`,
+      // sonatype-nexus-webhooks.mdx:114 `sonatype_nexus`, vmware-webhooks.mdx:116
+      // `vmware_workspace`); the reference's table and the API's list (src/api-data) agree.
       provider: str().check(
         z.refine(
           isProvider,
