@@ -65,7 +65,10 @@ export interface ActionSpec {
   celFields?: readonly string[];
   /** The fields that hold a whole CEL expression (not a template), as paths like celFields. */
   celExpressions?: readonly string[];
-  /** Fields ngrok once documented and still takes: accepted, with this warning. */
+  /**
+   * Fields accepted with this warning: ngrok once documented them and still takes them, or
+   * ngrok's own tools write them where the reference names another.
+   */
   deprecated?: Readonly<Record<string, string>>;
   /** An authentication action: at most one per endpoint (ERR_NGROK_2239). */
   authentication?: true;

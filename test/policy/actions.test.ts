@@ -627,6 +627,9 @@ describe("data for the CEL checker and the warnings", () => {
       { path: ["binding"], message: expect.stringContaining("deprecated") },
     ]);
     expect(deprecatedIn("custom-response", { body: "x" })).toEqual([]);
+    expect(deprecatedIn("openid-connect", { issuer_url: "i", idle_session_timeout: "1h" })).toEqual([
+      { path: ["idle_session_timeout"], message: expect.stringContaining("idle_session_duration") },
+    ]);
   });
 
   test("authentication actions: oauth and openid-connect (ERR_NGROK_2239), found in document order", () => {

@@ -27,8 +27,9 @@ export const spec: ActionSpec = {
       headers: z.optional(headerMap(0, 10, false, true)),
       body: z.optional(str()), // :67-69
       // :70-74 from 0 to 100 (default 10). The page contradicts itself: :147 says "The allowed
-      // range is 0 to 5. By default it is set to 0." Its example (:368, max_redirects: 2) fits
-      // both; the field's own table is followed.
+      // range is 0 to 5. By default it is set to 0.", as the older
+      // snippets/traffic-policy/actions/http-request/config.mdx:76 does. Its example (:368,
+      // max_redirects: 2) fits both; the field's own table on the rendered page is followed.
       max_redirects: z.optional(whole(0, 100)),
       timeout: z.optional(duration(SECOND, 30 * SECOND, "1s to 30s")), // :75-79, :132
       retry_condition: z.optional(str()), // :80-90 a CEL expression (default false)

@@ -24,5 +24,9 @@ export const spec: ActionSpec = {
       auth_cookie_domain: z.optional(str()), // :78-80
     }),
   celFields: ["client_id", "client_secret"], // :41, :45 cel={true}
+  deprecated: {
+    idle_session_timeout:
+      "not in ngrok's openid-connect reference, which names it idle_session_duration (traffic-policy/actions/oidc.mdx:63); ngrok's Kubernetes operator writes idle_session_timeout",
+  },
   authentication: true,
 };
