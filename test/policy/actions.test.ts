@@ -132,7 +132,7 @@ const VALID: Row[] = [
     "jwt-validation",
     {
       ...JWT,
-      audience: { allow_list: [{ value: "urn:api" }] },
+      audience: { allow_list: [{ value: "urn:api" }, {}] },
       jws: { ...JWT.jws, keys: [{ identification: [{ token_claims: ["kid"] }], sources: [{ additional_jkus: [] }] }] },
     },
     [],
@@ -271,6 +271,12 @@ const VALID: Row[] = [
 ];
 
 const INVALID: Row[] = [
+  [
+    "jwt-validation",
+    { ...JWT, audience: { allow_list: [], extra: 1 } },
+    ["audience.allow_list: at least 1 entries (got 0)", "audience.extra: unknown field"],
+    "jwt-validation.mdx:60 minimum 1",
+  ],
   ["add-headers", { headers: headers(11) }, ["headers: at most 10 headers (got 11)"], "add-headers.mdx:32"],
   [
     "add-headers",

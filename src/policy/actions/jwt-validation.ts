@@ -10,7 +10,12 @@ export const spec: ActionSpec = {
   schema: () =>
     z.strictObject({
       issuer: z.strictObject({ allow_list: allowList() }), // :39-53 required, minimum 1
-      audience: z.optional(z.strictObject({ allow_list: allowList() })), // :55-69 minimum 1
+      // :55-69: the list and its values are not required (required={false}), minimum 1 when given.
+      audience: z.optional(
+        z.strictObject({
+          allow_list: z.optional(list(z.strictObject({ value: z.optional(nonEmpty()) }), "entries", 1)),
+        }),
+      ),
       http: z.strictObject({
         // :71-117 required; tokens minimum 1.
         tokens: list(
