@@ -14,7 +14,7 @@ export const nonEmpty = () => z.string().check(z.minLength(1, "must not be empty
 /**
  * Whether ngrok interpolates this string (it holds `${`): its literal rules (URL form, enum,
  * RE2, CIDR, length) are then left to the CEL checker, which reads it as a template
- * (traffic-policy/how-it-works.mdx, "CEL interpolation": `${…}` is replaced before the
+ * (traffic-policy/how-it-works.mdx:128-140, "CEL Interpolation": `${…}` is replaced before the
  * action runs, so the literal text is not what the action sees).
  */
 export const interpolated = (text: string): boolean => text.includes("${");
