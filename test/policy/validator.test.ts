@@ -144,11 +144,22 @@ const VALID: Row[] = [
     [],
   ],
   [
-    "pass-through actions keep any config",
+    "the actions once passed through, each with a config its reference takes",
     req(
-      act("rate-limit", { anything: [1, 2] }),
+      act("rate-limit", {
+        name: "r",
+        algorithm: "sliding_window",
+        capacity: 10,
+        rate: "60s",
+        bucket_key: ["conn.client_ip"],
+      }),
       act("url-rewrite", { to: "/x" }),
-      act("jwt-validation", {}),
+      act("jwt-validation", {
+        issuer: { allow_list: [{ value: "https://id.example.com" }] },
+        http: { tokens: [{ type: "jwt", method: "header", name: "Authorization" }] },
+        jws: { allowed_algorithms: ["RS256"], keys: { sources: { additional_jkus: ["https://id.example.com/jwks"] } } },
+      }),
+      act("basic-auth", { credentials: ["a:b12345678"] }),
       act("log", { metadata: {} }),
     ),
     PUBLIC,
@@ -644,7 +655,7 @@ const INVALID: Row[] = [
     PUBLIC,
     [
       "2201 on_http_request[0].actions[0].config.error_threshold: must be a fraction from 0 to 1",
-      "2201 on_http_request[0].actions[0].config.window_duration: must be a string (got number 60)",
+      "2201 on_http_request[0].actions[0].config.window_duration: must be from 1s to 2m (a number counts nanoseconds",
     ],
   ],
   [
@@ -679,12 +690,12 @@ const INVALID: Row[] = [
     ["2201 on_http_request[0].actions[0].config.issuer_url: is required"],
   ],
   [
-    "set-vars: two keys in an item, not a list",
-    req(act("set-vars", { vars: [{ a: 1, b: 2 }] }), act("set-vars", { vars: { a: 1 } })),
+    "set-vars: two keys in an item, neither a list nor a map",
+    req(act("set-vars", { vars: [{ a: 1, b: 2 }] }), act("set-vars", { vars: "a" })),
     PUBLIC,
     [
       "2201 on_http_request[0].actions[0].config.vars[0]: each item sets exactly one variable (got 2)",
-      "2201 on_http_request[1].actions[0].config.vars: must be a list (got an object)",
+      "2201 on_http_request[1].actions[0].config.vars: must be an object (got a string)",
     ],
   ],
   [

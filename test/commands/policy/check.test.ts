@@ -483,19 +483,22 @@ const RULES: [string, string[], unknown, string][] = [
     "on_tcp_connect[0].actions[0].type: url-rewrite is not allowed in on_tcp_connect (only in on_http_request)",
   ],
   [
-    "config passed through (rate-limit, log)",
+    "rate-limit and log configs checked as their references say",
     [],
     R([
-      { type: "rate-limit", config: { anything: [1, 2] } },
-      { type: "log", config: { x: 1 } },
+      {
+        type: "rate-limit",
+        config: { name: "r", algorithm: "sliding_window", capacity: 0, rate: "60s", bucket_key: ["req.host"] },
+      },
+      { type: "log", config: { metadata: { x: 1 } } },
     ]),
-    "ok",
+    "on_http_request[0].actions[0].config.capacity: must be a whole number from 1 to 2000000000",
   ],
   [
     "any other type refused",
     [],
     R([{ type: "teleport" }]),
-    'on_http_request[0].actions[0].type: unknown action type "teleport"; the types are verify-webhook, forward-internal, custom-response, deny, close-connection, restrict-ips, terminate-tls, add-headers, remove-headers, compress-response, circuit-breaker, oauth, openid-connect, set-vars, url-rewrite, redirect, rate-limit, log, basic-auth, jwt-validation, http-request',
+    'on_http_request[0].actions[0].type: unknown action type "teleport"; the types are verify-webhook, forward-internal, custom-response, deny, close-connection, restrict-ips, terminate-tls, add-headers, remove-headers, compress-response, circuit-breaker, oauth, openid-connect, set-vars, url-rewrite, redirect, rate-limit, log, basic-auth, jwt-validation, http-request, owasp-crs-request, owasp-crs-response, request-body-find-replace, response-body-find-replace, sse-find-replace',
   ],
   [
     "expressions are strings",
