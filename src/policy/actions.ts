@@ -36,16 +36,20 @@ export const PHASES = ["on_tcp_connect", "on_http_request", "on_http_response"] 
 export type Phase = (typeof PHASES)[number];
 /**
  * The phase of Server-Sent Events messages, where only `sse-find-replace` stands
- * (traffic-policy/actions/sse-find-replace.mdx:22; no other page names it, and the phase
- * list of index.ts does not take it yet).
+ * (traffic-policy/actions/sse-find-replace.mdx:22 "Supported phases"; snippets/ActionHub.jsx:197
+ * lists it with the three others as ngrok's phases). An SSE stream is an HTTP response, so the
+ * phase is an HTTP endpoint's, after on_http_response (sse-find-replace.mdx:10-14: it modifies
+ * "Server-Sent Events stream content" as "it streams to clients").
  */
 export const SSE_PHASE = "on_event_stream_message";
 export type ActionPhase = Phase | typeof SSE_PHASE;
+/** Every phase of an endpoint's policy, in the order they run. */
+export const ENDPOINT_PHASES: readonly ActionPhase[] = [...PHASES, SSE_PHASE];
 
 /** What a config schema depends on: the endpoint it is checked for and the phase it stands in. */
 export interface Where {
   protocol: Protocol;
-  phase: Phase;
+  phase: ActionPhase;
 }
 
 export interface ActionSpec {
@@ -70,7 +74,12 @@ export interface ActionSpec {
    * ngrok's own tools write them where the reference names another.
    */
   deprecated?: Readonly<Record<string, string>>;
-  /** An authentication action: at most one per endpoint (ERR_NGROK_2239). */
+  /**
+   * An authentication action: one per endpoint, "Only one auth action allowed per endpoint"
+   * (errors/err_ngrok_2239.mdx:9). The authentication methods that are actions are Basic Auth,
+   * OAuth, OpenID Connect and JWT validation (traffic-policy/examples/add-authentication.mdx:19-22);
+   * src/policy/index.ts says how two of them are worded.
+   */
   authentication?: true;
 }
 
@@ -174,30 +183,4 @@ export function deprecatedIn(type: string, config: unknown): { path: ConfigPath;
   return Object.keys(config)
     .filter((key) => Object.hasOwn(deprecated, key))
     .map((key) => ({ path: [key], message: deprecated[key]! }));
-}
-
-/**
- * The places of the authentication actions of a policy document, in document order
- * (`on_http_request[2].actions[0]`, with the type): more than one is ERR_NGROK_2239, "Invalid
- * policy: Only one auth action allowed per endpoint" (errors/err_ngrok_2239.mdx:9). Which
- * actions count is not written down; oauth and openid-connect do (ActionSpec.authentication),
- * basic-auth does not: ngrok's own gateway/examples/paas-alternative-gateway.mdx:129-160 puts
- * it beside oauth in one policy.
- */
-export function authenticationPlaces(document: unknown): { path: string; type: string }[] {
-  const places: { path: string; type: string }[] = [];
-  if (!isObject(document)) return places;
-  for (const [phase, rules] of Object.entries(document)) {
-    if (!Array.isArray(rules)) continue;
-    rules.forEach((rule, r) => {
-      const actions = isObject(rule) ? rule.actions : undefined;
-      if (!Array.isArray(actions)) return;
-      actions.forEach((action, a) => {
-        const type = isObject(action) ? action.type : undefined;
-        if (typeof type === "string" && Object.hasOwn(ACTIONS, type) && ACTIONS[type]!.authentication)
-          places.push({ path: `${phase}[${r}].actions[${a}]`, type });
-      });
-    });
-  }
-  return places;
 }

@@ -3,7 +3,18 @@
 // four refuse the same documents with the same words (contract, "Traffic Policy and Cloud
 // Endpoints"). zod loads, and the config schemas are made, only when a config is checked.
 import type * as z from "zod/mini";
-import { ACTIONS, PHASES, configSchema, type Phase } from "./actions.js";
+import {
+  ACTIONS,
+  ENDPOINT_PHASES,
+  SSE_PHASE,
+  configSchema,
+  deprecatedIn,
+  expressionsOf,
+  templatesOf,
+  type ActionPhase,
+  type ConfigPath,
+  type Phase,
+} from "./actions.js";
 import type * as Cel from "./cel/index.js";
 import { internalUrlProblem, publicUrlProblem } from "./urls.js";
 import { holdsSecret } from "../secrets/index.js";
@@ -97,10 +108,11 @@ function join(path: string, key: string | number | symbol): string {
 }
 
 /** The phases an endpoint of that kind takes. */
-function phasesFor(target: Target): readonly Phase[] {
+function phasesFor(target: Target): readonly ActionPhase[] {
   if (target.protocol === "tls" || target.protocol === "tcp") return ["on_tcp_connect"];
   // An internal HTTP endpoint is reached by forward-internal, which opens no TCP connection.
-  return target.internal ? ["on_http_request", "on_http_response"] : PHASES;
+  // on_event_stream_message: an HTTP response's Server-Sent Events (src/policy/actions.ts SSE_PHASE).
+  return target.internal ? ["on_http_request", "on_http_response", SSE_PHASE] : ENDPOINT_PHASES;
 }
 
 /** The phase a public endpoint of that protocol must end in a terminating action. */
@@ -173,7 +185,7 @@ function* checkSteps(document: unknown, target: Target, sink: Sink): Generator<v
   // actions.ngrok.<action>.* and vars.* are known where an earlier phase set them; problems are
   // sorted back into document order below.
   const order = Object.keys(document).sort(
-    (a, b) => (PHASES as readonly string[]).indexOf(a) - (PHASES as readonly string[]).indexOf(b),
+    (a, b) => (ENDPOINT_PHASES as readonly string[]).indexOf(a) - (ENDPOINT_PHASES as readonly string[]).indexOf(b),
   );
   const byPhase = new Map<string, Verdict>();
   for (const phase of order) {
@@ -188,11 +200,11 @@ function* checkSteps(document: unknown, target: Target, sink: Sink): Generator<v
           ? void own.problems.push({ path: p, message: m, code: c ?? OTHER })
           : void own.warnings.push({ path: p, message: m }),
     };
-    if (!(PHASES as readonly string[]).includes(phase)) {
-      at.add(join("", phase), `unknown phase; the phases are ${PHASES.join(", ")}`);
+    if (!(ENDPOINT_PHASES as readonly string[]).includes(phase)) {
+      at.add(join("", phase), `unknown phase; the phases are ${ENDPOINT_PHASES.join(", ")}`);
       continue;
     }
-    if (!allowed.includes(phase as Phase)) {
+    if (!allowed.includes(phase as ActionPhase)) {
       at.add(phase, `${endpoint} takes no ${phase} phase (it takes ${allowed.join(", ")})`, "ERR_NGROK_2230");
       continue;
     }
@@ -201,7 +213,7 @@ function* checkSteps(document: unknown, target: Target, sink: Sink): Generator<v
       at.add(phase, "must be a list of rules");
       continue;
     }
-    at.phase = phase as Phase;
+    at.phase = phase as ActionPhase;
     for (let i = 0; i < rules.length; i++) {
       checkRule(rules[i], `${phase}[${i}]`, at);
       yield;
@@ -227,7 +239,7 @@ interface Sink {
 /** What a walk knows at a point of the policy: for the CEL scope and the policy-wide rules. */
 interface Walk extends Sink {
   target: Target;
-  phase: Phase;
+  phase: ActionPhase;
   /** The action types of the rules before this point. */
   ran: Set<string>;
   /** The vars set-vars set before this point (undefined: one set-vars the walk cannot read). */
@@ -236,14 +248,19 @@ interface Walk extends Sink {
   auth: string | undefined;
 }
 
-// The actions that authenticate a visitor: traffic-policy/examples/add-authentication.mdx:17-21
-// (Basic Auth, OAuth, OpenID Connect, JWT validation; its IP restrictions and mTLS are not
-// actions of that kind: gateway/examples/ip-restrictions-basic-auth.mdx puts restrict-ips beside
-// basic-auth). ERR_NGROK_2239, errors/err_ngrok_2239.mdx:9: "Only one auth action allowed per
-// endpoint". Two in one rule run for the same request: a problem. In two rules, a warning (a
-// problem with --strict): ngrok's own gateway/examples/paas-alternative-gateway.mdx has oauth
-// for /admin (:132) and basic-auth for /api (:156) in one policy.
-const AUTH_ACTIONS = new Set(["basic-auth", "oauth", "openid-connect", "jwt-validation"]);
+// The actions that authenticate a visitor (ActionSpec.authentication):
+// traffic-policy/examples/add-authentication.mdx:19-22 (Basic Auth, OAuth, OpenID Connect, JWT
+// validation; its IP restrictions and mTLS are not actions of that kind:
+// gateway/examples/ip-restrictions-basic-auth.mdx puts restrict-ips beside basic-auth).
+// ERR_NGROK_2239, errors/err_ngrok_2239.mdx:9: "Only one auth action allowed per endpoint". Two
+// in one rule run for the same request: a problem. In two rules, a warning (a problem with
+// --strict): ngrok's own published policies put two in different rules, each for other requests
+// (gateway/examples/paas-alternative-gateway.mdx: oauth for /admin, basic-auth for /api;
+// agent-assisted-gateway.mdx the same; route-api-app-traffic-user-agent.mdx: jwt-validation
+// and oauth by user agent). None puts two in one rule.
+const AUTH_NAMES = Object.keys(ACTIONS)
+  .filter((t) => ACTIONS[t]!.authentication)
+  .join(", ");
 
 /** The CEL scope at this point of the walk (src/policy/cel, CelScope). */
 function scopeOf(walk: Walk): Cel.CelScope {
@@ -301,9 +318,9 @@ function checkRule(rule: unknown, at: string, walk: Walk): void {
     const ends = checkAction(action, where, walk);
     if (ends && endedBy === undefined) endedBy = `${type} (actions[${j}])`;
     if (type !== undefined) {
-      if (AUTH_ACTIONS.has(type)) {
+      if (Object.hasOwn(ACTIONS, type) && ACTIONS[type]!.authentication) {
         const first = ruleAuth ?? walk.auth;
-        const message = `only one authentication action per endpoint (basic-auth, oauth, openid-connect, jwt-validation); the first is ${first}`;
+        const message = `only one authentication action per endpoint (${AUTH_NAMES}); the first is ${first}`;
         if (ruleAuth !== undefined) add(`${where}.type`, message, "ERR_NGROK_2239");
         else if (walk.auth !== undefined)
           walk.warn(`${where}.type`, `${message}, in another rule (ngrok's own examples do this)`, "ERR_NGROK_2239");
@@ -325,19 +342,23 @@ function noteVars(walk: Walk, config: unknown): void {
   }
 }
 
-/** Every `${…}` of a config's strings, checked as CEL templates where the action takes them. */
-function checkTemplates(config: Record<string, unknown>, at: string, type: string, walk: Walk): void {
+const placeOf = (at: string, path: ConfigPath): string => path.reduce<string>((p, k) => join(p, k), at);
+
+/**
+ * The CEL of an action's config, as src/policy/actions.ts names it: every `${…}` of a field the
+ * reference marks as CEL-capable (templatesOf), and every field that is a whole expression
+ * (expressionsOf: rate-limit bucket_key, a value of any type, rate-limit.mdx:62; http-request
+ * retry_condition, a bool, http-request.mdx:80-81). Strings of other fields are literal text.
+ */
+function checkConfigCel(config: Record<string, unknown>, at: string, type: string, walk: Walk): void {
   if (!cel) return;
-  // The fields the reference marks as CEL-capable, when src/policy/actions.ts names them; else every string.
-  const fields = (ACTIONS[type] as { celFields?: readonly string[] } | undefined)?.celFields;
-  const visit = (v: unknown, path: string, depth: number): void => {
-    if (typeof v === "string") {
-      if (cel!.hasInterpolation(v)) report(walk, path, cel!.checkTemplate(v, scopeOf(walk)));
-    } else if (depth < 32 && v !== null && typeof v === "object")
-      for (const [k, x] of Object.entries(v)) visit(x, join(path, Array.isArray(v) ? Number(k) : k), depth + 1);
-  };
-  for (const [key, value] of Object.entries(config))
-    if (!fields || fields.includes(key)) visit(value, join(at, key), 0);
+  const scope = scopeOf(walk);
+  for (const { path, text } of templatesOf(type, config))
+    if (cel.hasInterpolation(text)) report(walk, placeOf(at, path), cel.checkTemplate(text, scope));
+  // retry_condition is a condition with its own names (http-request.mdx:80-87); a bucket key any value.
+  const retry = type === "http-request";
+  for (const { path, text } of expressionsOf(type, config))
+    report(walk, placeOf(at, path), cel.checkExpression(text, retry ? { ...scope, retry } : scope, { bool: retry }));
 }
 
 /** Checks one action; whether it ends the phase. */
@@ -376,14 +397,11 @@ function checkAction(action: unknown, at: string, walk: Walk): boolean {
     add(`${at}.config`, "must be an object");
     return false;
   }
-  checkTemplates(config, `${at}.config`, type, walk);
+  checkConfigCel(config, `${at}.config`, type, walk);
   // Fields ngrok once documented and still takes (custom-response `content`, forward-internal
-  // `binding`): accepted with a warning, the action's `deprecated` data (src/policy/actions.ts)
-  // giving each field's words (the contract, "Deprecated fields").
-  const deprecated = (spec as { deprecated?: Readonly<Record<string, string>> }).deprecated;
-  if (deprecated)
-    for (const [field, words] of Object.entries(deprecated))
-      if (Object.hasOwn(config, field)) walk.warn(join(`${at}.config`, field), words);
+  // `binding`): accepted with a warning, the action's `deprecated` data (src/policy/actions.ts
+  // deprecatedIn) giving each field's words (the contract, "Deprecated fields").
+  for (const { path, message } of deprecatedIn(type, config)) walk.warn(placeOf(`${at}.config`, path), message);
   const schema = configSchema(type, { protocol: target.protocol, phase });
   if (schema) {
     const result = schema.safeParse(config);

@@ -3,11 +3,10 @@
 // traffic-policy/actions/<type>.mdx unless named). Problems are `place: message` fragments,
 // the place below the action's `config` ("" for the config itself).
 import fc from "fast-check";
-import { describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import {
   ACTIONS,
   SSE_PHASE,
-  authenticationPlaces,
   configSchema,
   deprecatedIn,
   expressionsOf,
@@ -15,7 +14,10 @@ import {
   type ActionPhase,
 } from "../../src/policy/actions.js";
 import { headerNameProblem } from "../../src/policy/actions/fields.js";
-import { checkPolicy, type Protocol } from "../../src/policy/index.js";
+import { checkPolicy, loadCel, type Protocol } from "../../src/policy/index.js";
+
+// Every `${…}` and config expression is checked as CEL (src/policy/cel), as for a parsed text.
+beforeAll(() => loadCel());
 
 type Row = [type: string, config: unknown, problems: string[], doc: string, phase?: ActionPhase, protocol?: Protocol];
 
@@ -23,15 +25,17 @@ type Row = [type: string, config: unknown, problems: string[], doc: string, phas
 function problemsOf(type: string, config: unknown, phase?: ActionPhase, protocol?: Protocol): string[] {
   const phases = ACTIONS[type]!.phases;
   const at = phase ?? (phases.includes("on_http_request") ? "on_http_request" : phases[0]!);
-  if (at === SSE_PHASE) {
-    // The phase is not one index.ts takes yet: the config schema alone.
-    const result = configSchema(type, { protocol: "https", phase: "on_http_request" })!.safeParse(config);
-    return result.success ? [] : result.error.issues.map((i) => `${i.path.join(".")}: ${i.code}`);
-  }
   const tcp = at === "on_tcp_connect";
-  const document = { [at]: [{ actions: [config === undefined ? { type } : { type, config }] }] };
-  return checkPolicy(document, { protocol: protocol ?? (tcp ? "tls" : "https"), internal: true }).map(
-    (p) => `${p.path.replace(/^on_\w+\[0\]\.actions\[0\]\.config\.?/, "")}: ${p.message}`,
+  const rule = { actions: [config === undefined ? { type } : { type, config }] };
+  // The vars.* the config reads, set first by a set-vars rule (in on_tcp_connect, which runs
+  // before every other phase), so that a row is about its action, not about CEL's scope.
+  const vars = [...new Set([...JSON.stringify(config ?? {}).matchAll(/vars\.(\w+)/g)].map((m) => m[1]!))];
+  const setVars = { actions: [{ type: "set-vars", config: { vars: vars.map((v) => ({ [v]: "x" })) } }] };
+  const document: Record<string, unknown[]> = vars.length === 0 ? {} : { on_tcp_connect: [setVars] };
+  document[at] = [...(document[at] ?? []), rule];
+  // A fragment: an agent endpoint's, which need not end in a terminating action.
+  return checkPolicy(document, { protocol: protocol ?? (tcp ? "tls" : "https"), internal: false, kind: "agent" }).map(
+    (p) => `${p.path.replace(/^on_\w+\[\d+\]\.actions\[0\]\.config\.?/, "")}: ${p.message}`,
   );
 }
 
@@ -186,7 +190,7 @@ const VALID: Row[] = [
       capacity: 2_000_000_000,
       rate: "24h",
       enforce: false,
-      bucket_key: Object.keys(headers(10)),
+      bucket_key: Object.keys(headers(10)).map((h) => `req.headers["${h}"]`),
     },
     [],
     "rate-limit.mdx:35, :52, :57, :68 limits",
@@ -468,7 +472,7 @@ const INVALID: Row[] = [
   ],
   [
     "rate-limit",
-    { algorithm: "sliding_window", capacity: 0, rate: "60s", bucket_key: ["x"] },
+    { algorithm: "sliding_window", capacity: 0, rate: "60s", bucket_key: ["req.host"] },
     ["name: is required", "capacity: must be a whole number from 1 to 2000000000"],
     "rate-limit.mdx:34, :52",
   ],
@@ -519,7 +523,7 @@ const INVALID: Row[] = [
   [
     "sse-find-replace",
     { replacements: [{ field: "event", from: "x" }] },
-    ["replacements.0.field: custom"],
+    ['replacements[0].field: must be one of "data", "retry"'],
     "sse-find-replace.mdx:36",
     SSE_PHASE,
   ],
@@ -638,23 +642,13 @@ describe("data for the CEL checker and the warnings", () => {
     ]);
   });
 
-  test("authentication actions: oauth and openid-connect (ERR_NGROK_2239), found in document order", () => {
-    // gateway/examples/paas-alternative-gateway.mdx:129-160 puts basic-auth beside oauth in one policy.
-    expect(Object.keys(ACTIONS).filter((t) => ACTIONS[t]!.authentication)).toEqual(["oauth", "openid-connect"]);
-    const document = {
-      on_http_request: [
-        { actions: [{ type: "basic-auth" }, { type: "oauth" }] },
-        "not a rule",
-        { actions: [{ type: "openid-connect" }] },
-      ],
-      on_http_response: [{ actions: [{ type: "oauth" }] }],
-    };
-    expect(authenticationPlaces(document)).toEqual([
-      { path: "on_http_request[0].actions[1]", type: "oauth" },
-      { path: "on_http_request[2].actions[0]", type: "openid-connect" },
-      { path: "on_http_response[0].actions[0]", type: "oauth" },
-    ]);
-    expect(authenticationPlaces([])).toEqual([]);
+  test("authentication actions: the four methods of add-authentication.mdx:19-22 that are actions (ERR_NGROK_2239)", () => {
+    // How two of them are worded (one rule: a problem; two rules: a warning) is test/policy/validator.test.ts's.
+    expect(
+      Object.keys(ACTIONS)
+        .filter((t) => ACTIONS[t]!.authentication)
+        .sort(),
+    ).toEqual(["basic-auth", "jwt-validation", "oauth", "openid-connect"]);
   });
 });
 
@@ -683,7 +677,11 @@ describe("properties", () => {
   });
 
   test("any value holding ${ skips the literal checks of a CEL-capable field", () => {
-    const cel = fc.string({ maxLength: 8 }).map((s) => `x${"${"}${s}}`);
+    // Literal text of any kind around one interpolation that is valid CEL (its CEL is cel.test.ts's).
+    const cel = fc
+      .tuple(fc.string({ maxLength: 8 }), fc.constantFrom("req.host", "conn.client_ip", "endpoint.id"))
+      .filter(([s]) => !s.includes("$") && !s.includes("}"))
+      .map(([s, name]) => `x${s}${"${"}${name}}`);
     fc.assert(
       fc.property(cel, (text) => {
         expect(problemsOf("forward-internal", { url: text })).toEqual([]);

@@ -86,4 +86,5 @@ export const spec: ActionSpec = {
       enforce: z.optional(bool()), // :37
     }),
   celFields: ["credentials[]", "credentials[].*"], // :28 cel={true}; the object form's username and password
+  authentication: true, // traffic-policy/examples/add-authentication.mdx:19
 };

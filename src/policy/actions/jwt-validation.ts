@@ -59,4 +59,5 @@ export const spec: ActionSpec = {
     "http.tokens[].prefix",
     "jws.keys[].sources[].additional_jkus[]",
   ],
+  authentication: true, // traffic-policy/examples/add-authentication.mdx:22
 };

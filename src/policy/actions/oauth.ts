@@ -47,5 +47,5 @@ export const spec: ActionSpec = {
         }),
       ),
   celFields: ["client_id", "client_secret"], // :50, :57 cel={true}
-  authentication: true,
+  authentication: true, // traffic-policy/examples/add-authentication.mdx:20-21
 };

@@ -28,5 +28,5 @@ export const spec: ActionSpec = {
     idle_session_timeout:
       "not in ngrok's openid-connect reference, which names it idle_session_duration (traffic-policy/actions/oidc.mdx:63); ngrok's Kubernetes operator writes idle_session_timeout",
   },
-  authentication: true,
+  authentication: true, // traffic-policy/examples/add-authentication.mdx:20-21
 };

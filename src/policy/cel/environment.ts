@@ -6,7 +6,8 @@ import { VARIABLE_TABLES } from "./variables.js";
 import { BOOL, DYN, INT, list, map, scalar, STRING, type Ty } from "./types.js";
 
 export interface CelScope {
-  phase: "on_tcp_connect" | "on_http_request" | "on_http_response";
+  /** on_event_stream_message: an HTTP response's Server-Sent Events (src/policy/actions.ts SSE_PHASE). */
+  phase: "on_tcp_connect" | "on_http_request" | "on_http_response" | "on_event_stream_message";
   protocol: "https" | "http" | "tls" | "tcp";
   /** TLS ends at ngrok (https, or tls with terminate-tls): conn.tls.* exist */
   tlsAtNgrok: boolean;
@@ -14,6 +15,8 @@ export interface CelScope {
   actionsBefore: ReadonlySet<string>;
   /** vars names set by set-vars before this point (undefined: unknown, allow any vars.*) */
   vars?: ReadonlySet<string>;
+  /** An http-request retry_condition: `attempts` and `last_attempt.*` are set (http-request.mdx:80-87). */
+  retry?: boolean;
 }
 
 export interface Variable {
@@ -126,10 +129,13 @@ export function actionNamespace(type: string): string {
  */
 export function unavailable(name: string, scope: CelScope): string | undefined {
   const root = name.split(".")[0];
+  if ((root === "attempts" || root === "last_attempt") && !scope.retry)
+    return `${name} is set only in an http-request retry_condition (traffic-policy/actions/http-request.mdx:80-87)`;
   if (root === "req" && scope.phase === "on_tcp_connect")
     return `${name} is not set in on_tcp_connect: req.* is the HTTP request (on_http_request, on_http_response)`;
-  if (root === "res" && scope.phase !== "on_http_response")
-    return `${name} is not set in ${scope.phase}: res.* is the upstream's response (on_http_response only)`;
+  // The events of on_event_stream_message stream in the upstream's response (sse-find-replace.mdx:10-14).
+  if (root === "res" && scope.phase !== "on_http_response" && scope.phase !== "on_event_stream_message")
+    return `${name} is not set in ${scope.phase}: res.* is the upstream's response (on_http_response, on_event_stream_message)`;
   if (name.startsWith("conn.tls.") && !scope.tlsAtNgrok)
     return `${name} is not set here: conn.tls.* is set only where TLS ends at ngrok (an https endpoint, or tls with terminate-tls)`;
   if (name.startsWith("actions.ngrok.")) {

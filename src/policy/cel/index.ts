@@ -11,9 +11,12 @@ import { runtimeFunctions, toPlain } from "./functions.js";
 export type { CelFinding } from "./check.js";
 export type { CelScope } from "./environment.js";
 
-/** Every problem and warning of one expression (`expressions` entry): its result must be bool. */
-export function checkExpression(text: string, scope: CelScope): CelFinding[] {
-  return checkCel(text, scope, true);
+/**
+ * Every problem and warning of one expression: an `expressions` entry's result must be bool; a
+ * config field's expression (rate-limit bucket_key) may be of any type with `{bool: false}`.
+ */
+export function checkExpression(text: string, scope: CelScope, options: { bool?: boolean } = {}): CelFinding[] {
+  return checkCel(text, scope, options.bool ?? true);
 }
 
 /** The `${…}` of a text: each expression's offset (after `${`) and text; `open` when one is never closed. */

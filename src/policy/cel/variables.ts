@@ -34,6 +34,13 @@ export const VARIABLE_TABLES: Record<string, readonly (readonly [name: string, t
     ["actions.ngrok.http_request.req", "object", 38],
     ["actions.ngrok.http_request.res", "object", 65],
   ],
+  // retry_condition's own names (http-request.mdx:80-87), set only there (environment.ts unavailable).
+  "traffic-policy/actions/http-request.mdx": [
+    ["attempts", "int", 84],
+    ["last_attempt.req", "object", 85],
+    ["last_attempt.res", "object", 86],
+    ["last_attempt.error", "string", 87],
+  ],
   "snippets/traffic-policy/actions/jwt-validation/variables.mdx": [
     ["actions.ngrok.jwt_validation.error.code", "string", 52],
     ["actions.ngrok.jwt_validation.error.message", "string", 58],
