@@ -75,6 +75,12 @@ export interface ActionSpec {
    */
   deprecated?: Readonly<Record<string, string>>;
   /**
+   * Forms the schema takes that the reference does not give but ngrok's own published
+   * policies write (set-vars vars as one map, …): each place with its warning, a problem with
+   * --strict (issue 27 item 4: where the docs and ngrok's examples disagree, a warning).
+   */
+  unlisted?: (config: Record<string, unknown>) => { path: ConfigPath; message: string }[];
+  /**
    * An authentication action: one per endpoint, "Only one auth action allowed per endpoint"
    * (errors/err_ngrok_2239.mdx:9). The authentication methods that are actions are Basic Auth,
    * OAuth, OpenID Connect and JWT validation (traffic-policy/examples/add-authentication.mdx:19-22);
@@ -175,6 +181,12 @@ export const templatesOf = (type: string, config: unknown): ConfigString[] =>
 /** The CEL expressions of an action's config (rate-limit `bucket_key`, http-request `retry_condition`). */
 export const expressionsOf = (type: string, config: unknown): ConfigString[] =>
   Object.hasOwn(ACTIONS, type) ? stringsAt(config, ACTIONS[type]!.celExpressions) : [];
+
+/** The warnings of an action's config: its deprecated fields and its unlisted forms, in that order. */
+export function warningsOf(type: string, config: unknown): { path: ConfigPath; message: string }[] {
+  const unlisted = Object.hasOwn(ACTIONS, type) ? ACTIONS[type]!.unlisted : undefined;
+  return [...deprecatedIn(type, config), ...(unlisted && isObject(config) ? unlisted(config) : [])];
+}
 
 /** The deprecated fields an action's config uses, each with its warning. */
 export function deprecatedIn(type: string, config: unknown): { path: ConfigPath; message: string }[] {

@@ -8,7 +8,7 @@ import {
   ENDPOINT_PHASES,
   SSE_PHASE,
   configSchema,
-  deprecatedIn,
+  warningsOf,
   expressionsOf,
   templatesOf,
   type ActionPhase,
@@ -260,6 +260,7 @@ interface Walk extends Sink {
 // and oauth by user agent). None puts two in one rule.
 const AUTH_NAMES = Object.keys(ACTIONS)
   .filter((t) => ACTIONS[t]!.authentication)
+  .sort()
   .join(", ");
 
 /** The CEL scope at this point of the walk (src/policy/cel, CelScope). */
@@ -399,9 +400,9 @@ function checkAction(action: unknown, at: string, walk: Walk): boolean {
   }
   checkConfigCel(config, `${at}.config`, type, walk);
   // Fields ngrok once documented and still takes (custom-response `content`, forward-internal
-  // `binding`): accepted with a warning, the action's `deprecated` data (src/policy/actions.ts
-  // deprecatedIn) giving each field's words (the contract, "Deprecated fields").
-  for (const { path, message } of deprecatedIn(type, config)) walk.warn(placeOf(`${at}.config`, path), message);
+  // `binding`), and forms only ngrok's examples write: accepted with a warning, the action's
+  // `deprecated` and `unlisted` data (src/policy/actions.ts warningsOf; the contract, "Deprecated fields").
+  for (const { path, message } of warningsOf(type, config)) walk.warn(placeOf(`${at}.config`, path), message);
   const schema = configSchema(type, { protocol: target.protocol, phase });
   if (schema) {
     const result = schema.safeParse(config);
@@ -429,7 +430,21 @@ function endingActions(phase: Phase): string {
  */
 function checkHandled(document: Record<string, unknown>, target: Target, sink: Sink): void {
   const { add } = sink;
-  const phase = handlingPhase(target.protocol);
+  // An HTTP endpoint whose policy has no on_http_request rules but on_tcp_connect ones is
+  // handled there: a terminating action in on_tcp_connect ends the connection's processing
+  // (traffic-policy/actions/forward-internal.mdx:21 phases, :51 "No further actions … will be
+  // executed"; k8s/guides/how-to/pod-identity.mdx's CloudEndpoints forward in on_tcp_connect).
+  const http = handlingPhase(target.protocol);
+  const tcp = document.on_tcp_connect;
+  const requests = document[http];
+  const phase: Phase =
+    http === "on_http_request" &&
+    phasesFor(target).includes("on_tcp_connect") &&
+    (!Array.isArray(requests) || requests.length === 0) &&
+    Array.isArray(tcp) &&
+    tcp.length > 0
+      ? "on_tcp_connect"
+      : http;
   const rules = document[phase];
   const code = "ERR_NGROK_2235";
   const lead = "not guaranteed to handle traffic:";

@@ -235,7 +235,7 @@ describe("in a policy", () => {
       },
       PUBLIC,
       [
-        "2239 on_http_request[0].actions[1].type: only one authentication action per endpoint (basic-auth, oauth, openid-connect, jwt-validation); the first is basic-auth at on_http_request[0].actions[0]",
+        "2239 on_http_request[0].actions[1].type: only one authentication action per endpoint (basic-auth, jwt-validation, oauth, openid-connect); the first is basic-auth at on_http_request[0].actions[0]",
       ],
     ],
     [
@@ -252,7 +252,7 @@ describe("in a policy", () => {
       },
       PUBLIC,
       [
-        "warning on_http_request[1].actions[0].type: only one authentication action per endpoint (basic-auth, oauth, openid-connect, jwt-validation); the first is basic-auth at on_http_request[0].actions[0], in another rule",
+        "warning on_http_request[1].actions[0].type: only one authentication action per endpoint (basic-auth, jwt-validation, oauth, openid-connect); the first is basic-auth at on_http_request[0].actions[0], in another rule",
       ],
     ],
     [

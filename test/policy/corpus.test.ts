@@ -6,13 +6,12 @@
 // (the validator) and the emulator (POST /endpoints, one in-process server for all) must agree.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import * as policy from "../../src/policy/index.js";
-import type { Problem, Protocol } from "../../src/policy/index.js";
+import { validatePolicy, type EndpointKind, type Protocol } from "../../src/policy/index.js";
 import { parsePolicyText } from "../../src/policy/parse.js";
 import { startEmulator, type Emulator } from "../../src/emulator/server.js";
 import { call } from "../helpers/emulator.js";
 
-type Kind = "public" | "internal" | "agent";
+type Kind = EndpointKind;
 interface Finding {
   path: string;
   message: string;
@@ -22,15 +21,12 @@ interface Verdict {
   warnings: Finding[];
 }
 
-// The one place this test names the validator's API (lead: switch here once `cel` lands). Today
-// checkPolicy(document, {protocol, internal}) returns Problem[] and has no agent kind; the
-// contract's API takes the kind (`--agent`) and returns {problems, warnings}.
+// The one place this test names the validator's API: the text parsed once (src/policy/parse.ts),
+// then validatePolicy for the entry's endpoint kind, its problems and warnings.
 async function check(text: string, kind: Kind, protocol: Protocol): Promise<Verdict> {
   const parsed = await parsePolicyText(text);
   if (!parsed.ok) return { problems: parsed.problems, warnings: [] };
-  const target = { protocol, internal: kind === "internal", agent: kind === "agent", kind } as policy.Target;
-  const result = policy.checkPolicy(parsed.document, target) as Problem[] | Verdict;
-  return Array.isArray(result) ? { problems: result, warnings: [] } : result;
+  return validatePolicy(parsed.document, { protocol, internal: kind === "internal", kind });
 }
 
 interface Entry {

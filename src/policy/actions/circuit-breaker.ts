@@ -15,4 +15,13 @@ export const spec: ActionSpec = {
       num_buckets: z.optional(z.literal(10)), // :58-62 "Fixed at 10"
       enforce: z.optional(bool()), // :64-68
     }),
+  // The operator's internal/trafficpolicy/testdata/policy-2.json writes tripped_duration as Go's
+  // nanoseconds (a number); :45-56 give durations such as "10s".
+  unlisted: (config) =>
+    ["window_duration", "tripped_duration"]
+      .filter((k) => typeof config[k] === "number")
+      .map((k) => ({
+        path: [k],
+        message: `a number of nanoseconds: circuit-breaker.mdx:45-56 give a duration such as "10s"`,
+      })),
 };

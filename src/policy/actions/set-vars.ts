@@ -24,4 +24,13 @@ export const spec: ActionSpec = {
       ),
     }),
   celFields: ["vars[].**"], // :112-151 CEL interpolation in values
+  unlisted: (config) =>
+    config.vars !== null && typeof config.vars === "object" && !Array.isArray(config.vars)
+      ? [
+          {
+            path: ["vars"],
+            message: "one map of variables: set-vars.mdx:31 gives a list of one-variable maps (- name: value)",
+          },
+        ]
+      : [],
 };

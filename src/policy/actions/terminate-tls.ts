@@ -44,5 +44,14 @@ export const spec: ActionSpec = {
             });
         }),
       ),
+  unlisted: (config) =>
+    typeof config.mutual_tls_certificate_authorities === "string"
+      ? [
+          {
+            path: ["mutual_tls_certificate_authorities"],
+            message: "one text, not a list: terminate-tls.mdx:40 gives a list of certificates or CA ids",
+          },
+        ]
+      : [],
   celFields: ["server_private_key", "server_certificate", "mutual_tls_certificate_authorities[]"], // :32-40 cel={true}
 };

@@ -9,6 +9,11 @@ export const EXAMPLE_ONLY: ReadonlyMap<string, string> = new Map<string, string>
   ["actions.ngrok.jwt_validation.tokens", "gateway/examples/microservices-gateway.mdx:154"],
   ["req.path", "gateway/examples/blue-green-deployments.mdx:96"],
   ["req.raw", "traffic-policy/macros/index.mdx:1860"],
+  // `${.ngrok.geo.country_code}` (a leading-dot name; the reference's is conn.geo.country_code).
+  [
+    "ngrok.geo.country_code",
+    "snippets/traffic-policy/gallery/ManipulateHeaders.mdx:2, integrations/guides/linode-gslb_edges.mdx:216",
+  ],
 ]);
 
 /**
