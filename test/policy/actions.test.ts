@@ -7,7 +7,6 @@ import { beforeAll, describe, expect, test } from "vitest";
 import {
   ACTIONS,
   SSE_PHASE,
-  configSchema,
   deprecatedIn,
   expressionsOf,
   templatesOf,

@@ -76,6 +76,19 @@ test("the manifest names every corpus file once, with its provenance", () => {
   // INDEX.md's counts (kept by hand): change both together.
   expect(corpus.length).toBe(413);
   expect(invalid.length).toBe(28);
+  // INDEX.md's "Counts" table: per source, how many the docs accept (ok), accept with a warning, refuse.
+  const counts: Record<string, Record<string, number>> = {};
+  for (const e of [...corpus, ...invalid]) {
+    const row = (counts[e.source] ??= { ok: 0, warn: 0, refused: 0 });
+    row[e.expect]!++;
+  }
+  expect(counts).toEqual({
+    docs: { ok: 248, warn: 25, refused: 60 },
+    operator: { ok: 13, warn: 42, refused: 20 },
+    terraform: { ok: 1, warn: 1, refused: 1 },
+    "ngrok-go": { ok: 1, warn: 1, refused: 0 },
+    invalid: { ok: 0, warn: 0, refused: 28 },
+  });
 });
 
 const groups = new Map<string, Entry[]>();
