@@ -72,9 +72,9 @@ export default tseslint.config(
     },
   },
   // No import runs back up (test/layers.test.ts follows every file): base (errors, version,
-  // text, secrets, api-data, files) ← api, settings, policy, io ← output ← migrate ← commands.
+  // text, secrets, api-data, files, webhooks) ← api, settings, policy, io ← output ← migrate ← commands.
   ...layer(
-    ["src/errors.ts", "src/version.ts", "src/{text,secrets,api-data,files}/**/*.ts"],
+    ["src/errors.ts", "src/version.ts", "src/{text,secrets,api-data,files,webhooks}/**/*.ts"],
     ["api", "settings", "policy", "io", "output", "migrate", "commands"],
   ),
   ...layer(["src/{api,settings,policy,io}/**/*.ts"], ["output", "migrate", "commands"]),

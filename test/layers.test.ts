@@ -1,5 +1,5 @@
 // No import runs back up: the source's layers read, from the bottom,
-//   base (errors, version, text, secrets, api-data, files)
+//   base (errors, version, text, secrets, api-data, files, webhooks)
 //   ← api, settings, policy, io ← output ← migrate ← commands (and the entry: cli, app, factory, start),
 // and a file imports (statically, dynamically, or for types) only from its own layer or one
 // below. eslint.config.js refuses the same imports as you type; this follows every file.
@@ -18,6 +18,7 @@ const LAYER: Record<string, number> = {
   secrets: 0,
   "api-data": 0,
   files: 0,
+  webhooks: 0,
   api: 1,
   settings: 1,
   policy: 1,
