@@ -275,6 +275,18 @@ const VALID: Row[] = [
 
 const INVALID: Row[] = [
   [
+    "http-request",
+    { url: "https://a.internal", retry_condition: "attempts" },
+    ["retry_condition: column 1: an expression must be a bool (this one is int)"],
+    "http-request.mdx:80-84: a condition; attempts is an int",
+  ],
+  [
+    "rate-limit",
+    { ...RATE, bucket_key: ["req.headrs['x']"] },
+    ["bucket_key[0]: column 1: unknown name req.headrs; did you mean req.headers?"],
+    "rate-limit.mdx:62: each bucket key is a CEL expression",
+  ],
+  [
     "jwt-validation",
     { ...JWT, audience: { allow_list: [], extra: 1 } },
     ["audience.allow_list: at least 1 entries (got 0)", "audience.extra: unknown field"],
@@ -649,6 +661,15 @@ describe("data for the CEL checker and the warnings", () => {
         .sort(),
     ).toEqual(["basic-auth", "jwt-validation", "oauth", "openid-connect"]);
   });
+});
+
+test("retry_condition's names (attempts, last_attempt.*) are set only there (http-request.mdx:80-87)", () => {
+  const document = {
+    on_http_request: [{ expressions: ["attempts > 1"], actions: [{ type: "deny" }] }],
+  };
+  expect(checkPolicy(document, { protocol: "https", internal: false, kind: "agent" }).map((p) => p.message)).toEqual([
+    expect.stringContaining("attempts is set only in an http-request retry_condition"),
+  ]);
 });
 
 describe("properties", () => {
