@@ -11,7 +11,8 @@
 //   configuration, src/policy/yaml.ts), required only when a YAML text is read (to check, mask
 //   or edit a Traffic Policy in YAML; src/output/yaml-write.ts prints one without it); dist/emulator.cjs,
 //   required only by `edgectl emulator`; dist/zod.cjs, required only by a command that makes
-//   a zod schema.
+//   a zod schema; dist/cel.cjs (src/policy/cel and @bufbuild/cel), required only for a Traffic
+//   Policy with CEL (expressions or `${…}`).
 // The build reads no source text: it imports the registry (bundled on its own) for the words
 // and the modules of each bundle, and zod/mini for the names of its functions.
 // Then it saves commander's root help (dist/help.txt). No V8 code cache is made here: V8
@@ -52,6 +53,12 @@ const writeApart = {
     // of a JSON policy never loads it.
     b.onResolve({ filter: /\/policy\/yaml\.js$|^\.\/yaml\.js$|\/yaml-text\.js$/ }, (args) =>
       /[\\/]src[\\/]/.test(args.importer) ? { path: "./yaml.cjs", external: true } : undefined,
+    );
+    // The CEL checker and evaluator (src/policy/cel/ with @bufbuild/cel, its RE2 and protobuf)
+    // likewise (dist/cel.cjs), required only for a policy with expressions or `${…}`
+    // (src/policy/index.ts loadCel): a policy of actions alone never reads it.
+    b.onResolve({ filter: /^\.\/cel\/index\.js$/ }, (args) =>
+      /[\\/]src[\\/]policy[\\/]/.test(args.importer) ? { path: "./cel.cjs", external: true } : undefined,
     );
     // The emulator's server (with zod classic, its locales and yaml) to dist/emulator.cjs:
     // sharing zod with the command tree, it made esbuild wrap all of zod in lazy module
@@ -205,6 +212,7 @@ await build({
   entryPoints: {
     "config-write": "src/settings/config-write.ts",
     emulator: "src/emulator/server.ts",
+    cel: "src/policy/cel/index.ts",
   },
   outdir: "dist",
   outExtension: { ".js": ".cjs" },

@@ -262,9 +262,9 @@ export const REGISTRY: readonly Entry[] = [
     command: "policy check",
     module: "policy/check",
     export: "check",
-    usage: "<file>\\|- [--protocol https\\|http\\|tls\\|tcp] [--internal]",
+    usage: "<file>\\|- [--protocol https\\|http\\|tls\\|tcp] [--internal \\| --agent] [--strict]",
     summary:
-      "checks a Traffic Policy (JSON or YAML) for a public (or internal) endpoint of that protocol, default `https`; sends nothing, needs no key; `ok` and exit 0, or every problem and exit 2 (see [Traffic Policy checks](#traffic-policy-checks))",
+      "checks a Traffic Policy (JSON or YAML) and its CEL for a public (or internal, or agent) endpoint of that protocol, default `https`; sends nothing, needs no key; `ok` and exit 0, or every problem and exit 2; warnings on stderr, problems with `--strict` (see [Traffic Policy checks](#traffic-policy-checks))",
   },
   {
     command: "policy test",

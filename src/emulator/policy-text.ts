@@ -6,13 +6,12 @@
 // together), and, before parsing anything, at most POLICY_MAX_BYTES bytes of text: far above
 // any policy written by hand or made by `migrate`, and checked in a few milliseconds.
 import { utf8Length } from "../api-data/ids.js";
+import { ENDPOINT_PHASES } from "../policy/actions.js";
 import { parsePolicyText, type Parsed } from "../policy/parse.js";
 import { HttpError, invalid } from "./http.js";
 
 export const POLICY_MAX_BYTES = 64 * 1024;
 export const POLICY_MAX_RULES = 1000;
-
-const PHASES = ["on_tcp_connect", "on_http_request", "on_http_response"];
 
 /**
  * Parses a policy text (JSON, else YAML) once it is within the bounds; `field` names it in the
@@ -28,7 +27,7 @@ export async function parseBoundedPolicy(text: string, field: string): Promise<P
     const doc = parsed.document;
     let rules = 0;
     if (typeof doc === "object" && doc !== null && !Array.isArray(doc))
-      for (const phase of PHASES) {
+      for (const phase of ENDPOINT_PHASES) {
         const list = (doc as Record<string, unknown>)[phase];
         if (Array.isArray(list)) rules += list.length;
       }

@@ -61,11 +61,27 @@ function nestsTooDeep(node: unknown): boolean {
 /** The document, null for a text of comments and blanks alone (no document), or why it is not one. */
 export type YamlDocument = { ok: true; doc: Document | null } | { ok: false; message: string };
 
+// One read of each text (issue 27 item 6): the validator (src/policy/parse.ts), masking
+// (src/output/mask.ts, yaml-text.ts), the secrets kept on update (live-secrets.ts) and the
+// in-place edit of `webhook-verification replace` (setYamlValues, and its read back) all come
+// here for the text they are given, so a command reads a text once, and what is checked is
+// what is masked and sent. No caller changes a Document (they read nodes and ranges; data is
+// made afresh by dataOf). The last few texts are kept: a command reads one or two.
+const documents = new Map<string, YamlDocument>();
+const KEPT = 4;
+function remember(text: string, read: YamlDocument): YamlDocument {
+  if (documents.size >= KEPT) documents.delete(documents.keys().next().value!);
+  documents.set(text, read);
+  return read;
+}
+
 /** The one YAML document of `text` (every node with its place), or why it is not one (the first error, with its line). */
 export function yamlDocument(text: string): YamlDocument {
+  const known = documents.get(text);
+  if (known) return known;
   const deep = tooDeep(text);
-  if (deep) return { ok: false, message: deep };
-  return oneDocument(parseAllDocuments(text, YAML_OPTIONS));
+  if (deep) return remember(text, { ok: false, message: deep });
+  return remember(text, oneDocument(parseAllDocuments(text, YAML_OPTIONS)));
 }
 
 /** A checkpoint of the caller's (src/io/checkpoint.ts's `every`): a promise when the event loop should turn. */
@@ -79,8 +95,10 @@ export type Pause = () => Promise<void> | undefined;
  * names the line and column as the library words it.
  */
 export async function yamlDocumentPausing(text: string, pause: Pause): Promise<YamlDocument> {
+  const known = documents.get(text);
+  if (known) return known;
   const deep = tooDeep(text);
-  if (deep) return { ok: false, message: deep };
+  if (deep) return remember(text, { ok: false, message: deep });
   const parser = new Parser();
   const composer = new Composer(YAML_OPTIONS);
   const docs: Document[] = [];
@@ -92,7 +110,7 @@ export async function yamlDocumentPausing(text: string, pause: Pause): Promise<Y
   for (const token of parser.end()) for (const doc of composer.next(token)) docs.push(doc);
   for (const doc of composer.end()) docs.push(doc);
   if (docs.some((doc) => doc.errors.length > 0)) return yamlDocument(text);
-  return oneDocument(docs);
+  return remember(text, oneDocument(docs));
 }
 
 function oneDocument(docs: Document[]): YamlDocument {

@@ -34,12 +34,6 @@ on_http_request:
             - "ops:0psPassw0rdQ"
       - type: verify-webhook
         config: { provider: github, secret: whsecQ1xyz }
-      - type: oauth
-        config: { provider: google, client_secret: oaSecQ2xyz }
-      - type: openid-connect
-        config:
-          issuer_url: https://id.example.com
-          client_secret: 'oidcQ3xyz'
       - type: add-headers
         config:
           headers:
@@ -50,6 +44,17 @@ on_http_request:
         config:
           url: https://audit.internal
           headers: { proxy-authorization: "Basic prxQ7xyzzy" }
+  # one authentication action a rule (ERR_NGROK_2239)
+  - expressions: ["req.url.path.startsWith('/sso')"]
+    actions:
+      - type: oauth
+        config: { provider: google, client_secret: oaSecQ2xyz }
+  - expressions: ["req.url.path.startsWith('/oidc')"]
+    actions:
+      - type: openid-connect
+        config:
+          issuer_url: https://id.example.com
+          client_secret: 'oidcQ3xyz'
   - actions:
       - type: deny
 `;

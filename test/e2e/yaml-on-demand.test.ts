@@ -7,9 +7,13 @@ import { useFaultServer, useScratch } from "./support.js";
 import { json } from "../helpers/fault-server.js";
 
 const PROBE = fileURLToPath(new URL("../helpers/yaml-probe.cjs", import.meta.url));
+// The CEL bundle (dist/cel.cjs) likewise, in the same runs: required only for a policy with CEL
+// (expressions or `${…}`; issue 27 item 7), whatever its format.
+const CEL_PROBE = fileURLToPath(new URL("../helpers/cel-probe.cjs", import.meta.url));
 const suite = useFaultServer("key_yaml");
-const run = (args: string[]) => suite.run(args, { env: { NODE_OPTIONS: `--require ${PROBE}` } });
+const run = (args: string[]) => suite.run(args, { env: { NODE_OPTIONS: `--require ${PROBE} --require ${CEL_PROBE}` } });
 const loaded = (stderr: string) => stderr.split("\n").find((l) => l.startsWith("yaml library loaded: "));
+const celLoaded = (stderr: string) => stderr.split("\n").find((l) => l.startsWith("cel library loaded: "));
 
 const PLAIN = `# hooks, then 404
 on_http_request:
@@ -72,17 +76,34 @@ describe("the yaml library on demand", () => {
     expect(loaded(r.stderr)).toBe("yaml library loaded: yaml.cjs");
   });
 
-  it("is loaded by policy check of a YAML file", async () => {
+  it("is loaded by policy check of a YAML file (and the CEL bundle, for its expression)", async () => {
     const r = await run(["policy", "check", file("plain.yml", PLAIN)]);
     expect(r.stdout).toBe("ok");
     expect(loaded(r.stderr)).toBe("yaml library loaded: yaml.cjs");
+    expect(celLoaded(r.stderr)).toBe("cel library loaded: cel.cjs");
   });
 
-  it("is not loaded by policy check of a JSON file", async () => {
+  it("is not loaded by policy check of a JSON file (nor the CEL bundle: no expression)", async () => {
     const policy = { on_http_request: [{ actions: [{ type: "custom-response", config: { status_code: 404 } }] }] };
     const r = await run(["policy", "check", file("policy.json", JSON.stringify(policy))]);
     expect(r.stdout).toBe("ok");
     expect(loaded(r.stderr)).toBe("yaml library loaded: no");
+    expect(celLoaded(r.stderr)).toBe("cel library loaded: no");
+  });
+
+  it("loads the CEL bundle for a JSON policy with an expression, which it checks for real", async () => {
+    const policy = {
+      on_http_request: [
+        { expressions: ["req.methd == 'GET'"], actions: [{ type: "deny" }] },
+        { actions: [{ type: "deny" }] },
+      ],
+    };
+    const r = await run(["policy", "check", file("cel.json", JSON.stringify(policy))]);
+    expect([r.stdout, r.exitCode]).toEqual([
+      "on_http_request[0].expressions[0]: column 1: unknown name req.methd; did you mean req.method?",
+      2,
+    ]);
+    expect([loaded(r.stderr), celLoaded(r.stderr)]).toEqual(["yaml library loaded: no", "cel library loaded: cel.cjs"]);
   });
 
   it("reads YAML with anchors alike, with the same verdict", async () => {

@@ -102,7 +102,8 @@ describe("zod on demand", () => {
     expect(zodLine(r.stderr)).toBe("zod evaluated: yes");
   });
 
-  // policy check (the rest of its tests run in-process, in test/commands/policy/check.test.ts).
+  // policy check (the rest of its tests run in-process, in test/commands/policy/check.test.ts);
+  // --agent: policies that need not end in a terminating action (an internal one must, issue 27).
   it("policy check makes the config schemas (and loads zod) only when it checks an action's config", async () => {
     const probe = {
       env: { NODE_OPTIONS: `--require ${PROBE}` },
@@ -115,10 +116,10 @@ describe("zod on demand", () => {
       "headers.json",
       JSON.stringify({ on_http_request: [{ actions: [{ type: "add-headers", config: { headers: { a: "b" } } }] }] }),
     );
-    const lazy = await suite.cli.run(["policy", "check", passThrough, "--internal"], probe);
+    const lazy = await suite.cli.run(["policy", "check", passThrough, "--agent"], probe);
     expect(lazy.stdout).toBe("ok");
     expect(lazy.stderr).toBe("zod evaluated: no");
-    const made = await suite.cli.run(["policy", "check", withConfig, "--internal"], probe);
+    const made = await suite.cli.run(["policy", "check", withConfig, "--agent"], probe);
     expect(made.stdout).toBe("ok");
     expect(made.stderr).toBe("zod evaluated: yes");
   });

@@ -147,9 +147,17 @@ describe("POST /endpoints checks the URL for its binding", () => {
     expect(r.json.msg).toContain(message);
   });
 
-  it("takes an internal endpoint whose policy does not end in a terminating action", async () => {
+  it("refuses an internal endpoint whose policy does not end in a terminating action, takes one whose last rule is conditional (a warning only)", async () => {
+    // The contract, "Handling all traffic": internal endpoints follow the public rule.
     const doc = { on_http_request: [{ actions: [{ type: "add-headers", config: { headers: { a: "b" } } }] }] };
-    const r = await create({ url: "https://svc.internal", bindings: ["internal"], traffic_policy: policy(doc) });
+    const refused = await create({ url: "https://svc.internal", bindings: ["internal"], traffic_policy: policy(doc) });
+    expect(refused.json.error_code).toBe("ERR_NGROK_2235");
+    const conditional = { on_http_request: [{ expressions: ["req.method == 'GET'"], actions: [{ type: "deny" }] }] };
+    const r = await create({
+      url: "https://svc.internal",
+      bindings: ["internal"],
+      traffic_policy: policy(conditional),
+    });
     expect(r.status).toBe(201);
     expect(r.json).toMatchObject({ url: "https://svc.internal", bindings: ["internal"] });
     // But not one with on_tcp_connect, which an internal HTTP endpoint never runs.
@@ -174,11 +182,18 @@ describe("PATCH /endpoints/{id}", () => {
     const text = policy({ on_http_request: [DENY] });
     const c = await create({ url: `https://${host()}`, traffic_policy: text });
     const bad = await call(emu.url, "PATCH", `/endpoints/${c.json.id}`, {
-      body: { traffic_policy: policy({ on_http_request: [{ expressions: ["true"], actions: [{ type: "deny" }] }] }) },
+      body: {
+        traffic_policy: policy({
+          on_http_request: [{ expressions: ["req.methd == 'GET'"], actions: [{ type: "deny" }] }],
+        }),
+      },
     });
     expect(bad.status).toBe(400);
-    expect(bad.json.error_code).toBe("ERR_NGROK_2235");
-    expect(bad.json.msg).toContain("on_http_request[0].expressions: not guaranteed to handle traffic");
+    // A CEL problem is ngrok's ERR_NGROK_2200 (the contract, "CEL, parsed and type-checked").
+    expect(bad.json.error_code).toBe("ERR_NGROK_2200");
+    expect(bad.json.msg).toContain(
+      "on_http_request[0].expressions[0]: column 1: unknown name req.methd; did you mean req.method?",
+    );
     expect((await call(emu.url, "GET", `/endpoints/${c.json.id}`)).json.traffic_policy).toBe(text);
   });
 

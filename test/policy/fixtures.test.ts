@@ -31,7 +31,13 @@ describe.each(rows)("$file as $target", ({ file, target, expected }) => {
   test(expected.length === 0 ? "is valid" : "is refused with the recorded problems", async () => {
     const [protocol, flag] = target.split(" ");
     const text = readFileSync(new URL(file, DIR), "utf8");
-    const problems = await checkPolicyText(text, { protocol: protocol as Protocol, internal: flag === "--internal" });
+    // --agent: a fragment checked without the terminating-action requirement (issue 27: an
+    // internal endpoint has it too; an agent endpoint has none).
+    const problems = await checkPolicyText(text, {
+      protocol: protocol as Protocol,
+      internal: flag === "--internal",
+      ...(flag === "--agent" ? { kind: "agent" as const } : {}),
+    });
     expect(problems.map((p) => `${p.code} ${p.path}`)).toEqual(expected);
   });
 });

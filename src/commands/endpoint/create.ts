@@ -71,7 +71,7 @@ export async function run(options: CreateInput, deps: Deps): Promise<void> {
   const policy = await parsePolicyText(options.trafficPolicy, every(1000));
   // A "********" at a secret place is the mask edgectl prints, not a secret: there is no live one to keep.
   await refuseMasks(options.trafficPolicy);
-  checkEndpointInput({ url: options.url, urlGiven: true, binding, policy });
+  checkEndpointInput({ url: options.url, urlGiven: true, binding, policy, warn: (l) => deps.io.stderr.write(l) });
   await turn(); // a signal during the check is heard before anything is sent (src/io/checkpoint.ts)
   const body: EndpointCreate = { type: "cloud", url: options.url, traffic_policy: options.trafficPolicy };
   if (options.description !== undefined) body.description = options.description;

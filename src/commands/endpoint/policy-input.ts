@@ -4,7 +4,8 @@ import * as z from "zod/mini";
 import type { Binding } from "../../api/endpoints.js";
 import { UsageError } from "../../errors.js";
 import { policySecretValues } from "../../output/policy-secrets.js";
-import { checkEndpointUrl, checkPolicy, type Problem } from "../../policy/index.js";
+import { checkEndpointUrl, checkPolicy, validatePolicy, type Problem } from "../../policy/index.js";
+import { escapeControl } from "../../text/escape.js";
 import type { Parsed } from "../../policy/parse.js";
 import type { Deps } from "../deps.js";
 import { readTextSource } from "../input.js";
@@ -51,6 +52,8 @@ export function checkEndpointInput(input: {
   policy?: Parsed;
   /** The policy comes from the endpoint, not a file: a new --url must suit it too. */
   policyKept?: boolean;
+  /** Where the policy's warnings go (stderr, `warning: <flag>: <place>: <message>`), as policy check words them. */
+  warn?: (line: string) => void;
 }): void {
   const problems: FlagProblem[] = [];
   const add = (flag: FlagProblem["flag"], list: Problem[]) =>
@@ -61,7 +64,14 @@ export function checkEndpointInput(input: {
     const flag = input.policyKept ? "--url (the endpoint's policy)" : "--traffic-policy-file";
     const parsed = input.policy;
     if (!parsed.ok) add(flag, parsed.problems);
-    else if (url.target) add(flag, checkPolicy(parsed.document, url.target));
+    else if (url.target) {
+      const verdict = validatePolicy(parsed.document, url.target);
+      add(flag, verdict.problems);
+      for (const w of verdict.warnings)
+        input.warn?.(
+          `warning: ${flag}: ${escapeControl(w.path === "" ? "(policy)" : w.path)}: ${escapeControl(w.message)}\n`,
+        );
+    }
     // No protocol to check it for: what is wrong whatever the protocol (not an object) still is.
     else
       add(

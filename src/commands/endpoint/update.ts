@@ -111,6 +111,8 @@ export async function run(options: UpdateInput, deps: Deps): Promise<void> {
       binding,
       policy: policy ?? (keptPolicy === undefined ? undefined : await parsePolicyText(keptPolicy)),
       policyKept: policy === undefined,
+      // The warnings of the policy given, not of one the endpoint keeps.
+      ...(policy === undefined ? {} : { warn: (l: string) => deps.io.stderr.write(l) }),
     });
     await turn(); // a signal during the check is heard before anything is sent (src/io/checkpoint.ts)
     if (options.dryRun) {

@@ -36,9 +36,9 @@ export function policyDocument(
   return { phases };
 }
 
-/** Problems of policy rules checked as an internal endpoint's (no terminating end required). */
+/** Problems of policy rules checked as part of a policy (no terminating end required: the kind "agent" has none). */
 function policyProblems(phases: Record<string, Rule[]>, protocol: Protocol): string | undefined {
-  const problems = checkPolicy(phases, { protocol, internal: true });
+  const problems = checkPolicy(phases, { protocol, internal: true, kind: "agent" });
   return problems.length === 0 ? undefined : problems.map((p) => `${p.path}: ${p.message}`).join("; ");
 }
 

@@ -129,8 +129,14 @@ describe("the emulator refuses a policy with 400 and the code of its problem (ap
     [
       "not guaranteed to handle traffic",
       "https://a.example.com",
-      { on_http_request: [{ expressions: ["true"], actions: [{ type: "deny" }] }] },
+      { on_http_request: [{ actions: [{ type: "add-headers", config: { headers: { a: "b" } } }] }] },
       "ERR_NGROK_2235",
+    ],
+    [
+      "a CEL problem (issue 27)",
+      "https://a.example.com",
+      { on_http_request: [{ expressions: ["req.methd == 'GET'"], actions: [{ type: "deny" }] }, DENY] },
+      "ERR_NGROK_2200",
     ],
     [
       "a config problem (with its place)",

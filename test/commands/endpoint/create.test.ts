@@ -93,7 +93,7 @@ describe("endpoint create", () => {
   it("sends bindings [internal] with --binding internal; the table shows the policy as YAML, masked", async () => {
     const policy = file(
       "internal.json",
-      '{"on_http_request":[{"actions":[{"type":"verify-webhook","config":{"provider":"github","secret":"whsec_9"}}]}]}',
+      '{"on_http_request":[{"actions":[{"type":"verify-webhook","config":{"provider":"github","secret":"whsec_9"}},{"type":"deny"}]}]}',
     );
     const r = await suite.run([
       "endpoint",
@@ -111,7 +111,7 @@ describe("endpoint create", () => {
     expect(r.stdout).toMatch(/^FIELD\s+VALUE\nID\s+ep_1\nURL\s+https:\/\/api\.internal\n/);
     // (the output's last line end is dropped by the runner)
     expect(r.stdout).toMatch(
-      /\nTRAFFIC POLICY\non_http_request:\n {2}- actions:\n {6}- type: verify-webhook\n {8}config:\n {10}provider: github\n {10}secret: "\*{8}"$/,
+      /\nTRAFFIC POLICY\non_http_request:\n {2}- actions:\n {6}- type: verify-webhook\n {8}config:\n {10}provider: github\n {10}secret: "\*{8}"\n {6}- type: deny$/,
     );
     expect(r.stdout).not.toContain("whsec_9");
   });
@@ -158,10 +158,10 @@ describe("endpoint create", () => {
   // What only the real validator (src/policy) refuses.
   it.each([
     [
-      "a public policy whose last rule has expressions (not sure to end every request)",
+      "a CEL expression naming an unknown variable (issue 27 item 3)",
       "https://a.example.com",
-      "on_http_request:\n  - expressions: ['req.url.path == \"/x\"']\n    actions:\n      - type: deny\n        config: {status_code: 403}\n",
-      /not guaranteed to handle traffic/,
+      "on_http_request:\n  - expressions: ['req.url.pth == \"/x\"']\n    actions:\n      - type: deny\n        config: {status_code: 403}\n  - actions:\n      - type: deny\n",
+      /on_http_request\[0\]\.expressions\[0\]: column 1: unknown name req\.url\.pth.*did you mean req\.url\.path\?/,
     ],
     [
       "a verify-webhook provider not in the list",
@@ -182,6 +182,26 @@ describe("endpoint create", () => {
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(message);
     expect(suite.server.requests).toEqual([]);
+  });
+
+  it("sends a policy with warnings only, and prints them on stderr (issue 27 item 4)", async () => {
+    const text =
+      "on_http_request:\n  - expressions: ['req.url.path.startsWith(\"/x\")']\n    actions:\n      - type: deny\n";
+    const r = await suite.run([
+      "endpoint",
+      "create",
+      "--url",
+      "https://a.example.com",
+      "--traffic-policy-file",
+      file("w.yml", text),
+      "-o",
+      "json",
+    ]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe(
+      "warning: --traffic-policy-file: on_http_request[0].expressions: not guaranteed to handle traffic: the last rule of a public endpoint's on_http_request has expressions, so some requests may reach no terminating action",
+    );
+    expect(JSON.parse(suite.server.requests[0]!.body).traffic_policy).toBe(text);
   });
 
   it("lists every problem: -o json carries them in details.problems", async () => {

@@ -14,8 +14,13 @@ import { parse, refusal } from "../parse.js";
 
 describe("policy check argv → options", () => {
   it.each([
-    [["p.yml"], { file: "p.yml", protocol: "https", internal: false }],
-    [["-", "--protocol", "tcp", "--internal"], { file: "-", protocol: "tcp", internal: true }],
+    [["p.yml"], { file: "p.yml", protocol: "https", internal: false, agent: false, strict: false }],
+    [
+      ["-", "--protocol", "tcp", "--internal"],
+      { file: "-", protocol: "tcp", internal: true, agent: false, strict: false },
+    ],
+    [["p.yml", "--agent"], { file: "p.yml", protocol: "https", internal: false, agent: true, strict: false }],
+    [["p.yml", "--strict"], { file: "p.yml", protocol: "https", internal: false, agent: false, strict: true }],
   ])("reads %j", async (argv, options) => {
     expect((await parse(check, argv)).options).toEqual(options);
   });
@@ -57,7 +62,7 @@ describe("edgectl policy check (in-process)", () => {
     expect(r.stdout).toBe("ok");
     expect(r.exitCode).toBe(0);
     const j = await bare([join(FIXTURES, "deny-2.yaml"), "-o", "json"]);
-    expect(JSON.parse(j.stdout as string)).toEqual({ valid: true });
+    expect(JSON.parse(j.stdout as string)).toEqual({ valid: true, warnings: [] });
     expect(j.exitCode).toBe(0);
   });
 
@@ -77,7 +82,11 @@ describe("edgectl policy check (in-process)", () => {
     const r = await bare([
       file(
         "broken.json",
-        JSON.stringify({ on_http_request: [{ expressions: ["true"], actions: [{ type: "deny" }] }] }),
+        JSON.stringify({
+          on_http_request: [
+            { expressions: ["true"], actions: [{ type: "add-headers", config: { headers: { a: "b" } } }] },
+          ],
+        }),
       ),
       "--json",
     ]);
@@ -85,13 +94,84 @@ describe("edgectl policy check (in-process)", () => {
       valid: false,
       problems: [
         {
-          path: "on_http_request[0].expressions",
+          path: "on_http_request[0].actions[0]",
           message: expect.stringContaining("not guaranteed to handle traffic"),
         },
       ],
+      warnings: [],
     });
     expect(JSON.parse(r.stderr as string).error.kind).toBe("usage");
     expect(r.exitCode).toBe(2);
+  });
+
+  // Issue 27 items 1, 3 and 4: endpoint kinds, CEL, warnings and --strict.
+  const CONDITIONAL = JSON.stringify({
+    on_http_request: [{ expressions: ["req.url.path.startsWith('/api')"], actions: [{ type: "deny" }] }],
+  });
+  const WARN =
+    "on_http_request[0].expressions: not guaranteed to handle traffic: the last rule of a public endpoint's on_http_request has expressions, so some requests may reach no terminating action";
+  it.each([
+    // [argv after the file, file text, stdout, stderr, exit code]
+    [[], CONDITIONAL, "ok", `warning: ${WARN}`, 0],
+    [["--strict"], CONDITIONAL, WARN, "error: FILE: the policy has 1 problem (for a public https endpoint)", 2],
+    [["--agent"], CONDITIONAL, "ok", "", 0],
+    [
+      ["--agent"],
+      JSON.stringify({ on_http_request: [{ expressions: ["req.methd == 'GET'"], actions: [{ type: "deny" }] }] }),
+      "on_http_request[0].expressions[0]: column 1: unknown name req.methd; did you mean req.method?",
+      "error: FILE: the policy has 1 problem (for an agent https endpoint)",
+      2,
+    ],
+    [
+      ["--agent"],
+      JSON.stringify({ on_http_request: [{ actions: [{ type: "add-headers", config: { headers: { a: "b" } } }] }] }),
+      "ok",
+      "",
+      0,
+    ],
+    [
+      ["--internal", "--agent"],
+      CONDITIONAL,
+      "",
+      "error: --internal and --agent: give one (an endpoint is of one kind)",
+      2,
+    ],
+  ])("policy check %j", async (argv, text, stdout, stderr, code) => {
+    const path = file("kinds.json", text as string);
+    const r = await bare([path, ...(argv as string[])]);
+    expect([r.stdout, r.stderr, r.exitCode]).toEqual([stdout, (stderr as string).replace("FILE", path), code]);
+  });
+
+  it("gives the warnings in -o json, beside valid and beside the problems", async () => {
+    const ok = await bare([file("w.json", CONDITIONAL), "-o", "json"]);
+    expect(JSON.parse(ok.stdout as string)).toEqual({
+      valid: true,
+      warnings: [{ path: "on_http_request[0].expressions", message: WARN.split(": ").slice(1).join(": ") }],
+    });
+    expect(ok.stderr).toBe(`warning: ${WARN}`);
+    const r = await bare([
+      file(
+        "wp.json",
+        JSON.stringify({
+          on_http_request: [
+            { expressions: ["req.method = 'GET'"], actions: [{ type: "deny" }] },
+            { expressions: ["true"], actions: [{ type: "deny" }] },
+          ],
+        }),
+      ),
+      "-o",
+      "json",
+    ]);
+    expect(JSON.parse(r.stdout as string)).toEqual({
+      valid: false,
+      problems: [
+        {
+          path: "on_http_request[0].expressions[0]",
+          message: 'column 12: syntax error: unexpected "=" (CEL compares with ==)',
+        },
+      ],
+      warnings: [{ path: "on_http_request[1].expressions", message: expect.stringContaining("not guaranteed") }],
+    });
   });
 
   it("reads the policy from stdin with -", async () => {
@@ -112,7 +192,9 @@ describe("edgectl policy check (in-process)", () => {
     const pub = await bare([tcp, "--protocol", "tcp"]);
     expect(pub.stdout).toContain("on_tcp_connect[0].actions[0]: not guaranteed to handle traffic");
     expect(pub.exitCode).toBe(2);
-    expect((await bare([tcp, "--protocol", "tcp", "--internal"])).exitCode).toBe(0);
+    // An internal endpoint follows the same rule; an agent endpoint has none (the contract, "Endpoint kinds").
+    expect((await bare([tcp, "--protocol", "tcp", "--internal"])).exitCode).toBe(2);
+    expect((await bare([tcp, "--protocol", "tcp", "--agent"])).exitCode).toBe(0);
     const asHttps = await bare([tcp, "--internal"]);
     expect(asHttps.stdout).toContain("on_tcp_connect: an internal https endpoint takes no on_tcp_connect phase");
     expect(asHttps.exitCode).toBe(2);
@@ -401,19 +483,22 @@ const RULES: [string, string[], unknown, string][] = [
     "on_tcp_connect[0].actions[0].type: url-rewrite is not allowed in on_tcp_connect (only in on_http_request)",
   ],
   [
-    "config passed through (rate-limit, log)",
+    "rate-limit and log configs checked as their references say",
     [],
     R([
-      { type: "rate-limit", config: { anything: [1, 2] } },
-      { type: "log", config: { x: 1 } },
+      {
+        type: "rate-limit",
+        config: { name: "r", algorithm: "sliding_window", capacity: 0, rate: "60s", bucket_key: ["req.host"] },
+      },
+      { type: "log", config: { metadata: { x: 1 } } },
     ]),
-    "ok",
+    "on_http_request[0].actions[0].config.capacity: must be a whole number from 1 to 2000000000",
   ],
   [
     "any other type refused",
     [],
     R([{ type: "teleport" }]),
-    'on_http_request[0].actions[0].type: unknown action type "teleport"; the types are verify-webhook, forward-internal, custom-response, deny, close-connection, restrict-ips, terminate-tls, add-headers, remove-headers, compress-response, circuit-breaker, oauth, openid-connect, set-vars, url-rewrite, redirect, rate-limit, log, basic-auth, jwt-validation, http-request',
+    'on_http_request[0].actions[0].type: unknown action type "teleport"; the types are verify-webhook, forward-internal, custom-response, deny, close-connection, restrict-ips, terminate-tls, add-headers, remove-headers, compress-response, circuit-breaker, oauth, openid-connect, set-vars, url-rewrite, redirect, rate-limit, log, basic-auth, jwt-validation, http-request, owasp-crs-request, owasp-crs-response, request-body-find-replace, response-body-find-replace, sse-find-replace',
   ],
   [
     "expressions are strings",
@@ -430,7 +515,7 @@ const RULES: [string, string[], unknown, string][] = [
         { actions: [{ type: "deny" }] },
       ],
     },
-    'on_http_request[0].expressions[0]: unbalanced quote: the " at character 17 is never closed',
+    'on_http_request[0].expressions[0]: column 17: syntax error: unbalanced quote: this " is never closed',
   ],
   [
     "an unbalanced bracket refused",
@@ -441,7 +526,7 @@ const RULES: [string, string[], unknown, string][] = [
         { actions: [{ type: "deny" }] },
       ],
     },
-    "on_http_request[0].expressions[0]: unbalanced bracket: a ( is never closed",
+    "on_http_request[0].expressions[0]: column 1: syntax error: unbalanced bracket: this ( is never closed",
   ],
 ];
 

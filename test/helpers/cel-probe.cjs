@@ -1,0 +1,13 @@
+// Preloaded (node --require) by test/e2e/cel-on-demand.test.ts: says on stderr, as the process
+// exits, whether the command read the CEL bundle (dist/cel.cjs): src/start.ts reads each bundle it runs with fs.readFileSync.
+"use strict";
+const fs = require("node:fs");
+const readFileSync = fs.readFileSync;
+const seen = new Set();
+fs.readFileSync = function (path, ...rest) {
+  if (typeof path === "string" && /[\\/]cel\.cjs$/.test(path)) seen.add(path.replace(/.*[\\/]/, ""));
+  return readFileSync.call(this, path, ...rest);
+};
+process.on("exit", () =>
+  process.stderr.write(`cel library loaded: ${seen.size === 0 ? "no" : [...seen].sort().join(", ")}\n`),
+);
