@@ -2,10 +2,9 @@
 // (which does no I/O). ngrok reads `jws.keys[*].sources[*].additional_jkus`, "URLs which serve
 // the possible signing keys in JWKS format … cached and refreshed roughly every 15 minutes"
 // (ngrok-docs traffic-policy/actions/jwt-validation.mdx:145-146). The emulator reaches no network:
-// it reads a `file://` URL from disk, GETs a loopback http(s) URL, and leaves any other URL out
-// (the evaluator then finds no key for it, and the token fails as it would without keys).
-import { readFile } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
+// it GETs a loopback http(s) URL (a test's key server) and leaves any other URL out (the
+// evaluator then finds no key for it, and the token fails as it would without keys). A
+// `file://` URL is not one: the validator, as ngrok, takes only http(s) URLs there.
 
 const REFRESH_MS = 15 * 60 * 1000;
 const FETCH_TIMEOUT_MS = 5000;
@@ -65,7 +64,6 @@ async function load(url: string): Promise<unknown> {
     return undefined;
   }
   try {
-    if (u.protocol === "file:") return JSON.parse(await readFile(fileURLToPath(u), "utf8")) as unknown;
     if ((u.protocol === "http:" || u.protocol === "https:") && isLoopbackHost(u.hostname)) {
       const res = await fetch(u, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
       return res.ok ? ((await res.json()) as unknown) : undefined;

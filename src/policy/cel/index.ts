@@ -1,7 +1,17 @@
 // ngrok's CEL, checked and evaluated (the contract, "CEL, parsed and type-checked"): one
 // environment (src/policy/cel/environment.ts, functions.ts) for the validator and the
 // evaluator. Loaded only when a policy has expressions or `${…}` (src/policy/index.ts loadCel).
-import { celEnv, isCelError, plan, type CelValue } from "@bufbuild/cel";
+import {
+  celEnv,
+  celList,
+  celMap,
+  isCelError,
+  isCelList,
+  isCelMap,
+  isCelUint,
+  plan,
+  type CelValue,
+} from "@bufbuild/cel";
 import { strings } from "@bufbuild/cel/ext";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { checkCel, parseCel, type CelFinding } from "./check.js";
@@ -70,72 +80,158 @@ export interface Activation {
   [name: string]: unknown;
 }
 
-/**
- * The activation's values by dotted name: `{req: {url: {path: "/"}}}` gives `req.url.path`
- * too; a name that is a value and a prefix at once (`req.url`, a string) is given flat:
- * `{"req.url": "https://…", "req.url.path": "/"}`. Maps, lists and scalars are values.
- */
-function flatten(activation: Activation): Map<string, unknown> {
-  const out = new Map<string, unknown>();
-  const walk = (prefix: string, v: unknown, depth: number) => {
-    out.set(prefix, v);
-    if (depth > 8 || v === null || typeof v !== "object" || Array.isArray(v) || v instanceof Map) return;
-    if (v instanceof Uint8Array || v instanceof Date) return;
-    for (const [k, x] of Object.entries(v)) walk(`${prefix}.${k}`, x, depth + 1);
-  };
-  for (const [k, v] of Object.entries(activation)) {
-    if (k.includes(".")) out.set(k, v);
-    else walk(k, v, 0);
+/** The activation of the call in progress: what ngrok's functions read (getReqHeader reads req.headers; calls are synchronous). */
+let current: Activation = {};
+
+/** A value of the activation by its dotted name: a flat key (`"req.url"`) first, else the walk into objects. */
+function lookup(name: string): unknown {
+  if (Object.hasOwn(current, name)) return current[name];
+  let v: unknown = current;
+  for (const part of name.split(".")) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Record<string, unknown>)[part];
   }
-  // A flat name given explicitly wins over the same name found inside an object.
-  for (const [k, v] of Object.entries(activation)) if (k.includes(".")) out.set(k, v);
-  return out;
+  return v;
 }
 
-/** A JS value as CEL takes it: numbers that are whole are ints, Dates timestamps. */
-function toCel(v: unknown): unknown {
-  if (typeof v === "number") return Number.isInteger(v) ? BigInt(v) : v;
-  if (v instanceof Date) return timestampFromDate(v);
-  if (Buffer.isBuffer(v)) return new Uint8Array(v);
-  if (Array.isArray(v)) return v.map(toCel);
-  if (v instanceof Map) return new Map([...v].map(([k, x]) => [k, toCel(x)]));
-  if (v !== null && typeof v === "object" && !(v instanceof Uint8Array))
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toCel(x)]));
-  return v;
+// One environment for every evaluation: the strings extension and ngrok's functions
+// (functions.ts), bound to the activation in progress.
+const environment = celEnv({ funcs: [...strings, ...runtimeFunctions({ value: lookup })] });
+type Program = ReturnType<typeof plan>;
+const programs = new Map<string, Program | { error: string }>();
+
+function program(text: string): Program | { error: string } {
+  let p = programs.get(text);
+  if (p === undefined) {
+    const parsed = parseCel(text);
+    if ("error" in parsed) p = { error: `column ${parsed.column}: ${parsed.error}` };
+    else
+      try {
+        p = plan(environment, parsed.expr as Parameters<typeof plan>[1]);
+      } catch (e) {
+        p = { error: message(e) };
+      }
+    // Bounded, as the parse cache is: a long-running emulator sees many texts.
+    if (programs.size >= 4096) programs.clear();
+    programs.set(text, p);
+  }
+  return p;
+}
+
+/**
+ * Plain data as CEL values, lazily: an object becomes a CEL map whose entries are converted when
+ * an expression reads them (and kept), an array a CEL list of its converted items, whole numbers
+ * ints, a Date a timestamp. Converting a whole request up front (its headers, cookies and URL,
+ * for an expression that reads `req.url.path`) cost more than the expressions; @bufbuild/cel
+ * itself would rebuild a plain object's map on every access.
+ */
+function toCel(value: unknown): unknown {
+  if (typeof value === "number") return Number.isInteger(value) ? BigInt(value) : value;
+  if (value instanceof Date) return timestampFromDate(value);
+  if (Buffer.isBuffer(value)) return new Uint8Array(value);
+  if (value === null || typeof value !== "object" || value instanceof Uint8Array) return value;
+  if (isCelList(value) || isCelMap(value) || isCelUint(value)) return value;
+  if (value instanceof Map) return celMap(new Map([...value].map(([k, x]) => [k, toCel(x)])) as never);
+  return Array.isArray(value)
+    ? celList(value.map(toCel) as never)
+    : celMap(new LazyEntries(value as Record<string, unknown>) as never);
+}
+
+/** The entries of a plain object as the ReadonlyMap celMap wraps, each value converted on first read. */
+class LazyEntries implements ReadonlyMap<string, unknown> {
+  private readonly done = new Map<string, unknown>();
+  constructor(private readonly source: Record<string, unknown>) {}
+  get size(): number {
+    return Object.keys(this.source).length;
+  }
+  get(key: string): unknown {
+    if (typeof key !== "string" || !Object.hasOwn(this.source, key)) return undefined;
+    let v = this.done.get(key);
+    if (v === undefined) {
+      v = toCel(this.source[key]);
+      if (v !== undefined) this.done.set(key, v);
+    }
+    return v;
+  }
+  has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
+  keys(): MapIterator<string> {
+    return Object.keys(this.source)[Symbol.iterator]();
+  }
+  *values(): MapIterator<unknown> {
+    for (const k of Object.keys(this.source)) yield this.get(k);
+  }
+  *entries(): MapIterator<[string, unknown]> {
+    for (const k of Object.keys(this.source)) yield [k, this.get(k)];
+  }
+  [Symbol.iterator](): MapIterator<[string, unknown]> {
+    return this.entries();
+  }
+  forEach(callback: (value: unknown, key: string, map: ReadonlyMap<string, unknown>) => void, thisArg?: unknown): void {
+    for (const [k, v] of this.entries()) callback.call(thisArg, v, k, this);
+  }
+}
+
+/**
+ * The activation's names, each value converted (lazily), once per activation object: the
+ * evaluator makes one per phase, anew only when an action changes the request or the vars, and
+ * evaluates the phase's expressions over it one after another, so the last one is kept.
+ */
+let lastActivation: Activation | undefined;
+let lastConverted: Record<string, unknown> = {};
+function activationOf(activation: Activation): Record<string, unknown> {
+  if (activation === lastActivation) return lastConverted;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(activation)) out[k] = toCel(activation[k]);
+  // A name that is a value and a prefix at once (`req.url`, a string, beside `req.url.path`) is
+  // given flat: CEL resolves the longest qualified name, so each nested value gets its dotted
+  // name too, and the flat one given wins.
+  if (Object.keys(activation).some((k) => k.includes("."))) {
+    const walk = (prefix: string, v: unknown, depth: number): void => {
+      if (depth > 8 || v === null || typeof v !== "object" || Array.isArray(v) || v instanceof Map) return;
+      if (v instanceof Uint8Array || v instanceof Date) return;
+      for (const [k, x] of Object.entries(v)) {
+        const name = `${prefix}.${k}`;
+        if (!Object.hasOwn(activation, name)) out[name] = toCel(x);
+        walk(name, x, depth + 1);
+      }
+    };
+    for (const [k, v] of Object.entries(activation)) if (!k.includes(".")) walk(k, v, 0);
+  }
+  lastActivation = activation;
+  lastConverted = out;
+  return out;
 }
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** Evaluates one expression with ngrok's functions: its value (ints as numbers when exact), or its error. */
 export function evaluateExpression(text: string, activation: Activation): { value: unknown } | { error: string } {
-  const parsed = parseCel(text);
-  if ("error" in parsed) return { error: `column ${parsed.column}: ${parsed.error}` };
-  const values = flatten(activation);
-  const bindings: Record<string, never> = {};
-  for (const [k, v] of values) (bindings as Record<string, unknown>)[k] = toCel(v);
+  const p = program(text);
+  if (typeof p !== "function") return p;
+  const before = current;
+  current = activation;
   try {
-    const celEnvironment = celEnv({ funcs: [...strings, ...runtimeFunctions({ value: (n) => bindings[n as never] })] });
-    const result = plan(celEnvironment, parsed.expr as Parameters<typeof plan>[1])(bindings) as CelValue;
+    const result = p(activationOf(activation) as never) as CelValue;
     if (isCelError(result)) return { error: result.message };
     return { value: plainValue(result) };
   } catch (e) {
     return { error: message(e) };
+  } finally {
+    current = before;
   }
 }
 
-/** A CEL result as plain data: lists arrays, maps objects, ints numbers (bigint beyond 2^53). */
+/** A CEL result as plain data: lists arrays, maps objects, ints numbers (bigint beyond 2^53), bytes text. */
 function plainValue(v: CelValue): unknown {
   if (typeof v === "bigint") return Number.isSafeInteger(Number(v)) ? Number(v) : v;
-  if (typeof v === "object" && v !== null && !(v instanceof Uint8Array)) {
-    if (
-      "message" in v &&
-      (v as { message?: { $typeName?: string } }).message?.$typeName === "google.protobuf.Timestamp"
-    ) {
-      const m = (v as unknown as { message: { seconds: bigint; nanos: number } }).message;
-      return new Date(Number(m.seconds) * 1000 + Math.floor(m.nanos / 1e6)).toISOString().replace(".000Z", "Z");
-    }
-    return toPlain(v);
-  }
+  if (isCelUint(v)) return plainValue(v.value);
+  if (v instanceof Uint8Array) return Buffer.from(v).toString("utf8");
+  if (isCelList(v)) return [...v].map((x) => plainValue(x));
+  if (isCelMap(v))
+    return Object.fromEntries([...v].map(([k, x]) => [String(plainValue(k as CelValue)), plainValue(x)]));
+  if (typeof v === "object" && v !== null) return toPlain(v);
   return v;
 }
 

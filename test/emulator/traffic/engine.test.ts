@@ -4,10 +4,9 @@
 // one: the client address, the clock, per-endpoint state, the body when a policy reads it, the
 // JWKS a policy names, the signed-in identity, the webhook schemes; and each outcome as ngrok
 // answers it, scripted and from real policies.
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Emulator } from "../../../src/emulator/server.js";
 import type { EvalContext, EvalRequest, Outcome, PolicyEngine } from "../../../src/emulator/traffic/engine.js";
@@ -67,7 +66,6 @@ const by = (action: string) => ({ phase: "on_http_request", rule: "r", action })
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "edgectl-traffic-"));
-  await writeFile(join(dir, "jwks.json"), JSON.stringify({ keys: [{ kty: "oct", kid: "k1" }] }));
   app = await upstream();
   emu = await trafficEmulator({
     engine,
@@ -98,11 +96,7 @@ beforeAll(async () => {
                 allowed_algorithms: ["RS256"],
                 keys: {
                   sources: {
-                    additional_jkus: [
-                      pathToFileURL(join(dir, "jwks.json")).href,
-                      `${app.url}/jwks`,
-                      "https://far.example.com/jwks",
-                    ],
+                    additional_jkus: [`${app.url}/jwks`, "https://far.example.com/jwks"],
                   },
                 },
               },
@@ -154,7 +148,7 @@ describe("what the engine is handed", () => {
     expect(app.seen[0]!.body).toBe('{"zen":"x"}');
   });
 
-  it("the JWKS a jwt-validation names: a file read, a loopback URL fetched (once), any other URL left out", async () => {
+  it("the JWKS a jwt-validation names: a loopback URL fetched (once), any other URL left out", async () => {
     calls.length = 0;
     app.seen.length = 0;
     script = () => ({ kind: "deny", status: 401, by: by("jwt-validation") });
@@ -162,7 +156,6 @@ describe("what the engine is handed", () => {
     await send(t, { host: "jwt.example.com" });
     const keys = calls[0]!.ctx.jwtKeys as Record<string, unknown>;
     expect(keys).toEqual({
-      [pathToFileURL(join(dir, "jwks.json")).href]: { keys: [{ kty: "oct", kid: "k1" }] },
       // The stand-in app answers every GET with its echo: here, that JSON is the key set.
       [`${app.url}/jwks`]: { method: "GET", url: "/jwks", body: "" },
     });
@@ -219,7 +212,7 @@ describe("each outcome, from a real policy through the evaluator", () => {
   });
   beforeAll(async () => {
     await endpoint(emu, "https://ips.example.com", rule("restrict-ips", { allow: ["203.0.113.0/24"] }));
-    await endpoint(emu, "https://auth.example.com", rule("basic-auth", { credentials: ["ada:pw"] }));
+    await endpoint(emu, "https://auth.example.com", rule("basic-auth", { credentials: ["ada:lovelace1843"] }));
     await endpoint(emu, "https://signed.example.com", rule("verify-webhook", { provider: "github", secret: "s3" }));
     await endpoint(emu, "https://slack.example.com", rule("verify-webhook", { provider: "slack", secret: "s3" }));
   });
@@ -236,7 +229,7 @@ describe("each outcome, from a real policy through the evaluator", () => {
     ["an address inside it", "ips.example.com", { "x-forwarded-for": "203.0.113.7" }, 200, undefined],
     // basic-auth/behavior.mdx: 401 without the credentials, through with them.
     ["no credentials", "auth.example.com", {}, 401, undefined],
-    ["the credentials", "auth.example.com", { authorization: `Basic ${btoa("ada:pw")}` }, 200, undefined],
+    ["the credentials", "auth.example.com", { authorization: `Basic ${btoa("ada:lovelace1843")}` }, 200, undefined],
     // verify-webhook with the engine's schemes: 403 ERR_NGROK_3204 when the signature fails.
     ["a bad signature", "signed.example.com", { "x-hub-signature-256": "sha256=wrong" }, 403, "ERR_NGROK_3204"],
     ["a good one", "signed.example.com", { "x-hub-signature-256": "sha256=s3" }, 200, undefined],
