@@ -181,7 +181,6 @@ const mainBundle = async (name, entries) => {
   });
   noteZodUsed(metafile);
 };
-await mainBundle("main", REGISTRY);
 // The commands under each first word of the command line, each in a bundle of its own,
 // main-<word>.cjs: `edgectl failover get` then reads and deserialises failover's modules alone.
 // Every first word of the registry has one, but a command that reads the whole tree
@@ -190,51 +189,60 @@ const firstWord = (e) => e.command.split(" ")[0];
 const words = [...new Set(REGISTRY.map(firstWord))].filter(
   (word) => !REGISTRY.some((e) => e.command === word && e.wholeTree),
 );
-for (const word of words)
-  await mainBundle(
-    `main-${word}`,
-    REGISTRY.filter((e) => firstWord(e) === word),
-  );
-// zod, as the stand-in requires it: the functions the main bundles call, tree-shaken.
+// All at once (esbuild builds them side by side; one after another they were most of the build's time).
+await Promise.all([
+  mainBundle("main", REGISTRY),
+  ...words.map((word) =>
+    mainBundle(
+      `main-${word}`,
+      REGISTRY.filter((e) => firstWord(e) === word),
+    ),
+  ),
+]);
 if (zodUsed.size === 0) throw new Error("lazy-zod: the main bundles call no zod function (the metafile changed?)");
-await build({
-  ...common,
-  stdin: {
-    contents: `export { ${[...zodUsed].join(", ")} } from "zod/mini";`,
-    resolveDir: fileURLToPath(new URL("..", import.meta.url)),
-    sourcefile: "zod-used.js",
-  },
-  outfile: "dist/zod.cjs",
-  format: "cjs",
-});
-await build({
-  ...common,
-  entryPoints: {
-    "config-write": "src/settings/config-write.ts",
-    emulator: "src/emulator/server.ts",
-    cel: "src/policy/cel/index.ts",
-  },
-  outdir: "dist",
-  outExtension: { ".js": ".cjs" },
-  format: "cjs",
-});
-// One yaml bundle, dist/yaml.cjs: the tool's YAML configuration and readings (src/policy/yaml.ts)
-// and the masking and editing on its Document (src/output/yaml-text.ts). yaml's ES module build
-// (its "default" export, which platform "node" passes over for the CommonJS one) lets esbuild
-// drop what these do not use.
-await build({
-  ...common,
-  platform: "neutral",
-  mainFields: ["module", "main"],
-  stdin: {
-    contents: 'export * from "./src/policy/yaml.ts";\nexport * from "./src/output/yaml-text.ts";\n',
-    resolveDir: fileURLToPath(new URL("..", import.meta.url)),
-    sourcefile: "yaml-entry.js",
-    loader: "js",
-  },
-  outfile: "dist/yaml.cjs",
-  format: "cjs",
-});
+// zod, the two bundles apart and yaml, side by side.
+await Promise.all([
+  // zod, as the stand-in requires it: the functions the main bundles call, tree-shaken (sorted:
+  // the main bundles, built at once, note them in any order).
+  build({
+    ...common,
+    stdin: {
+      contents: `export { ${[...zodUsed].sort().join(", ")} } from "zod/mini";`,
+      resolveDir: fileURLToPath(new URL("..", import.meta.url)),
+      sourcefile: "zod-used.js",
+    },
+    outfile: "dist/zod.cjs",
+    format: "cjs",
+  }),
+  build({
+    ...common,
+    entryPoints: {
+      "config-write": "src/settings/config-write.ts",
+      emulator: "src/emulator/server.ts",
+      cel: "src/policy/cel/index.ts",
+    },
+    outdir: "dist",
+    outExtension: { ".js": ".cjs" },
+    format: "cjs",
+  }),
+  // One yaml bundle, dist/yaml.cjs: the tool's YAML configuration and readings (src/policy/yaml.ts)
+  // and the masking and editing on its Document (src/output/yaml-text.ts). yaml's ES module build
+  // (its "default" export, which platform "node" passes over for the CommonJS one) lets esbuild
+  // drop what these do not use.
+  build({
+    ...common,
+    platform: "neutral",
+    mainFields: ["module", "main"],
+    stdin: {
+      contents: 'export * from "./src/policy/yaml.ts";\nexport * from "./src/output/yaml-text.ts";\n',
+      resolveDir: fileURLToPath(new URL("..", import.meta.url)),
+      sourcefile: "yaml-entry.js",
+      loader: "js",
+    },
+    outfile: "dist/yaml.cjs",
+    format: "cjs",
+  }),
+]);
 // A default or namespace import of a Node builtin (`import http from "node:http"`) is bundled
 // as a copy of the module with a getter per export (esbuild's __toESM), made at start: for
 // node:http and node:net that was enough to cost `failover get` a young-generation GC on Node

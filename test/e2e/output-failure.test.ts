@@ -5,14 +5,14 @@ import { existsSync } from "node:fs";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, baseEnv, sandbox, type CliSandbox } from "../helpers/cli.js";
-import { call, spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";
+import { call, startInProcessEmulator } from "../helpers/emulator.js";
 import { parseJsonError } from "./support.js";
 
-let emulator: SpawnedEmulator;
+let emulator: Awaited<ReturnType<typeof startInProcessEmulator>>;
 let cli: CliSandbox;
 
 beforeAll(async () => {
-  emulator = await spawnEmulator();
+  emulator = await startInProcessEmulator();
   cli = sandbox();
   for (let i = 0; i < 3; i++)
     await call(emulator.url, "POST", "/backends/failover", { body: { description: `fb ${i}`, backends: ["bkdhr_a"] } });

@@ -4,16 +4,16 @@
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, baseEnv, sandbox, type CliSandbox, type RunOptions } from "../helpers/cli.js";
-import { makeRoute, spawnEmulator, type SpawnedEmulator } from "../helpers/emulator.js";
+import { makeRoute, startInProcessEmulator } from "../helpers/emulator.js";
 import { runCli, type Failover, type TextResult } from "./support.js";
 
 const KEY = "key_more_commands_0123456789";
 
 let cli: CliSandbox;
-let emu: SpawnedEmulator;
+let emu: Awaited<ReturnType<typeof startInProcessEmulator>>;
 beforeAll(async () => {
   cli = sandbox();
-  emu = await spawnEmulator();
+  emu = await startInProcessEmulator();
 });
 afterAll(async () => {
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the set-up hook failed

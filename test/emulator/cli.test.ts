@@ -1,19 +1,22 @@
-// `edgectl emulator` as a user runs it: the real CLI in a child process.
+// `edgectl emulator` as a user runs it: the real CLI in a child process. What it refuses before
+// it starts (flags, a state file it cannot load) and its help are its command's, not its
+// process's, and the commands that talk to it need no process of their own: those run the CLI
+// in-process (test/helpers/app.ts).
 import { mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandbox, type CliSandbox } from "../helpers/cli.js";
+import { appSandbox, type AppSandbox } from "../helpers/app.js";
 import { call, spawnEmulator } from "../helpers/emulator.js";
 
-let cli: CliSandbox;
+let app: AppSandbox;
 let dir: string;
 beforeAll(async () => {
-  cli = sandbox();
+  app = appSandbox();
   dir = await mkdtemp(join(tmpdir(), "edgectl-emu-cli-"));
 });
 afterAll(async () => {
-  cli.cleanup();
+  app.cleanup();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -45,15 +48,15 @@ describe("edgectl emulator", () => {
     const emu = await spawnEmulator();
     try {
       const env = { EDGECTL_BASE_URL: emu.url, EDGECTL_API_KEY: "any-key" };
-      const created = await cli.run(
+      const created = await app.run(
         ["failover", "create", "--backends", "bkdhr_a,bkdtg_b", "--description", "e2e", "-o", "json"],
         { env },
       );
       expect(created.exitCode).toBe(0);
       const id = JSON.parse(String(created.stdout)).id as string;
-      const listed = await cli.run(["failover", "list", "-o", "json"], { env });
+      const listed = await app.run(["failover", "list", "-o", "json"], { env });
       expect(JSON.parse(String(listed.stdout)).map((b: { id: string }) => b.id)).toEqual([id]);
-      const missing = await cli.run(["failover", "get", "bkdfo_missing"], { env });
+      const missing = await app.run(["failover", "get", "bkdfo_missing"], { env });
       expect(missing.exitCode).toBe(1);
       expect(String(missing.stderr)).toMatch(/404/);
     } finally {
@@ -128,7 +131,7 @@ describe("edgectl emulator", () => {
     [["--rate-limit", "0/1"], /--rate-limit/],
     [["--rate-limit", "5/0"], /--rate-limit/],
   ])("refuses %j with exit 2 and a message naming the flag", async (args, why) => {
-    const r = await cli.run(["emulator", ...args]);
+    const r = await app.run(["emulator", ...args]);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe("");
     expect(String(r.stderr)).toMatch(/^error: /);
@@ -138,7 +141,7 @@ describe("edgectl emulator", () => {
   it("refuses a corrupt state file with exit 2, naming it, without a stack and without touching it", async () => {
     const file = join(dir, "corrupt.json");
     await writeFile(file, "{ half a file");
-    const r = await cli.run(["emulator", "--port", "0", "--state", file]);
+    const r = await app.run(["emulator", "--port", "0", "--state", file]);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe("");
     expect(String(r.stderr)).toContain(file);
@@ -176,7 +179,7 @@ describe("edgectl emulator", () => {
   it("--edges retired answers ERR_NGROK_7008 under /backends, and edgectl reports it as an API error", async () => {
     const emu = await spawnEmulator(["--edges", "retired"]);
     try {
-      const r = await cli.run(["failover", "list", "-o", "json"], {
+      const r = await app.run(["failover", "list", "-o", "json"], {
         env: { EDGECTL_BASE_URL: emu.url, EDGECTL_API_KEY: "k" },
       });
       expect(r.stdout).toBe("");
@@ -187,14 +190,14 @@ describe("edgectl emulator", () => {
   });
 
   it.each([["gone"], [""]])("refuses --edges %j with exit 2, naming the flag and the choices", async (value) => {
-    const r = await cli.run(["emulator", "--port", "0", "--edges", value]);
+    const r = await app.run(["emulator", "--port", "0", "--edges", value]);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe("");
     expect(String(r.stderr)).toMatch(/--edges: .* must be retired or read-only/);
   });
 
   it("shows examples at the end of its help", async () => {
-    const r = await cli.run(["emulator", "--help"]);
+    const r = await app.run(["emulator", "--help"]);
     expect(r.exitCode).toBe(0);
     expect(String(r.stdout)).toMatch(/Examples:\n(.*\n)*\s+\$ edgectl emulator --port 0/);
     expect(String(r.stdout).trimEnd().split("\n").at(-1)).toMatch(/^\s+\$ /);
@@ -210,8 +213,8 @@ describe("edgectl emulator --state with an empty file", () => {
     async (_what, name, content) => {
       const file = join(dir, name);
       await writeFile(file, content);
-      // Bounded: were the file taken as empty state, the emulator would start and serve until killed.
-      const r = await cli.run(["emulator", "--port", "0", "--state", file], { timeoutMs: 10_000 });
+      // Were the file taken as empty state, the emulator would start and serve: the test times out.
+      const r = await app.run(["emulator", "--port", "0", "--state", file]);
       expect(r.exitCode).toBe(2);
       expect(r.stdout).toBe("");
       expect(String(r.stderr)).toMatch(/^error: /);

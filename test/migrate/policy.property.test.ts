@@ -175,7 +175,7 @@ describe("routing (property, evaluated with a CEL library)", () => {
           );
         }
       }),
-      { numRuns: 300 },
+      { numRuns: 100 },
     );
   });
 
@@ -194,7 +194,7 @@ describe("routing (property, evaluated with a CEL library)", () => {
           expect(hit).toEqual(own);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: 100 },
     );
   });
 });
@@ -270,7 +270,7 @@ describe("serialised policies", () => {
         expect(parse(text)).toEqual(expected);
         expect(jsYaml.load(text)).toEqual(expected);
       }),
-      { numRuns: 300 },
+      { numRuns: 100 },
     );
   });
 });

@@ -120,7 +120,7 @@ describe("a wildcard endpoint dispatches by host as the edge did (property, eval
           else expect([want, { kind: "status", status: 503 }]).toContainEqual(got);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: 100 },
     );
   });
 });

@@ -111,7 +111,7 @@ describe("maskPolicyText: only the secret scalars change", () => {
         const back = JSON.parse(masked) as unknown;
         expect(back).toEqual(JSON.parse(fill(template, secrets, () => MASK)));
       }),
-      { numRuns: 200 },
+      { numRuns: 100 },
     );
   });
 
@@ -132,7 +132,7 @@ describe("maskPolicyText: only the secret scalars change", () => {
           expect(masked).toBe(fill(template, secrets, () => `"${MASK}"`));
         },
       ),
-      { numRuns: 200 },
+      { numRuns: 100 },
     );
   });
 });

@@ -84,7 +84,7 @@ describe("the table matches cli-table3's layout", () => {
       fc.property(tables, ({ head, rows }) => {
         expect(renderRows(head, rows, false)).toBe(cliTable3(head, rows));
       }),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
   });
 });

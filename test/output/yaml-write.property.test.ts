@@ -96,7 +96,7 @@ describe("yamlText of any JSON value", () => {
         expect(parse(out, { version: "1.1" })).toEqual(value);
         expect(jsYaml.load(out)).toEqual(value);
       }),
-      { numRuns: 2000 },
+      { numRuns: 500 },
     );
   });
 

@@ -1,23 +1,16 @@
-// Bad answers from the server, end to end: one case per exit code (1 for an error status,
+// Bad answers from the server, through the whole CLI in-process (test/helpers/app.ts; the exit codes
+// of a real process are test/e2e/exit-codes.test.ts's): one case per exit code (1 for an error status,
 // 3 for an unusable success, 4 for a refused key), -o json, escapes, a batch and an endless
 // body; a clear message with the status and a short escaped excerpt, never a crash, never
 // half a result. The whole table of bad answers runs in-process (test/api/answers.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appSandbox, type AppSandbox } from "../helpers/app.js";
 import type { Reply } from "../helpers/fault-server.js";
-import {
-  FB,
-  envFor,
-  expectCleanError,
-  expectNoRawControl,
-  out,
-  sandbox,
-  withServer,
-  type CliSandbox,
-} from "./support.js";
+import { FB, envFor, expectCleanError, expectNoRawControl, out, withServer } from "./support.js";
 
-let cli: CliSandbox;
+let cli: AppSandbox;
 beforeAll(() => {
-  cli = sandbox();
+  cli = appSandbox();
 });
 afterAll(() => cli.cleanup());
 

@@ -1,23 +1,15 @@
-// Retries end to end: one spawned case per exit code and per setting (--retries,
-// EDGECTL_RETRIES, --debug), counted at the fault server. The whole rule, every method and
+// Retries through the whole CLI, in-process (test/helpers/app.ts): one case per exit code and per
+// setting (--retries, EDGECTL_RETRIES, --debug), counted at the fault server (the exit codes of a
+// real process are test/e2e/exit-codes.test.ts's). The whole rule, every method and
 // fault, and the waits are tested in-process (test/api/client.test.ts, test/api/retry.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appSandbox, type AppSandbox } from "../helpers/app.js";
 import { freePort, type Reply } from "../helpers/fault-server.js";
-import {
-  FB,
-  MODULE,
-  envFor,
-  expectCleanError,
-  expectNoStack,
-  out,
-  sandbox,
-  withServer,
-  type CliSandbox,
-} from "./support.js";
+import { FB, MODULE, envFor, expectCleanError, expectNoStack, out, withServer } from "./support.js";
 
-let cli: CliSandbox;
+let cli: AppSandbox;
 beforeAll(() => {
-  cli = sandbox();
+  cli = appSandbox();
 });
 afterAll(() => cli.cleanup());
 

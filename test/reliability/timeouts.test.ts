@@ -1,12 +1,14 @@
-// --timeout end to end: a server that hangs gives exit 3, and the message names the host and
+// --timeout through the whole CLI, in-process (test/helpers/app.ts; the exit code of a real process
+// is test/e2e/exit-codes.test.ts's): a server that hangs gives exit 3, and the message names the host and
 // the limit; the setting comes from the flag or EDGECTL_TIMEOUT. How the bound is shared by
 // attempts and waits is tested in-process (test/api/client.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { envFor, expectCleanError, out, sandbox, withServer, type CliSandbox } from "./support.js";
+import { appSandbox, type AppSandbox } from "../helpers/app.js";
+import { envFor, expectCleanError, out, withServer } from "./support.js";
 
-let cli: CliSandbox;
+let cli: AppSandbox;
 beforeAll(() => {
-  cli = sandbox();
+  cli = appSandbox();
 });
 afterAll(() => cli.cleanup());
 

@@ -118,7 +118,7 @@ function yamlScalar(value: string, style: number): string {
   return yamlQuoted(value);
 }
 
-const RUNS = { numRuns: 150 };
+const RUNS = { numRuns: 100 };
 
 describe("every secret place of every action, in every format", () => {
   it('JSON text: each secret\'s literal, and nothing else, replaced by "********"', async () => {
