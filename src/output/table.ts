@@ -47,7 +47,15 @@ function render(head: string[], rows: string[][], color: boolean, fit?: number, 
   let heads = head;
   let widths = head.map((h) => displayWidth(h));
   for (const row of cells) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, displayWidth(cell))));
-  if (fit !== undefined) {
+  const line = (row: string[], style?: (s: string) => string) =>
+    row
+      .map((cell, i) => (style ? style(cell) : cell) + " ".repeat(widths[i]! - displayWidth(cell)))
+      .join(GAP)
+      .trimEnd();
+  // A table whose lines fit as drawn (their ends trimmed: a last cell of spaces takes no column)
+  // is not touched.
+  const fits = () => [heads, ...cells].every((row) => displayWidth(line(row)) <= fit!);
+  if (fit !== undefined && !fits()) {
     const fitted = fitWidths(
       widths,
       head.map((h) => whole.includes(h)),
@@ -59,11 +67,6 @@ function render(head: string[], rows: string[][], color: boolean, fit?: number, 
       cells = cells.map((row) => row.map((cell, i) => cut(cell, widths[i]!)));
     }
   }
-  const line = (row: string[], style?: (s: string) => string) =>
-    row
-      .map((cell, i) => (style ? style(cell) : cell) + " ".repeat(widths[i]! - displayWidth(cell)))
-      .join(GAP)
-      .trimEnd();
   return `${[line(heads, color ? BOLD : undefined), ...cells.map((row) => line(row))].join("\n")}\n`;
 }
 

@@ -54,6 +54,16 @@ describe("a list on a terminal is fitted to its width", () => {
     );
   });
 
+  it("a table that fits as drawn is not cut, when a last cell ends in spaces (the line's end is trimmed)", () => {
+    // fast-check's counterexample (seed -193780877): the widest last cell is 47 columns with its
+    // trailing space, 46 as drawn, on a terminal of 46.
+    const rows = [
+      ["ep_a", "", "", "漢aa漢😀漢aaa "],
+      ["ep_0a0aaAAa", "aa漢漢a", "      ", ""],
+    ];
+    expect(renderRows(HEAD, rows, { color: false, width: 46 })).toBe(renderRows(HEAD, rows, false));
+  });
+
   it("cuts the longest column first, with …, and keeps the short ones", () => {
     const rows = [["ep_1", "https://a.example.com", "cloud", "x".repeat(80)]];
     const fitted = renderRows(HEAD, rows, { color: false, width: 60 });
