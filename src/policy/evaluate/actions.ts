@@ -337,8 +337,12 @@ export const RUNS: Record<string, ActionRun> = {
     );
     const jws = isObject(config.jws) ? config.jws : {};
     const algorithms = texts(jws.allowed_algorithms);
-    const jkus = list(jws.keys).flatMap((k) =>
-      list(isObject(k) ? k.sources : []).flatMap((s) => texts(isObject(s) ? s.additional_jkus : [])),
+    // `keys` and `sources` are lists (config.mdx:100,111) that ngrok's examples write as one
+    // object (`keys: sources: additional_jkus:`, gateway/api-gateway/get-started.mdx:356-359);
+    // the validator takes both (src/policy/actions/jwt-validation.ts oneOrList).
+    const oneOrList = (v: unknown): unknown[] => (Array.isArray(v) ? v : isObject(v) ? [v] : []);
+    const jkus = oneOrList(jws.keys).flatMap((k) =>
+      oneOrList(isObject(k) ? k.sources : []).flatMap((s) => texts(isObject(s) ? s.additional_jkus : [])),
     );
     const keys = jwksFor(jkus, run.ctx.jwtKeys);
     if (!keys)

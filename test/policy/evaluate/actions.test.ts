@@ -449,6 +449,23 @@ table("jwt-validation", [
     then: (r) => expect((resultOf(r)!.error as { message: string }).message).toContain("signature"),
   },
   {
+    cite: "jwt-validation: `keys` and `sources` written as one object, as ngrok's examples do (gateway/api-gateway/get-started.mdx:356-359), with keys given per jku URL",
+    policy: oneRule([
+      {
+        type: "jwt-validation",
+        config: {
+          issuer: { allow_list: [{ value: "https://issuer.example.com/" }] },
+          audience: { allow_list: [{ value: "api" }] },
+          http: { tokens: [{ type: "jwt", method: "header", name: "Authorization", prefix: "Bearer " }] },
+          jws: { allowed_algorithms: ["ES256"], keys: { sources: { additional_jkus: ["https://issuer.example.com/jwks"] } } },
+        },
+      },
+    ]),
+    req: bearer(jwt(claims)),
+    ctx: { jwtKeys: { "https://issuer.example.com/jwks": { keys: [jwk] } } },
+    outcome: forward,
+  },
+  {
     cite: "jwt-validation: keys come from jku URLs, never fetched: none given is unknown",
     policy: JWT_POLICY,
     req: bearer(jwt(claims)),
