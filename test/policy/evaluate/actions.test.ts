@@ -457,7 +457,10 @@ table("jwt-validation", [
           issuer: { allow_list: [{ value: "https://issuer.example.com/" }] },
           audience: { allow_list: [{ value: "api" }] },
           http: { tokens: [{ type: "jwt", method: "header", name: "Authorization", prefix: "Bearer " }] },
-          jws: { allowed_algorithms: ["ES256"], keys: { sources: { additional_jkus: ["https://issuer.example.com/jwks"] } } },
+          jws: {
+            allowed_algorithms: ["ES256"],
+            keys: { sources: { additional_jkus: ["https://issuer.example.com/jwks"] } },
+          },
         },
       },
     ]),
