@@ -363,7 +363,7 @@ export const REGISTRY: readonly Entry[] = [
     module: "emulator/emulator",
     export: "emulator",
     usage:
-      "[--host 127.0.0.1] [--port <n>] [--state <file>] [--api-key <key>] [--rate-limit <n>/<seconds>] [--edges retired\\|read-only] [--traffic-port <n> [--upstream <url>=<local-url>]… [--log-requests <file>]]",
+      "[--host 127.0.0.1] [--port <n>] [--state <file>] [--api-key <key>] [--rate-limit <n>/<seconds>] [--edges retired\\|read-only] [--traffic-port <n> [--upstream <url>=<local-url>]… [--jwks <url>=<file>]… [--log-requests <file>]]",
     summary: "the local API stand-in; with `--traffic-port`, its Cloud Endpoints serve traffic, policies and all",
   },
   {

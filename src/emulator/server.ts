@@ -65,6 +65,8 @@ export interface EmulatorOptions {
   trafficPort?: number;
   /** With trafficPort: agent endpoints, URL → local server (--upstream <url>=<local-url>). */
   upstreams?: Record<string, string>;
+  /** With trafficPort: jku URL → local JWKS file (--jwks <url>=<file>). */
+  jwks?: Record<string, string>;
   /** With trafficPort: each request's line (stderr) and --log-requests' JSON lines file. */
   trafficLog?: (line: string) => void;
   logRequests?: string;
@@ -197,6 +199,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         store,
         engine: opts.engine ?? (await loadEngine(opts.schemes)),
         upstreams: opts.upstreams,
+        jwks: opts.jwks,
         log: opts.trafficLog,
         logFile: opts.logRequests,
         clock: opts.clock,

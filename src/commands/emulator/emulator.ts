@@ -33,6 +33,26 @@ const upstream = (text: string): [string, string] | undefined => {
   return [url, local.replace(/\/$/, "")];
 };
 
+const jwksRule =
+  "must be <url>=<file>, e.g. https://issuer.example/.well-known/jwks.json=./jwks.json (an http or https URL = a JWKS file)";
+/**
+ * `<url>=<file>`: a jku URL a policy names and the local JWKS file that serves it; undefined when
+ * malformed. Split at the last `=`: a jku URL may have a query (…/keys?appid=…), a file name rarely has one.
+ */
+const jwksFile = (text: string): [string, string] | undefined => {
+  const eq = text.lastIndexOf("=");
+  if (eq < 1) return undefined;
+  const [url, file] = [text.slice(0, eq).trim(), text.slice(eq + 1).trim()];
+  try {
+    // As the validator takes a jku (src/policy/actions/fields.ts httpUrl): http(s) only.
+    const u = new URL(url);
+    if (!["http:", "https:"].includes(u.protocol) || u.hostname === "" || file === "") return undefined;
+  } catch {
+    return undefined;
+  }
+  return [url, file];
+};
+
 /** What --edges takes (any case). */
 const EDGES_MODES = ["retired", "read-only"] as const;
 
@@ -112,6 +132,18 @@ const flags = {
       ),
     repeat: (value: string, previous: string[] = []) => [...previous, value],
   },
+  jwks: {
+    flag: "--jwks <url>=<file>",
+    help: "with --traffic-port: a jwt-validation jku URL answered with the JWKS in a local file (checked at start, read again when it changes); repeatable",
+    schema: () =>
+      z.optional(
+        z.pipe(
+          z.array(z.string().check(z.refine((v) => jwksFile(v) !== undefined, jwksRule))),
+          z.transform((list) => Object.fromEntries(list.map((v) => jwksFile(v)!))),
+        ),
+      ),
+    repeat: (value: string, previous: string[] = []) => [...previous, value],
+  },
   logRequests: {
     flag: "--log-requests <file>",
     help: "with --traffic-port: append each request to this file as a JSON line",
@@ -137,13 +169,19 @@ request goes to the public endpoint its Host names (X-Forwarded-Proto: http for 
 one), its Traffic Policy runs, forward-internal goes to the internal endpoint of that URL or
 to an --upstream mapping, which proxies to your local server. From loopback, X-Forwarded-For
 sets the client address the policy sees. OAuth and OpenID Connect sign in on the emulator's
-own page (/__edgectl/signin?email=…). Each request is one line on stderr.`,
+own page (/__edgectl/signin?email=…). A jwt-validation's jku URL named with --jwks
+<url>=<file> serves the JWKS ({"keys": [...]}) in that file: read at start (a missing or bad
+file stops it, exit 2), and again whenever the file changes, so rotated keys count on the
+next request; other loopback jku URLs are fetched, any other is left out (no keys from it).
+Each request is one line on stderr.`,
   examples: [
     "$ edgectl emulator --port 0",
     "$ edgectl emulator --port 8040 --state ./emulator-state.json --api-key test-key",
     "$ edgectl emulator --port 0 --edges read-only",
     "# serve the endpoints too: a request with Host: app.example.com runs that endpoint's policy",
     "$ edgectl emulator --port 0 --traffic-port 0 --upstream https://app.internal=http://127.0.0.1:3000",
+    "# a policy's jwt-validation checks tokens against keys from a local file instead of its issuer's URL",
+    "$ edgectl emulator --port 0 --traffic-port 0 --jwks https://issuer.example/.well-known/jwks.json=./jwks.json",
     "# in CI: start it, point edgectl at it, stop it",
     "$ edgectl emulator --port 0 > emu.url &",
     "$ until [ -s emu.url ]; do sleep 0.1; done",
@@ -152,8 +190,11 @@ own page (/__edgectl/signin?email=…). Each request is one line on stderr.`,
   ],
   rules: [
     {
-      ok: (o) => o.trafficPort !== undefined || (o.upstreams === undefined && o.logRequests === undefined),
-      message: (o) => `${o.upstreams !== undefined ? "--upstream" : "--log-requests"}: needs --traffic-port`,
+      ok: (o) =>
+        o.trafficPort !== undefined ||
+        (o.upstreams === undefined && o.jwks === undefined && o.logRequests === undefined),
+      message: (o) =>
+        `${o.upstreams !== undefined ? "--upstream" : o.jwks !== undefined ? "--jwks" : "--log-requests"}: needs --traffic-port`,
     },
   ],
   run,
@@ -164,7 +205,7 @@ async function run(options: OptionsOf<object, typeof flags>, deps: Deps, command
   // API must not silently lock the emulator.
   const apiKey = (command.optsWithGlobals() as { apiKey?: string }).apiKey;
   const { startEmulator } = await import("../../emulator/server.js");
-  const { trafficPort, upstreams, logRequests, ...apiOptions } = options;
+  const { trafficPort, upstreams, jwks, logRequests, ...apiOptions } = options;
   // verify-webhook's schemes: the one place that loads them (src/commands/policy/schemes.ts),
   // as `policy test` and `migrate --verify` do; the emulator itself imports nothing of the CLI.
   const schemes = trafficPort === undefined ? undefined : await (await import("../policy/schemes.js")).loadSchemes();
@@ -173,7 +214,14 @@ async function run(options: OptionsOf<object, typeof flags>, deps: Deps, command
     apiKey,
     ...(trafficPort === undefined
       ? {}
-      : { trafficPort, upstreams, logRequests, schemes, trafficLog: (line: string) => deps.io.stderr.write(line) }),
+      : {
+          trafficPort,
+          upstreams,
+          jwks,
+          logRequests,
+          schemes,
+          trafficLog: (line: string) => deps.io.stderr.write(line),
+        }),
   }).catch((err: unknown) => {
     throw ownUsageError(err);
   });
@@ -195,6 +243,8 @@ async function run(options: OptionsOf<object, typeof flags>, deps: Deps, command
     deps.io.stderr.write(
       `emulator: serving endpoints at ${emu.trafficUrl}${Object.entries(upstreams ?? {})
         .map(([url, local]) => `, ${url} → ${local}`)
+        .join("")}${Object.entries(jwks ?? {})
+        .map(([url, file]) => `, keys of ${url} from ${file}`)
         .join("")}\n`,
     );
   if (!emu.loopbackOnly)

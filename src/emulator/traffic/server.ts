@@ -27,6 +27,8 @@ export interface TrafficOptions {
   engine: PolicyEngine;
   /** Agent endpoints: URL (https://app.internal, https://app.example.com) → local server (http://127.0.0.1:3000). */
   upstreams?: Record<string, string>;
+  /** jku URLs (https://issuer.example/.well-known/jwks.json) → a local JWKS file that serves them (jwks.ts). */
+  jwks?: Record<string, string>;
   /** Each request's line (with its newline), e.g. to stderr. */
   log?: (line: string) => void;
   /** --log-requests: JSON lines appended to this file. */
@@ -72,6 +74,7 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
     if (address === undefined) throw new StartError(`--upstream ${url}: not a URL`);
     upstreams.set(address, local);
   }
+  const jwks = await JwksCache.open(opts.jwks);
   if (opts.logFile !== undefined)
     try {
       await (await open(opts.logFile, "a")).close();
@@ -81,7 +84,6 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
   const log = new RequestLog(opts.log, opts.logFile);
   const index = new EndpointIndex(() => store.endpoints.all());
   const sessions = new Sessions();
-  const jwks = new JwksCache();
   const states = new Map<string, EvalState>();
   const policies = new Map<string, Promise<Policy>>();
   const agentPool = upstreamAgent();

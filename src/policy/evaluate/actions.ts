@@ -337,8 +337,12 @@ export const RUNS: Record<string, ActionRun> = {
     );
     const jws = isObject(config.jws) ? config.jws : {};
     const algorithms = texts(jws.allowed_algorithms);
-    const jkus = list(jws.keys).flatMap((k) =>
-      list(isObject(k) ? k.sources : []).flatMap((s) => texts(isObject(s) ? s.additional_jkus : [])),
+    // `keys` and `sources` are lists (config.mdx:100,111) that ngrok's examples write as one
+    // object (`keys: sources: additional_jkus:`, gateway/api-gateway/get-started.mdx:356-359);
+    // the validator takes both (src/policy/actions/jwt-validation.ts oneOrList).
+    const oneOrList = (v: unknown): unknown[] => (Array.isArray(v) ? v : isObject(v) ? [v] : []);
+    const jkus = oneOrList(jws.keys).flatMap((k) =>
+      oneOrList(isObject(k) ? k.sources : []).flatMap((s) => texts(isObject(s) ? s.additional_jkus : [])),
     );
     const keys = jwksFor(jkus, run.ctx.jwtKeys);
     if (!keys)
@@ -369,13 +373,21 @@ export const RUNS: Record<string, ActionRun> = {
       });
       if (verdict.token)
         tokens.push({ ...verdict.token, location: "header", location_property: String(t.name), verified: verdict.ok });
-      if (!verdict.ok)
+      if (!verdict.ok) {
+        const result = { tokens, error: { code: "invalid", message: verdict.why } };
+        // An algorithm edgectl does not check: the token may be good, so no outcome is guessed.
+        if (verdict.unknown)
+          return { did: `not worked out: ${verdict.why}`, result, unknown: `jwt-validation: ${verdict.why}` };
+        // An invalid token (bad signature, no such key, another issuer or audience, expired) is
+        // refused with 403: "Reject requests with an invalid token with a `403 Forbidden` error"
+        // (ngrok-docs gateway/api-gateway/get-started.mdx:328, a policy of jwt-validation alone;
+        // the action's own page gives only the missing token's 401, behavior.mdx:41-43).
         return {
-          did: `token refused: ${verdict.why}`,
-          result: { tokens, error: { code: "invalid", message: verdict.why } },
-          // Only a missing token's status is documented (401).
-          unknown: `jwt-validation refuses the token (${verdict.why}); ngrok's docs give the status only for a missing token`,
+          did: `refused (403): ${verdict.why}`,
+          result,
+          end: { kind: "deny", status: 403, by: run.by },
         };
+      }
     }
     return { did: "validated the token(s)", result: { tokens } };
   },

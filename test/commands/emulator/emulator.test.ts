@@ -78,4 +78,46 @@ describe("emulator argv → options", () => {
   ])("refuses %j", async (argv, message) => {
     expect((await refusal(emulator, argv)).message).toBe(message);
   });
+
+  it("reads repeated --jwks <url>=<file> as a map, split at the last = (a jku URL may have a query)", async () => {
+    const { options } = await parse(emulator, [
+      "--traffic-port",
+      "0",
+      "--jwks",
+      "https://issuer.example/.well-known/jwks.json=./keys/jwks.json",
+      "--jwks",
+      " http://127.0.0.1:9/keys?appid=a = other.json ",
+    ]);
+    expect(options).toMatchObject({
+      jwks: {
+        "https://issuer.example/.well-known/jwks.json": "./keys/jwks.json",
+        "http://127.0.0.1:9/keys?appid=a": "other.json",
+      },
+    });
+  });
+
+  // The URL is a jku as the validator takes it: http(s) only (src/policy/actions/fields.ts httpUrl).
+  const jwksRule =
+    "must be <url>=<file>, e.g. https://issuer.example/.well-known/jwks.json=./jwks.json (an http or https URL = a JWKS file)";
+  it.each([
+    [
+      ["--traffic-port", "0", "--jwks", "https://issuer.example/jwks"],
+      `--jwks: "https://issuer.example/jwks" ${jwksRule}`,
+    ],
+    [
+      ["--traffic-port", "0", "--jwks", "https://issuer.example/jwks= "],
+      `--jwks: "https://issuer.example/jwks= " ${jwksRule}`,
+    ],
+    [
+      ["--traffic-port", "0", "--jwks", "file:///tmp/jwks.json=k.json"],
+      `--jwks: "file:///tmp/jwks.json=k.json" ${jwksRule}`,
+    ],
+    [
+      ["--traffic-port", "0", "--jwks", "issuer.example/jwks=k.json"],
+      `--jwks: "issuer.example/jwks=k.json" ${jwksRule}`,
+    ],
+    [["--jwks", "https://issuer.example/jwks=k.json"], "--jwks: needs --traffic-port"],
+  ])("refuses %j", async (argv, message) => {
+    expect((await refusal(emulator, argv)).message).toBe(message);
+  });
 });

@@ -4,11 +4,13 @@
 // one: the client address, the clock, per-endpoint state, the body when a policy reads it, the
 // JWKS a policy names, the signed-in identity, the webhook schemes; and each outcome as ngrok
 // answers it, scripted and from real policies.
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { generateKeyPairSync, sign, type KeyObject } from "node:crypto";
+import { mkdtemp, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Emulator } from "../../../src/emulator/server.js";
+import { startEmulator, type Emulator } from "../../../src/emulator/server.js";
+import { StartError } from "../../../src/emulator/start-error.js";
 import type { EvalContext, EvalRequest, Outcome, PolicyEngine } from "../../../src/emulator/traffic/engine.js";
 import { createState, evaluateRequest, evaluateResponse } from "../../../src/policy/evaluate/index.js";
 import { endpoint, forwardTo, send, trafficEmulator, upstream } from "./helpers.js";
@@ -62,15 +64,32 @@ let dir: string;
 let app: Awaited<ReturnType<typeof upstream>>;
 let emu: Emulator & { lines: string[] };
 let t: string;
+/** --jwks: the jku URL a policy names (its issuer's, never fetched) and the local file serving it. */
+const JKU = "https://issuer.example/.well-known/jwks.json";
+let jwksFile: string;
+// ES256 keys (RFC 7518 §3.4: P-256, SHA-256, the signature as R || S), made here.
+const keyA = generateKeyPairSync("ec", { namedCurve: "P-256" });
+const keyB = generateKeyPairSync("ec", { namedCurve: "P-256" });
+const jwksOf = (k: { publicKey: KeyObject }) =>
+  JSON.stringify({ keys: [{ ...k.publicKey.export({ format: "jwk" }), kid: "k1", alg: "ES256", use: "sig" }] });
+function jwt(privateKey: KeyObject): string {
+  const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
+  const claims = { iss: "https://issuer.example/", aud: "api", exp: NOW.getTime() / 1000 + 60 };
+  const head = `${enc({ alg: "ES256", typ: "JWT", kid: "k1" })}.${enc(claims)}`;
+  return `${head}.${sign("sha256", Buffer.from(head), { key: privateKey, dsaEncoding: "ieee-p1363" }).toString("base64url")}`;
+}
 const by = (action: string) => ({ phase: "on_http_request", rule: "r", action });
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "edgectl-traffic-"));
   app = await upstream();
+  jwksFile = join(dir, "jwks.json");
+  await writeFile(jwksFile, jwksOf(keyA));
   emu = await trafficEmulator({
     engine,
     clock: () => NOW,
     upstreams: { "https://app.internal": app.url },
+    jwks: { [JKU]: jwksFile },
     logRequests: join(dir, "requests.jsonl"),
   });
   t = emu.trafficUrl!;
@@ -241,6 +260,84 @@ describe("each outcome, from a real policy through the evaluator", () => {
     expect([r.status, r.headers["ngrok-error-code"]]).toEqual([status, code]);
     if (status === 401) expect(r.headers["www-authenticate"]).toMatch(/^Basic realm=/);
     if (status === 500) expect(r.text).toContain("cannot verify provider slack");
+  });
+});
+
+describe("--jwks <url>=<file>: a jku URL served from a local file", () => {
+  beforeAll(async () => {
+    await endpoint(emu, "https://keys.example.com", {
+      on_http_request: [
+        {
+          name: "jwt",
+          actions: [
+            {
+              type: "jwt-validation",
+              config: {
+                issuer: { allow_list: [{ value: "https://issuer.example/" }] },
+                audience: { allow_list: [{ value: "api" }] },
+                http: { tokens: [{ type: "jwt", method: "header", name: "Authorization", prefix: "Bearer " }] },
+                jws: { allowed_algorithms: ["ES256"], keys: { sources: { additional_jkus: [JKU] } } },
+              },
+            },
+          ],
+        },
+        { name: "forward", actions: [{ type: "forward-internal", config: { url: "https://app.internal" } }] },
+      ],
+    });
+  });
+  const withToken = (token: string) =>
+    send(t, { host: "keys.example.com", headers: { authorization: `Bearer ${token}` } });
+  /** Rewrites the key file, moving its mtime on: kernel timestamps are coarse (a clock tick), so two writes a few ms apart may share one. */
+  async function rewrite(text: string): Promise<void> {
+    const before = (await stat(jwksFile)).mtime;
+    await writeFile(jwksFile, text);
+    const after = new Date(before.getTime() + 10_000);
+    await utimes(jwksFile, after, after);
+  }
+
+  it("a token signed by the file's key passes; another key's is refused with 403; an edited file counts on the next request", async () => {
+    script = () => undefined;
+    app.seen.length = 0;
+    // behavior.mdx:5 "allowed only if it has been correctly signed by the issuer".
+    expect((await withToken(jwt(keyA.privateKey))).status).toBe(200);
+    // "Reject requests with an invalid token with a `403 Forbidden` error" (gateway/api-gateway/get-started.mdx:328);
+    // no ERR_NGROK code is documented for it.
+    const refused = await withToken(jwt(keyB.privateKey));
+    expect([refused.status, refused.headers["ngrok-error-code"]]).toEqual([403, undefined]);
+    expect(app.seen).toHaveLength(1);
+    // Keys rotated in the file: B's now, A's no longer.
+    await rewrite(jwksOf(keyB));
+    expect((await withToken(jwt(keyB.privateKey))).status).toBe(200);
+    expect((await withToken(jwt(keyA.privateKey))).status).toBe(403);
+    // A file that turns bad serves no keys (the old ones are not kept): the token cannot be checked.
+    await rewrite("{");
+    const broken = await withToken(jwt(keyB.privateKey));
+    expect(broken.status).toBe(500);
+    expect(broken.text).toContain(`no keys given for ${JKU}`);
+    await rewrite(jwksOf(keyA));
+    expect((await withToken(jwt(keyA.privateKey))).status).toBe(200);
+    expect(app.seen).toHaveLength(3);
+  });
+
+  it.each([
+    ["missing", undefined, "cannot be read (ENOENT)"],
+    ["not JSON", "{keys:", "is not JSON ("],
+    ["a PEM key", keyA.publicKey.export({ type: "spki", format: "pem" }), "is a PEM file, not a JWKS"],
+    [
+      "one JWK",
+      JSON.stringify(keyA.publicKey.export({ format: "jwk" })),
+      'is one JWK, not a JWKS: put it in {"keys": [ … ]}',
+    ],
+    ["not a JWKS", '{"key": []}', 'is not a JWKS: {"keys": [...]} expected'],
+    ["a key without kty", '{"keys": [{"kty": "EC"}, {"x": "1"}]}', 'is not a JWKS: keys[1] is not a JWK (no "kty")'],
+  ])("refuses to start when the file is %s, naming it (a usage error: exit 2)", async (_name, text, problem) => {
+    const file = join(dir, `bad-${_name.replace(/\W/g, "-")}.json`);
+    if (text !== undefined) await writeFile(file, text);
+    const err = await startEmulator({ port: 0, trafficPort: 0, engine, jwks: { [JKU]: file } }).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(StartError);
+    expect((err as StartError).message).toContain(`--jwks ${JKU}: ${file} ${problem}`);
   });
 });
 

@@ -433,18 +433,40 @@ table("jwt-validation", [
     outcome: { kind: "deny", status: 401 },
   },
   {
-    cite: "jwt-validation/behavior.mdx:19 the issuer 'must exactly match' (trailing slash included); the status is not documented: unknown",
+    cite: "jwt-validation/behavior.mdx:21 the issuer 'must exactly match' (trailing slash included); an invalid token is 403 (gateway/api-gateway/get-started.mdx:328)",
     policy: JWT_POLICY,
     req: bearer(jwt({ ...claims, iss: "https://issuer.example.com" })),
     ctx: { jwtKeys: { keys: [jwk] } },
-    outcome: { kind: "unknown", reason: expect.stringContaining("issuer") },
+    outcome: { kind: "deny", status: 403 },
+    then: (r) => expect((resultOf(r)!.error as { message: string }).message).toContain("issuer"),
   },
   {
-    cite: "jwt-validation: a token signed by another key does not verify",
+    cite: "jwt-validation: a token signed by another key does not verify: 403 (gateway/api-gateway/get-started.mdx:328)",
     policy: JWT_POLICY,
     req: bearer(jwt(claims, ec().privateKey)),
     ctx: { jwtKeys: { keys: [jwk] } },
-    outcome: { kind: "unknown", reason: expect.stringContaining("signature") },
+    outcome: { kind: "deny", status: 403 },
+    then: (r) => expect((resultOf(r)!.error as { message: string }).message).toContain("signature"),
+  },
+  {
+    cite: "jwt-validation: `keys` and `sources` written as one object, as ngrok's examples do (gateway/api-gateway/get-started.mdx:356-359), with keys given per jku URL",
+    policy: oneRule([
+      {
+        type: "jwt-validation",
+        config: {
+          issuer: { allow_list: [{ value: "https://issuer.example.com/" }] },
+          audience: { allow_list: [{ value: "api" }] },
+          http: { tokens: [{ type: "jwt", method: "header", name: "Authorization", prefix: "Bearer " }] },
+          jws: {
+            allowed_algorithms: ["ES256"],
+            keys: { sources: { additional_jkus: ["https://issuer.example.com/jwks"] } },
+          },
+        },
+      },
+    ]),
+    req: bearer(jwt(claims)),
+    ctx: { jwtKeys: { "https://issuer.example.com/jwks": { keys: [jwk] } } },
+    outcome: forward,
   },
   {
     cite: "jwt-validation: keys come from jku URLs, never fetched: none given is unknown",
