@@ -25,6 +25,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeStamp } from "./build-stamp.mjs";
 import { loadRegistry } from "./registry.mjs";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
@@ -277,3 +278,5 @@ try {
 } finally {
   rmSync(cacheDir, { recursive: true, force: true });
 }
+// Last: what `npm test` checks to skip a build of what is already built (scripts/build-stamp.mjs).
+writeStamp();

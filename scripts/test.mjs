@@ -1,4 +1,5 @@
-// `npm test`: the build (test/e2e spawns bin/edgectl.js, which runs dist/), then the whole suite
+// `npm test`: the build (test/e2e spawns bin/edgectl.js, which runs dist/) unless dist/ is already
+// the build of this tree (scripts/build-stamp.mjs; in CI, `npm ci` has just built it), then the whole suite
 // (vitest run, with any arguments given after `--`). vitest's own output, its `Tests N passed`
 // line included (.ci/run reads it), goes through untouched. Last comes the total time,
 // `npm test: NN.N s`. The exit code is the build's, else vitest's. The type check is a static
@@ -6,6 +7,7 @@
 // and CI runs lint before the tests.
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { distIsFresh } from "./build-stamp.mjs";
 
 const started = performance.now();
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -26,11 +28,14 @@ function finish(code) {
   process.exit(code);
 }
 
-const build = await node(["scripts/build.mjs"], { buffer: true });
-if (build.output) process.stdout.write(build.output);
-if (build.code !== 0) {
-  console.error(`npm test: the build failed (exit code ${build.code})`);
-  finish(build.code);
+if (distIsFresh()) console.log("npm test: dist/ is the build of this tree (not rebuilt)");
+else {
+  const build = await node(["scripts/build.mjs"], { buffer: true });
+  if (build.output) process.stdout.write(build.output);
+  if (build.code !== 0) {
+    console.error(`npm test: the build failed (exit code ${build.code})`);
+    finish(build.code);
+  }
 }
 const vitest = await node(["node_modules/vitest/vitest.mjs", "run", ...process.argv.slice(2)]);
 finish(vitest.code);
