@@ -56,6 +56,8 @@ const EXCEPTIONS: Record<string, string> = {
   "edgectl emulator --port 0 --edges read-only": "runs until stopped",
   "edgectl emulator --port 0 --traffic-port 0 --upstream https://app.internal=http://127.0.0.1:3000":
     "runs until stopped (test/emulator/traffic/process.test.ts runs it)",
+  "edgectl emulator --port 0 --traffic-port 0 --jwks https://issuer.example/.well-known/jwks.json=./jwks.json":
+    "runs until stopped (test/emulator/traffic/engine.test.ts serves a policy's keys from a file)",
   "edgectl emulator --port 4040 &                 # prints http://127.0.0.1:4040":
     "runs until stopped, on a fixed port; the test's emulator stands in for it (its URL replaces http://127.0.0.1:4040)",
   "edgectl auth login": "asks for the key on a terminal",
