@@ -100,7 +100,8 @@ export function holdsRegexAction(document: unknown): boolean {
           isObject(rule) &&
           Array.isArray(rule.actions) &&
           rule.actions.some(
-            (a) => isObject(a) && typeof a.type === "string" && Object.hasOwn(ACTIONS, a.type) && ACTIONS[a.type]!.regex,
+            (a) =>
+              isObject(a) && typeof a.type === "string" && Object.hasOwn(ACTIONS, a.type) && ACTIONS[a.type]!.regex,
           ),
       ),
   );
