@@ -11,8 +11,10 @@
 //   configuration, src/policy/yaml.ts), required only when a YAML text is read (to check, mask
 //   or edit a Traffic Policy in YAML; src/output/yaml-write.ts prints one without it); dist/emulator.cjs,
 //   required only by `edgectl emulator`; dist/zod.cjs, required only by a command that makes
-//   a zod schema; dist/cel.cjs (src/policy/cel and @bufbuild/cel), required only for a Traffic
-//   Policy with CEL (expressions or `${…}`).
+//   a zod schema; dist/cel.cjs (src/policy/cel and @bufbuild/cel, with the RE2 that checks an
+//   action's patterns), required only for a Traffic Policy with CEL (expressions or `${…}`) or a
+//   pattern; dist/actions.cjs (src/policy/actions.ts: every action's spec and config schema),
+//   required with the validator, by a command that checks a policy.
 // The build reads no source text: it imports the registry (bundled on its own) for the words
 // and the modules of each bundle, and zod/mini for the names of its functions.
 // Then it saves commander's root help (dist/help.txt). No V8 code cache is made here: V8
