@@ -38,8 +38,12 @@ const BATCH = 1000;
 const BATCH_ROUNDS = Number(process.env.EDGECTL_BENCH_BATCH_ROUNDS ?? 5);
 // EDGECTL_BENCH_ONLY=batch: the batch rows alone (with the linearity rows), for a change to batches.
 const ONLY_BATCH = process.env.EDGECTL_BENCH_ONLY === "batch";
+// EDGECTL_BENCH_ONLY=endpoint: of those, the rows of issue 24's floors that a GET holds (node -e 0,
+// --version, --help, the bare GETs, failover get, endpoint get of a YAML and a JSON policy), no
+// policy check: for a change to what `endpoint get` or `failover get` loads.
+const ONLY_ENDPOINT = process.env.EDGECTL_BENCH_ONLY === "endpoint";
 // EDGECTL_BENCH_ONLY=startup: the start-up rows alone (with EDGECTL_BENCH_ROUNDS=1, a check that they run).
-const ONLY_STARTUP = process.env.EDGECTL_BENCH_ONLY === "startup";
+const ONLY_STARTUP = process.env.EDGECTL_BENCH_ONLY === "startup" || ONLY_ENDPOINT;
 // EDGECTL_BENCH_ONLY=traffic: the traffic port's rows alone (issue 30 item 7), on the machine's Node.
 const ONLY_TRAFFIC = process.env.EDGECTL_BENCH_ONLY === "traffic";
 /** Batch sizes for the linearity rows: the time per id should not grow with N. */
@@ -440,7 +444,7 @@ on_http_response:
           if (res.stdout !== "ok\n") throw new Error(`policy check answered ${JSON.stringify(res.stdout)}`);
         },
       });
-      const plan = [
+      const startupPlan = [
         { key: "node", name: "node -e 0", cmd: node.bin, args: ["-e", "0"], opts, rss: true },
         {
           key: "version",
@@ -489,6 +493,7 @@ on_http_response:
         policyRow("policy500json", "500 rules, JSON", policyFiles.json500, "policy20", "the 20-rule check"),
         policyRow("policy5000json", "5,000 rules, JSON", policyFiles.json5000, "policy500json", "the 500-rule check"),
       ];
+      const plan = ONLY_ENDPOINT ? startupPlan.filter((p) => !p.key.startsWith("policy")) : startupPlan;
       const rows = paired(plan, ROUNDS);
       // The first run on a Node version: no code cache yet (a fresh folder each time).
       const first = [];
@@ -526,10 +531,12 @@ on_http_response:
         `${tag}: --version/--help ≤ 1.1× node -e 0: ${both(rows.version)} / ${both(rows.help)}`,
       );
       // Contract: "5,000 rules are checked in well under ten times what 500 take" (wall, start-up included).
-      for (const [key, format] of [
-        ["policy5000", "YAML"],
-        ["policy5000json", "JSON"],
-      ])
+      for (const [key, format] of ONLY_ENDPOINT
+        ? []
+        : [
+            ["policy5000", "YAML"],
+            ["policy5000json", "JSON"],
+          ])
         goal(rows[key].ratio < 10, `${tag}: policy check 5,000 rules < 10× 500 rules (${format}): ${both(rows[key])}`);
       if (rows.get.rss !== undefined)
         goal(rows.get.rss < 60, `${tag}: failover get peak RSS < 60 MB: ${rows.get.rss.toFixed(1)} MB`);
@@ -763,7 +770,7 @@ if (!ONLY_BATCH && !ONLY_STARTUP) {
 }
 // A large account (issue 19 item 6): `migrate edge --all` on 1,000 edges and 3,000 backends,
 // served with ngrok's limit (120 requests a minute); the emulator counts the requests.
-if (!ONLY_BATCH) {
+if (!ONLY_BATCH && !ONLY_ENDPOINT) {
   const edges = ACCOUNT.https + ACCOUNT.tls + ACCOUNT.tcp;
   log(`account: edgectl ${MIGRATE_ALL.join(" ")} on ${edges} edges and ${ACCOUNT.backends} backends…`);
   const r = await accountRow({ node: process.execPath, bin: BIN, env: baseEnv({}), work });

@@ -11,8 +11,10 @@
 //   configuration, src/policy/yaml.ts), required only when a YAML text is read (to check, mask
 //   or edit a Traffic Policy in YAML; src/output/yaml-write.ts prints one without it); dist/emulator.cjs,
 //   required only by `edgectl emulator`; dist/zod.cjs, required only by a command that makes
-//   a zod schema; dist/cel.cjs (src/policy/cel and @bufbuild/cel), required only for a Traffic
-//   Policy with CEL (expressions or `${…}`).
+//   a zod schema; dist/cel.cjs (src/policy/cel and @bufbuild/cel, with the RE2 that checks an
+//   action's patterns), required only for a Traffic Policy with CEL (expressions or `${…}`) or a
+//   pattern; dist/actions.cjs (src/policy/actions.ts: every action's spec and config schema),
+//   required with the validator, by a command that checks a policy.
 // The build reads no source text: it imports the registry (bundled on its own) for the words
 // and the modules of each bundle, and zod/mini for the names of its functions.
 // Then it saves commander's root help (dist/help.txt). No V8 code cache is made here: V8
@@ -45,6 +47,7 @@ const common = {
 // available): esbuild turns every one into require().
 // The config file's lock and atomic write go to dist/config-write.cjs, required by main.cjs
 // only when a command writes the config file.
+const actionsModule = fileURLToPath(new URL("../src/policy/actions.js", import.meta.url));
 const writeApart = {
   name: "config-write-apart",
   setup(b) {
@@ -60,6 +63,15 @@ const writeApart = {
     // (src/policy/index.ts loadCel): a policy of actions alone never reads it.
     b.onResolve({ filter: /^\.\/cel\/index\.js$/ }, (args) =>
       /[\\/]src[\\/]policy[\\/]/.test(args.importer) ? { path: "./cel.cjs", external: true } : undefined,
+    );
+    // The action table (src/policy/actions.ts and its 26 modules: each config's schema, made on
+    // first use) likewise (dist/actions.cjs), required with the validator (src/policy/index.ts),
+    // which a command loads only to check a policy: `endpoint get` parses none of it. Its RE2
+    // checker is in dist/cel.cjs (src/policy/cel/index.ts), loaded for a policy that needs it.
+    b.onResolve({ filter: /\/actions\.js$/ }, (args) =>
+      /[\\/]src[\\/]/.test(args.importer) && join(args.resolveDir, args.path) === actionsModule
+        ? { path: "./actions.cjs", external: true }
+        : undefined,
     );
     // The emulator's server (with zod classic, its locales and yaml) to dist/emulator.cjs:
     // sharing zod with the command tree, it made esbuild wrap all of zod in lazy module
@@ -192,6 +204,10 @@ const words = [...new Set(REGISTRY.map(firstWord))].filter(
 );
 // All at once (esbuild builds them side by side; one after another they were most of the build's time).
 await Promise.all([
+  // The action table (dist/actions.cjs, see writeApart), with zod on demand like the main bundles.
+  build({ ...mainOptions, entryPoints: { actions: "src/policy/actions.ts" }, metafile: true }).then(({ metafile }) =>
+    noteZodUsed(metafile),
+  ),
   mainBundle("main", REGISTRY),
   ...words.map((word) =>
     mainBundle(

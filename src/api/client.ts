@@ -125,7 +125,7 @@ export class ApiClient {
   private readonly host: string;
   /** The headers of every request without a body: the same for all of a client's requests. */
   private readonly baseHeaders: Readonly<Record<string, string>>;
-  /** The same as node:http takes them without a copy (name, value, …), Host last as node:http adds it. */
+  /** The same as node:http takes them without a copy (name, value, ...), Host last as node:http adds it. */
   private readonly baseHeaderList: readonly string[];
 
   constructor(private readonly options: ClientOptions) {

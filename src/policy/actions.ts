@@ -32,6 +32,8 @@ import { spec as terminateTls } from "./actions/terminate-tls.js";
 import { spec as urlRewrite } from "./actions/url-rewrite.js";
 import { spec as verifyWebhook } from "./actions/verify-webhook.js";
 
+export { useRe2 } from "./actions/fields.js";
+
 export const PHASES = ["on_tcp_connect", "on_http_request", "on_http_response"] as const;
 export type Phase = (typeof PHASES)[number];
 /**
@@ -87,6 +89,11 @@ export interface ActionSpec {
    * src/policy/index.ts says how two of them are worded.
    */
   authentication?: true;
+  /**
+   * Its config holds RE2 patterns (fields.ts re2): the CEL bundle, which holds RE2, is loaded
+   * for a policy with it before it is checked (src/policy/index.ts loadCel).
+   */
+  regex?: true;
 }
 
 // In the order earlier versions listed them (messages list them in this order).

@@ -11,6 +11,7 @@ import {
   warningsOf,
   expressionsOf,
   templatesOf,
+  useRe2,
   type ActionPhase,
   type ConfigPath,
   type Phase,
@@ -74,9 +75,10 @@ export interface CheckOptions {
 
 const kindOf = (target: Target): EndpointKind => target.kind ?? (target.internal ? "internal" : "public");
 
-// The CEL checker (src/policy/cel/), loaded only for a policy with expressions or `${…}`:
+// The CEL checker (src/policy/cel/), loaded only for a policy with expressions or `${…}`, or
+// with an action whose config holds RE2 patterns (RE2 is bundled with it: ActionSpec.regex):
 // loadCel() before checkPolicy, as parsePolicyText does for the text it parses. Until it is
-// loaded, expressions are not checked.
+// loaded, expressions are not checked (and a pattern is not checked but refused: fields.ts re2).
 let cel: typeof Cel | undefined;
 
 /** Whether a parsed document holds CEL: an `expressions` key or a `${` anywhere (one walk). */
@@ -87,10 +89,32 @@ export function holdsCel(document: unknown, depth = 0): boolean {
   return Object.entries(document).some(([k, v]) => k === "expressions" || holdsCel(v, depth + 1));
 }
 
-/** Loads the CEL checker (once) when `document` holds CEL; undefined: load it whatever the document. */
+/** Whether a parsed policy has an action whose config holds RE2 patterns (ActionSpec.regex). */
+export function holdsRegexAction(document: unknown): boolean {
+  if (!isObject(document)) return false;
+  return Object.values(document).some(
+    (rules) =>
+      Array.isArray(rules) &&
+      rules.some(
+        (rule) =>
+          isObject(rule) &&
+          Array.isArray(rule.actions) &&
+          rule.actions.some(
+            (a) =>
+              isObject(a) && typeof a.type === "string" && Object.hasOwn(ACTIONS, a.type) && ACTIONS[a.type]!.regex,
+          ),
+      ),
+  );
+}
+
+/**
+ * Loads the CEL checker (once) when `document` holds CEL or an action whose patterns RE2 checks;
+ * undefined: load it whatever the document.
+ */
 export async function loadCel(document?: unknown): Promise<void> {
-  if (cel || (document !== undefined && !holdsCel(document))) return;
+  if (cel || (document !== undefined && !holdsCel(document) && !holdsRegexAction(document))) return;
   cel = await import("./cel/index.js");
+  useRe2(cel.re2Problem);
 }
 
 const OTHER = "ERR_NGROK_2201";

@@ -27,6 +27,8 @@ describe("the package", () => {
       "dist/main-failover.cjs",
       "dist/config-write.cjs",
       "dist/yaml.cjs",
+      "dist/actions.cjs",
+      "dist/cel.cjs",
       "dist/emulator.cjs",
       "dist/help.txt",
       "package.json",

@@ -10,10 +10,15 @@ const PROBE = fileURLToPath(new URL("../helpers/yaml-probe.cjs", import.meta.url
 // The CEL bundle (dist/cel.cjs) likewise, in the same runs: required only for a policy with CEL
 // (expressions or `${…}`; issue 27 item 7), whatever its format.
 const CEL_PROBE = fileURLToPath(new URL("../helpers/cel-probe.cjs", import.meta.url));
+// And the action table's bundle (dist/actions.cjs), required with the validator alone: a command
+// that only shows a policy parses neither it nor RE2 (in dist/cel.cjs, loaded for a pattern to check).
+const ACTIONS_PROBE = fileURLToPath(new URL("../helpers/actions-probe.cjs", import.meta.url));
 const suite = useFaultServer("key_yaml");
-const run = (args: string[]) => suite.run(args, { env: { NODE_OPTIONS: `--require ${PROBE} --require ${CEL_PROBE}` } });
+const run = (args: string[]) =>
+  suite.run(args, { env: { NODE_OPTIONS: `--require ${PROBE} --require ${CEL_PROBE} --require ${ACTIONS_PROBE}` } });
 const loaded = (stderr: string) => stderr.split("\n").find((l) => l.startsWith("yaml library loaded: "));
 const celLoaded = (stderr: string) => stderr.split("\n").find((l) => l.startsWith("cel library loaded: "));
+const actionsLoaded = (stderr: string) => stderr.split("\n").find((l) => l.startsWith("action schemas loaded: "));
 
 const PLAIN = `# hooks, then 404
 on_http_request:
@@ -53,6 +58,11 @@ describe("the yaml library on demand", () => {
     expect(r.stdout).toContain("# hooks, then 404\n");
     expect(r.stdout).not.toContain("s3cret");
     expect(loaded(r.stderr)).toBe("yaml library loaded: yaml.cjs");
+    // Shown, not checked: neither the action schemas nor RE2 and CEL (issue 24 item 5).
+    expect([actionsLoaded(r.stderr), celLoaded(r.stderr)]).toEqual([
+      "action schemas loaded: no",
+      "cel library loaded: no",
+    ]);
   });
 
   it("is not loaded by endpoint get of a JSON policy, printed as YAML", async () => {
@@ -89,6 +99,22 @@ describe("the yaml library on demand", () => {
     expect(r.stdout).toBe("ok");
     expect(loaded(r.stderr)).toBe("yaml library loaded: no");
     expect(celLoaded(r.stderr)).toBe("cel library loaded: no");
+    expect(actionsLoaded(r.stderr)).toBe("action schemas loaded: actions.cjs");
+  });
+
+  it("loads the CEL bundle, which holds RE2, for a JSON policy whose action has a pattern to check", async () => {
+    // url-rewrite's `from` is RE2 (traffic-policy/actions/url-rewrite.mdx:33-36): no lookahead.
+    const policy = { on_http_request: [{ actions: [{ type: "url-rewrite", config: { from: "(?=x)", to: "/" } }] }] };
+    const r = await run(["policy", "check", file("regex.json", JSON.stringify(policy)), "--agent"]);
+    expect([r.stdout, r.exitCode]).toEqual([
+      "on_http_request[0].actions[0].config.from: not an RE2 regular expression: invalid or unsupported Perl syntax: `(?=`",
+      2,
+    ]);
+    expect([loaded(r.stderr), celLoaded(r.stderr), actionsLoaded(r.stderr)]).toEqual([
+      "yaml library loaded: no",
+      "cel library loaded: cel.cjs",
+      "action schemas loaded: actions.cjs",
+    ]);
   });
 
   it("loads the CEL bundle for a JSON policy with an expression, which it checks for real", async () => {

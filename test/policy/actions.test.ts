@@ -3,7 +3,7 @@
 // traffic-policy/actions/<type>.mdx unless named). Problems are `place: message` fragments,
 // the place below the action's `config` ("" for the config itself).
 import fc from "fast-check";
-import { beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test, vi } from "vitest";
 import {
   ACTIONS,
   SSE_PHASE,
@@ -724,5 +724,48 @@ describe("properties", () => {
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+// RE2 is bundled with the CEL checker (dist/cel.cjs), loaded by loadCel for a policy whose
+// action has a pattern to check (ActionSpec.regex): in a fresh copy of the validator, nothing
+// else loads it. The five actions whose pattern is RE2: url-rewrite.mdx:33-36 and
+// redirect.mdx:33-35 (`from`), request-body-find-replace.mdx:36, response-body-find-replace.mdx:36
+// and sse-find-replace.mdx:41-44 ("Supports RE2 syntax").
+describe("RE2, loaded for the actions whose patterns it checks", () => {
+  const REGEX: [type: string, config: unknown, phase: ActionPhase][] = [
+    ["url-rewrite", { from: "(?=x)", to: "/" }, "on_http_request"],
+    ["redirect", { from: "(?=x)", to: "/" }, "on_http_request"],
+    ["request-body-find-replace", { replacements: [{ from: "(?=x)" }] }, "on_http_request"],
+    ["response-body-find-replace", { replacements: [{ from: "(?=x)" }] }, "on_http_response"],
+    ["sse-find-replace", { replacements: [{ from: "(?=x)" }] }, SSE_PHASE],
+  ];
+  const policy = ([type, config, phase]: (typeof REGEX)[number]) => ({ [phase]: [{ actions: [{ type, config }] }] });
+  const agent = { protocol: "https", internal: false, kind: "agent" } as const;
+  const fresh = async () => {
+    vi.resetModules();
+    return import("../../src/policy/index.js");
+  };
+
+  test("the actions marked regex are those five", () => {
+    expect(
+      Object.keys(ACTIONS)
+        .filter((t) => ACTIONS[t]!.regex)
+        .sort(),
+    ).toEqual(REGEX.map((r) => r[0]).sort());
+  });
+
+  test.each(REGEX)("%s: its pattern is checked once loadCel has seen the policy", async (...row) => {
+    const v = await fresh();
+    await v.loadCel(policy(row));
+    expect(v.checkPolicy(policy(row), agent).map((p) => p.message)).toEqual([
+      "not an RE2 regular expression: invalid or unsupported Perl syntax: `(?=`",
+    ]);
+  });
+
+  test("a policy without CEL or a pattern loads none, and a pattern checked without it is a bug, never passed", async () => {
+    const v = await fresh();
+    await v.loadCel({ on_http_request: [{ actions: [{ type: "deny" }] }] });
+    expect(() => v.checkPolicy(policy(REGEX[0]!), agent)).toThrow("RE2 is not loaded");
   });
 });

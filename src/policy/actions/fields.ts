@@ -4,7 +4,6 @@
 // common to all of them is cited here. Schemas are made on first use (see ../actions.ts).
 import * as z from "zod/mini";
 import { parseDuration } from "../duration.js";
-import { re2Problem } from "./regex.js";
 
 export const str = () => z.string();
 export const bool = () => z.boolean();
@@ -138,8 +137,24 @@ export const duration = (min?: number, max?: number, range?: string) => {
 };
 export const SECOND = 1000;
 
-/** An RE2 pattern (github.com/google/re2/wiki/Syntax), unless interpolated. */
-export const re2 = () => literal(re2Problem);
+// RE2 (src/policy/actions/regex.ts, with @bufbuild/re2) is bundled with the CEL checker, which
+// compiles RE2 too (dist/cel.cjs, scripts/build.mjs): src/policy/index.ts's loadCel loads it for a
+// policy with an action whose config RE2 checks (ActionSpec.regex) and hands its checker here.
+let re2Problem: ((pattern: string) => string | undefined) | undefined;
+/** The RE2 checker, from the CEL bundle once loaded (src/policy/index.ts loadCel). */
+export function useRe2(check: (pattern: string) => string | undefined): void {
+  re2Problem = check;
+}
+
+/**
+ * An RE2 pattern (github.com/google/re2/wiki/Syntax), unless interpolated. A pattern checked
+ * before RE2 is loaded is a bug of the caller (loadCel first), never a pattern passed unchecked.
+ */
+export const re2 = () =>
+  literal((pattern) => {
+    if (!re2Problem) throw new Error("RE2 is not loaded: loadCel(document) before checking this policy");
+    return re2Problem(pattern);
+  });
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 function isIpv6(ip: string): boolean {

@@ -18,6 +18,7 @@ const body = (phase: "on_http_request" | "on_http_response"): ActionSpec => ({
   phases: [phase], // request :22, response :22
   schema: () => replacements(replacement()),
   celFields: ["replacements[].from", "replacements[].to"], // :35, :40 cel={true}
+  regex: true,
 });
 
 export const requestBody = body("on_http_request");
@@ -27,4 +28,5 @@ export const sse: ActionSpec = {
   // sse :35-39 "Valid values are data and retry. Defaults to data… CEL interpolation is supported."
   schema: () => replacements({ field: z.optional(oneOfText(["data", "retry"])), ...replacement() }),
   celFields: ["replacements[].field", "replacements[].from", "replacements[].to"], // sse :35-50
+  regex: true,
 };

@@ -18,4 +18,5 @@ export const spec: ActionSpec = {
       headers: z.optional(headerMap(0, 10, false, true)),
     }),
   celFields: ["from", "to", "headers.*"], // :33, :37, :45 cel={true}
+  regex: true,
 };

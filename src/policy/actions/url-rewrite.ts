@@ -11,4 +11,5 @@ export const spec: ActionSpec = {
       to: str(), // :38-41 required
     }),
   celFields: ["from", "to"], // :33, :38 cel={true}
+  regex: true,
 };

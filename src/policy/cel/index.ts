@@ -1,6 +1,7 @@
 // ngrok's CEL, checked and evaluated (the contract, "CEL, parsed and type-checked"): one
 // environment (src/policy/cel/environment.ts, functions.ts) for the validator and the
-// evaluator. Loaded only when a policy has expressions or `${…}` (src/policy/index.ts loadCel).
+// evaluator. Loaded only when a policy has expressions or `${…}`, or an action whose pattern RE2
+// checks (src/policy/index.ts loadCel).
 import {
   celEnv,
   celList,
@@ -18,6 +19,9 @@ import { checkCel, parseCel, type CelFinding } from "./check.js";
 import type { CelScope } from "./environment.js";
 import { runtimeFunctions, toPlain } from "./functions.js";
 
+// RE2's verdict on an action's pattern (url-rewrite, redirect, the find-replace actions), here
+// with the RE2 that CEL's matches() compiles with: one copy of the engine (src/policy/actions/fields.ts).
+export { re2Problem } from "../actions/regex.js";
 export type { CelFinding } from "./check.js";
 export type { CelScope } from "./environment.js";
 
