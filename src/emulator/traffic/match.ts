@@ -9,8 +9,19 @@ import type { EndpointRecord } from "../store.js";
 
 const DEFAULT_PORT: Record<string, number> = { "https:": 443, "http:": 80, "tls:": 443 };
 
+const addresses = new Map<string, string | undefined>();
+
 /** scheme://host:port, the host in lower case and the scheme's default port filled in; undefined when not a URL. */
 export function addressOf(url: string): string | undefined {
+  // Remembered: a forward-internal URL is looked up on every request, and parsing one is ~2 µs.
+  if (addresses.has(url)) return addresses.get(url);
+  if (addresses.size >= 1000) addresses.clear();
+  const address = parseAddress(url);
+  addresses.set(url, address);
+  return address;
+}
+
+function parseAddress(url: string): string | undefined {
   let u: URL;
   try {
     u = new URL(url);
