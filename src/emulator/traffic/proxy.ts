@@ -25,11 +25,14 @@ const HOP_BY_HOP = new Set([
 function connectionNamed(values: readonly string[] | undefined): Set<string> | undefined {
   if (values === undefined) return undefined;
   let named: Set<string> | undefined;
-  for (const v of values)
+  for (const v of values) {
+    // The usual values name only what is dropped anyway.
+    if (v === "keep-alive" || v === "close") continue;
     for (const token of v.split(",")) {
       const t = token.trim().toLowerCase();
-      if (t !== "") (named ??= new Set()).add(t);
+      if (t !== "" && !HOP_BY_HOP.has(t) && t !== "close") (named ??= new Set()).add(t);
     }
+  }
   return named;
 }
 

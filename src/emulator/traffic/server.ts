@@ -88,7 +88,7 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
       throw new StartError(`--log-requests ${opts.logFile}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
     }
   const log = new RequestLog(opts.log, opts.logFile);
-  const index = new EndpointIndex(() => store.endpoints.all());
+  const index = new EndpointIndex(store.endpoints);
   const sessions = new Sessions();
   const jwks = new JwksCache();
   const states = new Map<string, EvalState>();
@@ -188,7 +188,7 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
     const identity = headers.cookie && sessions.identityOf(headers.cookie.join("; "));
     const cookie = withoutSessionCookie(headers.cookie);
     if (cookie) headers.cookie = cookie;
-    else delete headers.cookie;
+    else if (headers.cookie) delete headers.cookie;
     let evalReq: EvalRequest = {
       method: record.method,
       url: record.url,
@@ -417,7 +417,9 @@ function rulesThatRan(trace: readonly TraceEntry[]): string[] {
 
 /** Removes the last value of a (comma-separated, maybe repeated) header and returns it. */
 function takeLast(headers: Record<string, string[]>, name: string): string | undefined {
-  const values = (headers[name] ?? [])
+  const given = headers[name];
+  if (given === undefined) return undefined;
+  const values = given
     .flatMap((v) => v.split(","))
     .map((v) => v.trim())
     .filter((v) => v !== "");
