@@ -34,9 +34,20 @@ function parseAddress(url: string): string | undefined {
 
 export const isInternal = (e: EndpointRecord) => e.bindings.includes("internal");
 
+let lastHeader: string | undefined;
+let lastHost: string | undefined;
 /** The host of a Host header, lower case, without port or final dot. */
 export function hostOf(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
+  // The last one remembered: a client sends the same Host request after request.
+  if (header !== lastHeader) {
+    lastHost = parseHost(header);
+    lastHeader = header;
+  }
+  return lastHost;
+}
+
+function parseHost(header: string): string | undefined {
   const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([^:[\]]+))(?::\d*)?$/.exec(header.trim());
   if (!m) return undefined;
   return (m[1] ?? m[2]!).toLowerCase().replace(/\.$/, "");

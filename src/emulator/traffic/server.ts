@@ -155,7 +155,8 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
     // (contract: every test connects from loopback); its scheme from X-Forwarded-Proto, default
     // https. The value read is the connection's, not the client's header: it is taken out, and
     // ngrok's own append (proxy.ts) puts it back.
-    const peer = (req.socket.remoteAddress ?? "").replace(/^::ffff:(?=\d+\.)/, "");
+    const remote = req.socket.remoteAddress ?? "";
+    const peer = remote.startsWith("::ffff:") ? remote.replace(/^::ffff:(?=\d+\.)/, "") : remote;
     let clientIp = peer;
     if (isLoopback(peer)) {
       const given = takeLast(headers, "x-forwarded-for");
@@ -435,7 +436,7 @@ function pathAndQuery(url: string): string {
   return `${u.pathname}${u.search}`;
 }
 
-const isLoopback = (a: string) => a === "::1" || /^127\.\d+\.\d+\.\d+$/.test(a);
+const isLoopback = (a: string) => a === "127.0.0.1" || a === "::1" || /^127\.\d+\.\d+\.\d+$/.test(a);
 
 function collect(stream: Readable): Promise<Buffer> {
   return new Promise((resolve, reject) => {
