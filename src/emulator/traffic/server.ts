@@ -177,8 +177,11 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
       status: 0,
       ms: 0,
     };
-    const finish = (status: number, outcome: string, extra: Partial<RequestRecord> = {}) => {
-      Object.assign(record, { status, outcome, ...extra, ms: performance.now() - t0 });
+    const finish = (status: number, outcome: string, extra?: Partial<RequestRecord>) => {
+      record.status = status;
+      record.outcome = outcome;
+      if (extra) Object.assign(record, extra);
+      record.ms = performance.now() - t0;
       log.write(record);
     };
     const fail = (e: EdgeError) => {
@@ -226,8 +229,8 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
         kind: isInternal(endpoint) ? "internal" : "public",
         state: stateOf(endpoint.id),
         schemes: engine.schemes,
-        ...(identity ? { identity } : {}),
       };
+      if (identity) ctx.identity = identity;
       hops.push({ endpoint, policy, ctx });
       if (!policy.request) {
         outcome = { kind: "forward" };
@@ -354,7 +357,7 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
     answer.body.pipe(res);
     answer.body.once("error", () => res.destroy());
     const by = outcome.by;
-    res.once("close", () => finish(answer.status, "forward", by ? { by } : {}));
+    res.once("close", () => finish(answer.status, "forward", by ? { by } : undefined));
   }
 
   await new Promise<void>((resolve, reject) => {

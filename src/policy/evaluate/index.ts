@@ -141,14 +141,18 @@ function runPhase(
   let units = 0;
   let fixed: Record<string, unknown> | undefined;
   let activation: Activation | undefined;
-  const current = (): Activation =>
-    (activation ??= {
-      ...(fixed ??= connVariables(walk.req, walk.ctx.protocol)),
-      req: reqVariables(walk.req),
-      ...(walk.res ? { res: resVariables(walk.res) } : {}),
-      vars: copy(vars),
-      actions: { ngrok: copy(walk.results) },
-    });
+  const current = (): Activation => {
+    if (activation) return activation;
+    // Built by assignment: object spreads are what a request's evaluation spent most on here.
+    const made: Activation = {};
+    fixed ??= connVariables(walk.req, walk.ctx.protocol);
+    for (const k in fixed) made[k] = fixed[k];
+    made.req = reqVariables(walk.req);
+    if (walk.res) made.res = resVariables(walk.res);
+    made.vars = copy(vars);
+    made.actions = { ngrok: copy(walk.results) };
+    return (activation = made);
+  };
   let outcome: Outcome | undefined;
   const list = Array.isArray(rules) ? rules : [];
   for (let i = 0; i < list.length; i++) {

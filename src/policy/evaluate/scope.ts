@@ -76,7 +76,8 @@ export function reqVariables(req: EvalRequest): Record<string, unknown> {
       path,
       raw_path: path,
       query,
-      query_params: u ? queryParams(u.searchParams) : {},
+      // u.searchParams is made (the query parsed) on first read: not for a URL without one.
+      query_params: u && u.search !== "" ? queryParams(u.searchParams) : {},
       uri: path + (query === "" ? "" : `?${query}`),
       raw: req.url,
       user_password: u && u.username !== "" ? `${u.username}:${u.password}` : "",
