@@ -17,16 +17,7 @@ import { endpointOffline, sendEdgeError, ERR_WEBHOOK, type EdgeError } from "./e
 import { JwksCache, jkusOf } from "./jwks.js";
 import { RequestLog, type RequestRecord } from "./log.js";
 import { EndpointIndex, addressOf, hostOf, isInternal } from "./match.js";
-import {
-  answerHeaders,
-  flat,
-  headerLists,
-  isEdgeError,
-  lists,
-  sendUpstream,
-  upstreamAgent,
-  upstreamHeaders,
-} from "./proxy.js";
+import { flat, headerLists, isEdgeError, lists, sendUpstream, upstreamAgent, upstreamHeaders } from "./proxy.js";
 import { Sessions, signinLocation, withoutSessionCookie } from "./signin.js";
 
 export interface TrafficOptions {
@@ -100,7 +91,10 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
   const policyOf = (e: EndpointRecord): Promise<Policy> => {
     let p = policies.get(e.traffic_policy);
     if (!p) {
-      if (policies.size > 1000) policies.clear(), parsed.clear();
+      if (policies.size > 1000) {
+        policies.clear();
+        parsed.clear();
+      }
       const text = e.traffic_policy;
       p = parsePolicyText(text).then((r) => {
         const policy = describePolicy(r.ok ? r.document : {});
