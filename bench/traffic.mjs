@@ -35,6 +35,11 @@ export function tenRules() {
   return { on_http_request: rules };
 }
 
+/**
+ * A server of the bench. Its stderr goes to /dev/null, as a CI job's would go to a file or
+ * nowhere: the traffic port's line per request is written (a write(2) per turn of its event
+ * loop), and costs what it costs there, not what a pipe nobody reads or a terminal would.
+ */
 function start(cmd, args, env) {
   const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "ignore"], env });
   const lines = [];

@@ -103,12 +103,18 @@ export interface EndpointRecord {
 export class Collection<T extends { id: string }> {
   private readonly byId = new Map<string, T>();
   private readonly order: string[] = [];
+  private changes = 0;
 
   /** `kind`: where its records go in the state file, whose loader checks each one saved. */
   constructor(readonly kind: RecordKind) {}
 
   get size(): number {
     return this.order.length;
+  }
+
+  /** Grows with every put and delete: an index of these records (the traffic port's) is current while it stays. */
+  get version(): number {
+    return this.changes;
   }
 
   get(id: string): T | undefined {
@@ -132,12 +138,14 @@ export class Collection<T extends { id: string }> {
 
   /** Adds a record, or replaces the one with its id. */
   put(record: T): void {
+    this.changes++;
     if (!this.byId.has(record.id)) this.order.splice(lowerBound(this.order, record.id), 0, record.id);
     this.byId.set(record.id, record);
   }
 
   delete(id: string): boolean {
     if (!this.byId.delete(id)) return false;
+    this.changes++;
     const i = lowerBound(this.order, id);
     if (this.order[i] === id) this.order.splice(i, 1);
     return true;

@@ -4,7 +4,8 @@ import { createWriteStream, type WriteStream } from "node:fs";
 import type { By } from "./engine.js";
 
 export interface RequestRecord {
-  time: string;
+  /** When it arrived; JSON.stringify writes it as toISOString() does. */
+  time: Date;
   method: string;
   /** The URL as the endpoint saw it: scheme://host/path?query */
   url: string;
@@ -33,8 +34,18 @@ export function formatLine(r: RequestRecord): string {
   );
 }
 
+/**
+ * The lines and JSON lines go out in batches: those of the requests finished in one turn of the
+ * event loop are written together when the turn ends (setImmediate: before the next poll for
+ * I/O, so a client in the same process sees its answer after its line), i.e. one write(2) per
+ * turn, not per request. A line to stderr or /dev/null is a synchronous write(2) each, which on
+ * a busy machine is most of the log's cost (~8 µs a request in a profile of the traffic bench).
+ */
 export class RequestLog {
   private readonly file: WriteStream | undefined;
+  private lines = "";
+  private json = "";
+  private scheduled = false;
 
   constructor(
     private readonly line: ((text: string) => void) | undefined,
@@ -46,11 +57,25 @@ export class RequestLog {
   }
 
   write(r: RequestRecord): void {
-    this.line?.(`${formatLine(r)}\n`);
-    this.file?.write(`${JSON.stringify(r)}\n`);
+    if (this.line) this.lines += `${formatLine(r)}\n`;
+    if (this.file) this.json += `${JSON.stringify(r)}\n`;
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.flush);
+    }
   }
 
+  /** Writes what is pending now. */
+  readonly flush = (): void => {
+    this.scheduled = false;
+    const { lines, json } = this;
+    this.lines = this.json = "";
+    if (lines !== "") this.line?.(lines);
+    if (json !== "") this.file?.write(json);
+  };
+
   close(): Promise<void> {
+    this.flush();
     const file = this.file;
     return file ? new Promise((resolve) => file.end(resolve)) : Promise.resolve();
   }

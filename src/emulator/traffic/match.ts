@@ -9,8 +9,19 @@ import type { EndpointRecord } from "../store.js";
 
 const DEFAULT_PORT: Record<string, number> = { "https:": 443, "http:": 80, "tls:": 443 };
 
+const addresses = new Map<string, string | undefined>();
+
 /** scheme://host:port, the host in lower case and the scheme's default port filled in; undefined when not a URL. */
 export function addressOf(url: string): string | undefined {
+  // Remembered: a forward-internal URL is looked up on every request, and parsing one is ~2 µs.
+  if (addresses.has(url)) return addresses.get(url);
+  if (addresses.size >= 1000) addresses.clear();
+  const address = parseAddress(url);
+  addresses.set(url, address);
+  return address;
+}
+
+function parseAddress(url: string): string | undefined {
   let u: URL;
   try {
     u = new URL(url);
@@ -23,34 +34,43 @@ export function addressOf(url: string): string | undefined {
 
 export const isInternal = (e: EndpointRecord) => e.bindings.includes("internal");
 
+let lastHeader: string | undefined;
+let lastHost: string | undefined;
 /** The host of a Host header, lower case, without port or final dot. */
 export function hostOf(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
+  // The last one remembered: a client sends the same Host request after request.
+  if (header !== lastHeader) {
+    lastHost = parseHost(header);
+    lastHeader = header;
+  }
+  return lastHost;
+}
+
+function parseHost(header: string): string | undefined {
   const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([^:[\]]+))(?::\d*)?$/.exec(header.trim());
   if (!m) return undefined;
   return (m[1] ?? m[2]!).toLowerCase().replace(/\.$/, "");
 }
 
 /**
- * The endpoints by address, made again whenever the store changes (the store is the truth;
- * this is its index for the hot path).
+ * The endpoints by address, made again whenever the store's endpoints change (the store is the
+ * truth; this is its index for the hot path, checked by the collection's version: O(1) a request).
  */
 export class EndpointIndex {
   private byAddress = new Map<string, EndpointRecord>();
   /** Public wildcard endpoints per scheme: [suffix (".example.com"), endpoint], longest suffix first. */
   private wildcards = new Map<string, Array<[string, EndpointRecord]>>();
-  private seen: readonly EndpointRecord[] = [];
+  private seen = -1;
 
-  constructor(private readonly all: () => EndpointRecord[]) {}
+  constructor(private readonly records: { readonly version: number; all(): EndpointRecord[] }) {}
 
   private refresh(): void {
-    const records = this.all();
-    // Records are replaced, never mutated (store.ts): the same objects in the same order are the same index.
-    if (records.length === this.seen.length && records.every((r, i) => r === this.seen[i])) return;
-    this.seen = records;
+    if (this.records.version === this.seen) return;
+    this.seen = this.records.version;
     this.byAddress = new Map();
     this.wildcards = new Map();
-    for (const r of records) {
+    for (const r of this.records.all()) {
       const address = addressOf(r.url);
       if (address === undefined) continue;
       this.byAddress.set(address, r);

@@ -21,49 +21,113 @@ const HOP_BY_HOP = new Set([
   "trailer",
 ]);
 
-/** Headers (lower-case names) without the hop-by-hop ones, nor any the Connection header names. */
-export function endToEnd(headers: Record<string, string[]>): Record<string, string[]> {
-  const named = new Set<string>();
-  for (const v of headers.connection ?? [])
-    for (const token of v.split(",")) if (token.trim() !== "") named.add(token.trim().toLowerCase());
+/** The fields a Connection header names (lower case), which are hop-by-hop too; undefined when none. */
+function connectionNamed(values: readonly string[] | undefined): Set<string> | undefined {
+  if (values === undefined) return undefined;
+  let named: Set<string> | undefined;
+  for (const v of values) {
+    // The usual values name only what is dropped anyway.
+    if (v === "keep-alive" || v === "close") continue;
+    for (const token of v.split(",")) {
+      const t = token.trim().toLowerCase();
+      if (t !== "" && !HOP_BY_HOP.has(t) && t !== "close") (named ??= new Set()).add(t);
+    }
+  }
+  return named;
+}
+
+/**
+ * A message's headers (node's rawHeaders: name, value, name, value…) by lower-case name, each
+ * with its values in order, as node's headersDistinct has them, in one pass. `__proto__` is
+ * left out (headersDistinct drops it too: it lands on the prototype).
+ */
+export function headerLists(raw: readonly string[]): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  for (const [k, v] of Object.entries(headers)) if (!HOP_BY_HOP.has(k) && !named.has(k)) out[k] = v;
+  for (let i = 0; i < raw.length; i += 2) {
+    const k = raw[i]!.toLowerCase();
+    if (k === "__proto__") continue;
+    const had = out[k];
+    if (had === undefined) out[k] = [raw[i + 1]!];
+    else had.push(raw[i + 1]!);
+  }
   return out;
 }
 
 /**
- * X-Forwarded-For / -Proto appended to, X-Forwarded-Host kept when the client sent one, else
- * the Host (ngrok-docs endpoints/cloud-endpoints/http.mdx:396-408, "Upstream headers").
+ * What goes to the upstream, for node:http (one value as a string, several as a list), in one
+ * pass: without the hop-by-hop headers nor any the Connection header names, X-Forwarded-For / -Proto appended to,
+ * X-Forwarded-Host kept when the client sent one, else the Host (ngrok-docs
+ * endpoints/cloud-endpoints/http.mdx:396-408, "Upstream headers").
  */
-export function forwardedHeaders(
+export function upstreamHeaders(
   headers: Record<string, string[]>,
   clientIp: string,
   proto: "http" | "https",
   host: string,
-): Record<string, string[]> {
-  const append = (name: string, value: string) => {
-    const had = headers[name];
-    return had && had.length > 0 ? [`${had.join(", ")}, ${value}`] : [value];
-  };
-  return {
-    ...headers,
-    "x-forwarded-for": append("x-forwarded-for", clientIp),
-    "x-forwarded-proto": append("x-forwarded-proto", proto),
-    "x-forwarded-host": headers["x-forwarded-host"] ?? [host],
-  };
+): Record<string, string | string[]> {
+  const named = connectionNamed(headers.connection);
+  const out: Record<string, string | string[]> = {};
+  for (const k in headers) {
+    if (HOP_BY_HOP.has(k) || named?.has(k)) continue;
+    const v = headers[k]!;
+    if (k === "x-forwarded-for" || k === "x-forwarded-proto") {
+      const add = k === "x-forwarded-for" ? clientIp : proto;
+      out[k] = v.length > 0 ? `${v.join(", ")}, ${add}` : add;
+    } else out[k] = v.length === 1 ? v[0]! : v;
+  }
+  if (!("x-forwarded-for" in out)) out["x-forwarded-for"] = clientIp;
+  if (!("x-forwarded-proto" in out)) out["x-forwarded-proto"] = proto;
+  if (!("x-forwarded-host" in out)) out["x-forwarded-host"] = host;
+  return out;
+}
+
+/**
+ * An upstream's answer headers for node:http's writeHead, in one pass over rawHeaders: lower-case
+ * names, several values as a list, without the hop-by-hop ones nor ngrok-error-code, which an
+ * upstream can never set (http.mdx:461).
+ */
+export function answerHeaders(raw: readonly string[]): Record<string, string | string[]> {
+  let connection: string[] | undefined;
+  const out: Record<string, string | string[]> = {};
+  for (let i = 0; i < raw.length; i += 2) {
+    const k = raw[i]!.toLowerCase();
+    const v = raw[i + 1]!;
+    if (k === "connection") (connection ??= []).push(v);
+    if (HOP_BY_HOP.has(k) || k === "ngrok-error-code" || k === "__proto__") continue;
+    const had = out[k];
+    if (had === undefined) out[k] = v;
+    else if (typeof had === "string") out[k] = [had, v];
+    else had.push(v);
+  }
+  const named = connectionNamed(connection);
+  if (named) for (const k of named) delete out[k];
+  return out;
+}
+
+/** node:http's form (answerHeaders) back to lists, for on_http_response. */
+export function lists(headers: Record<string, string | string[]>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const k in headers) {
+    const v = headers[k]!;
+    out[k] = typeof v === "string" ? [v] : v;
+  }
+  return out;
 }
 
 /** For node:http: one value as a string (Host must be one), several as a list. */
 export function flat(headers: Record<string, string[]>): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(headers)) out[k] = v.length === 1 ? v[0]! : v;
+  for (const k in headers) {
+    const v = headers[k]!;
+    out[k] = v.length === 1 ? v[0]! : v;
+  }
   return out;
 }
 
 export interface UpstreamAnswer {
   status: number;
-  /** Lower-case names, end-to-end only. */
-  headers: Record<string, string[]>;
+  /** Lower-case names, end-to-end only, in node:http's form (answerHeaders). */
+  headers: Record<string, string | string[]>;
   body: Readable;
 }
 
@@ -77,7 +141,7 @@ export const upstreamAgent = () => new http.Agent({ keepAlive: true, maxSockets:
  */
 export function sendUpstream(
   target: string,
-  req: { method: string; pathAndQuery: string; headers: Record<string, string[]>; body: Buffer | Readable },
+  req: { method: string; pathAndQuery: string; headers: Record<string, string | string[]>; body: Buffer | Readable },
   timeoutMs: number,
   agent: http.Agent,
 ): Promise<UpstreamAnswer | EdgeError> {
@@ -98,18 +162,12 @@ export function sendUpstream(
         port: base.port || 80,
         method: req.method,
         path: `${prefix}${req.pathAndQuery}`,
-        headers: flat(req.headers),
+        headers: req.headers,
         agent,
         // The header names and values came through node:http already.
         setHost: false,
       },
-      (res) => {
-        const headers: Record<string, string[]> = {};
-        for (const [k, v] of Object.entries(res.headersDistinct)) if (v) headers[k] = v;
-        // An upstream can never set ngrok-error-code (http.mdx:461).
-        delete headers["ngrok-error-code"];
-        done({ status: res.statusCode ?? 502, headers: endToEnd(headers), body: res });
-      },
+      (res) => done({ status: res.statusCode ?? 502, headers: answerHeaders(res.rawHeaders), body: res }),
     );
     const timer = setTimeout(() => {
       done(upstreamTimeout(addr, timeoutMs));

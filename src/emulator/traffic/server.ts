@@ -17,7 +17,7 @@ import { endpointOffline, sendEdgeError, ERR_WEBHOOK, type EdgeError } from "./e
 import { JwksCache, jkusOf } from "./jwks.js";
 import { RequestLog, type RequestRecord } from "./log.js";
 import { EndpointIndex, addressOf, hostOf, isInternal } from "./match.js";
-import { endToEnd, flat, forwardedHeaders, isEdgeError, sendUpstream, upstreamAgent } from "./proxy.js";
+import { flat, headerLists, isEdgeError, lists, sendUpstream, upstreamAgent, upstreamHeaders } from "./proxy.js";
 import { Sessions, signinLocation, withoutSessionCookie } from "./signin.js";
 
 export interface TrafficOptions {
@@ -29,7 +29,7 @@ export interface TrafficOptions {
   upstreams?: Record<string, string>;
   /** jku URLs (https://issuer.example/.well-known/jwks.json) → a local JWKS file that serves them (jwks.ts). */
   jwks?: Record<string, string>;
-  /** Each request's line (with its newline), e.g. to stderr. */
+  /** The requests' lines (each with its newline; those finished in one turn of the event loop in one call), e.g. to stderr. */
   log?: (line: string) => void;
   /** --log-requests: JSON lines appended to this file. */
   logFile?: string;
@@ -82,18 +82,28 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
       throw new StartError(`--log-requests ${opts.logFile}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
     }
   const log = new RequestLog(opts.log, opts.logFile);
-  const index = new EndpointIndex(() => store.endpoints.all());
+  const index = new EndpointIndex(store.endpoints);
   const sessions = new Sessions();
   const states = new Map<string, EvalState>();
   const policies = new Map<string, Promise<Policy>>();
+  /** The parsed policies by text, once parsed: the hot path takes them without an await. */
+  const parsed = new Map<string, Policy>();
   const agentPool = upstreamAgent();
 
   const policyOf = (e: EndpointRecord): Promise<Policy> => {
     let p = policies.get(e.traffic_policy);
     if (!p) {
-      if (policies.size > 1000) policies.clear();
-      p = parsePolicyText(e.traffic_policy).then((parsed) => describePolicy(parsed.ok ? parsed.document : {}));
-      policies.set(e.traffic_policy, p);
+      if (policies.size > 1000) {
+        policies.clear();
+        parsed.clear();
+      }
+      const text = e.traffic_policy;
+      p = parsePolicyText(text).then((r) => {
+        const policy = describePolicy(r.ok ? r.document : {});
+        parsed.set(text, policy);
+        return policy;
+      });
+      policies.set(text, p);
     }
     return p;
   };
@@ -133,23 +143,27 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
       raw = m[2]!.startsWith("/") ? m[2]! : `/${m[2]!}`;
     }
 
-    const headers: Record<string, string[]> = {};
-    for (const [k, v] of Object.entries(req.headersDistinct)) if (v) headers[k] = v;
+    // From rawHeaders in one pass (req.headers and req.headersDistinct are each another).
+    const headers = headerLists(req.rawHeaders);
+    // Host: node keeps the first of several (as req.headers.host); Cookie: all, joined by "; ".
+    const hostHeader = headers.host?.[0];
     // The connection: its address, or on a loopback connection the last X-Forwarded-For value
     // (contract: every test connects from loopback); its scheme from X-Forwarded-Proto, default
     // https. The value read is the connection's, not the client's header: it is taken out, and
     // ngrok's own append (proxy.ts) puts it back.
-    const peer = (req.socket.remoteAddress ?? "").replace(/^::ffff:(?=\d+\.)/, "");
+    const remote = req.socket.remoteAddress ?? "";
+    const peer = remote.startsWith("::ffff:") ? remote.replace(/^::ffff:(?=\d+\.)/, "") : remote;
     let clientIp = peer;
     if (isLoopback(peer)) {
       const given = takeLast(headers, "x-forwarded-for");
       if (given !== undefined && isIP(given)) clientIp = given;
     }
     const proto = takeLast(headers, "x-forwarded-proto")?.toLowerCase() === "http" ? "http" : "https";
-    const host = named ?? hostOf(req.headers.host) ?? "";
+    const host = named ?? hostOf(hostHeader) ?? "";
     if (named !== undefined) headers.host = [named];
+    const now = clock();
     const record: RequestRecord = {
-      time: clock().toISOString(),
+      time: now,
       method: req.method ?? "GET",
       url: `${proto}://${host}${raw}`,
       client_ip: clientIp,
@@ -159,8 +173,11 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
       status: 0,
       ms: 0,
     };
-    const finish = (status: number, outcome: string, extra: Partial<RequestRecord> = {}) => {
-      Object.assign(record, { status, outcome, ...extra, ms: performance.now() - t0 });
+    const finish = (status: number, outcome: string, extra?: Partial<RequestRecord>) => {
+      record.status = status;
+      record.outcome = outcome;
+      if (extra) Object.assign(record, extra);
+      record.ms = performance.now() - t0;
       log.write(record);
     };
     const fail = (e: EdgeError) => {
@@ -168,17 +185,17 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
       finish(e.status, "error", { error_code: e.code });
     };
 
-    const identity = sessions.identityOf(req.headers.cookie);
+    const identity = headers.cookie && sessions.identityOf(headers.cookie.join("; "));
     const cookie = withoutSessionCookie(headers.cookie);
     if (cookie) headers.cookie = cookie;
-    else delete headers.cookie;
+    else if (headers.cookie) delete headers.cookie;
     let evalReq: EvalRequest = {
       method: record.method,
       url: record.url,
       headers,
       body: EMPTY,
       clientIp,
-      time: clock(),
+      time: now,
     };
     let bodyRead: Promise<Buffer> | undefined;
     const readBody = () => (bodyRead ??= collect(req));
@@ -202,21 +219,23 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
       const endpoint: EndpointRecord = current;
       current = undefined;
       record.endpoints.push(endpoint.url);
-      const policy = await policyOf(endpoint);
+      const policy = parsed.get(endpoint.traffic_policy) ?? (await policyOf(endpoint));
       const ctx: EvalContext = {
         protocol: endpoint.url.toLowerCase().startsWith("http:") ? "http" : "https",
         kind: isInternal(endpoint) ? "internal" : "public",
         state: stateOf(endpoint.id),
         schemes: engine.schemes,
-        ...(identity ? { identity } : {}),
       };
+      if (identity) ctx.identity = identity;
       hops.push({ endpoint, policy, ctx });
       if (!policy.request) {
         outcome = { kind: "forward" };
       } else {
         if (policy.needsBody) evalReq.body = await readBody();
         if (policy.jkus.length) ctx.jwtKeys = await jwks.keysFor(policy.jkus);
-        const r = await engine.evaluateRequest(policy.document, evalReq, ctx);
+        const pending = engine.evaluateRequest(policy.document, evalReq, ctx);
+        // The evaluator answers synchronously: no await (a turn of the microtask queue) then.
+        const r = pending instanceof Promise ? await pending : pending;
         record.rules.push(...rulesThatRan(r.trace));
         evalReq = r.request;
         outcome = r.outcome;
@@ -316,8 +335,7 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
     // To the agent endpoint's local server.
     const target = agent!;
     record.upstream = target;
-    const hostHeader = named ?? req.headers.host ?? host;
-    const sent = forwardedHeaders(endToEnd(evalReq.headers), clientIp, proto, hostHeader);
+    const sent = upstreamHeaders(evalReq.headers, clientIp, proto, named ?? hostHeader ?? host);
     // The path and query as received, unless a policy rewrote the URL.
     const path = evalReq.url === record.url ? raw : pathAndQuery(evalReq.url);
     const answer = await sendUpstream(
@@ -329,13 +347,13 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
     if (isEdgeError(answer)) return fail(answer);
     if (hops.some((h) => h.policy.response)) {
       const body = await collect(answer.body);
-      return respondWith({ status: answer.status, headers: answer.headers, body }, outcome);
+      return respondWith({ status: answer.status, headers: lists(answer.headers), body }, outcome);
     }
-    res.writeHead(answer.status, flat(answer.headers));
+    res.writeHead(answer.status, answer.headers);
     answer.body.pipe(res);
     answer.body.once("error", () => res.destroy());
-    await new Promise<void>((resolve) => res.once("close", resolve));
-    finish(answer.status, "forward", outcome.by ? { by: outcome.by } : {});
+    const by = outcome.by;
+    res.once("close", () => finish(answer.status, "forward", by ? { by } : undefined));
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -399,7 +417,9 @@ function rulesThatRan(trace: readonly TraceEntry[]): string[] {
 
 /** Removes the last value of a (comma-separated, maybe repeated) header and returns it. */
 function takeLast(headers: Record<string, string[]>, name: string): string | undefined {
-  const values = (headers[name] ?? [])
+  const given = headers[name];
+  if (given === undefined) return undefined;
+  const values = given
     .flatMap((v) => v.split(","))
     .map((v) => v.trim())
     .filter((v) => v !== "");
@@ -415,7 +435,7 @@ function pathAndQuery(url: string): string {
   return `${u.pathname}${u.search}`;
 }
 
-const isLoopback = (a: string) => a === "::1" || /^127\.\d+\.\d+\.\d+$/.test(a);
+const isLoopback = (a: string) => a === "127.0.0.1" || a === "::1" || /^127\.\d+\.\d+\.\d+$/.test(a);
 
 function collect(stream: Readable): Promise<Buffer> {
   return new Promise((resolve, reject) => {

@@ -143,17 +143,18 @@ function toCel(value: unknown): unknown {
 
 /** The entries of a plain object as the ReadonlyMap celMap wraps, each value converted on first read. */
 class LazyEntries implements ReadonlyMap<string, unknown> {
-  private readonly done = new Map<string, unknown>();
+  /** The entries read so far, converted; made on the first read (most maps of a request are never read). */
+  private done: Map<string, unknown> | undefined;
   constructor(private readonly source: Record<string, unknown>) {}
   get size(): number {
     return Object.keys(this.source).length;
   }
   get(key: string): unknown {
     if (typeof key !== "string" || !Object.hasOwn(this.source, key)) return undefined;
-    let v = this.done.get(key);
+    let v = this.done?.get(key);
     if (v === undefined) {
       v = toCel(this.source[key]);
-      if (v !== undefined) this.done.set(key, v);
+      if (v !== undefined) (this.done ??= new Map()).set(key, v);
     }
     return v;
   }

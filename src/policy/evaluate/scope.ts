@@ -59,7 +59,8 @@ function readUrl(text: string): URL | undefined {
 export function reqVariables(req: EvalRequest): Record<string, unknown> {
   const u = readUrl(req.url);
   const path = u ? u.pathname : "/";
-  const query = u ? u.search.replace(/^\?/, "") : "";
+  // URL's search is "" or "?…", its protocol "scheme:".
+  const query = u ? u.search.slice(1) : "";
   const host = req.headers.host?.[0] ?? u?.host ?? "";
   const vars: Record<string, unknown> = {
     method: req.method,
@@ -69,13 +70,14 @@ export function reqVariables(req: EvalRequest): Record<string, unknown> {
     user_agent: req.headers["user-agent"]?.[0] ?? "",
     content_length: req.body.length,
     url: {
-      scheme: u ? u.protocol.replace(/:$/, "") : "",
+      scheme: u ? u.protocol.slice(0, -1) : "",
       host: u?.hostname ?? "",
       authority: u?.host ?? "",
       path,
       raw_path: path,
       query,
-      query_params: u ? queryParams(u.searchParams) : {},
+      // u.searchParams is made (the query parsed) on first read: not for a URL without one.
+      query_params: u && u.search !== "" ? queryParams(u.searchParams) : {},
       uri: path + (query === "" ? "" : `?${query}`),
       raw: req.url,
       user_password: u && u.username !== "" ? `${u.username}:${u.password}` : "",
@@ -115,6 +117,7 @@ export function connVariables(req: EvalRequest, protocol: Protocol): Record<stri
       url: u ? `${protocol}://${u.host}` : "",
       addr: `${host}:${port}`,
     },
-    time: { now: req.time.toISOString().replace(/\.\d{3}Z$/, "Z") },
+    // toISOString() always ends in .sssZ: whole seconds, as ngrok gives time.now.
+    time: { now: `${req.time.toISOString().slice(0, -5)}Z` },
   };
 }

@@ -1,0 +1,57 @@
+// The traffic port's header passes (src/emulator/traffic/proxy.ts), each one pass over its
+// input: hop-by-hop fields and those Connection names dropped both ways (ngrok-docs
+// endpoints/cloud-endpoints/http.mdx:350-355), X-Forwarded-* as ngrok sets them (http.mdx:396-408),
+// ngrok-error-code never from an upstream (http.mdx:461).
+import { describe, expect, it } from "vitest";
+import { answerHeaders, headerLists, upstreamHeaders } from "../../../src/emulator/traffic/proxy.js";
+
+describe("header passes", () => {
+  it("headerLists: lower-case names, every value in order, as headersDistinct", () => {
+    const h = headerLists(["Host", "a.example.com", "X-A", "1", "x-a", "2", "__proto__", "z"]);
+    expect(h).toEqual({ host: ["a.example.com"], "x-a": ["1", "2"] });
+    expect(Object.getPrototypeOf(h)).toBe(Object.prototype);
+  });
+
+  it("upstreamHeaders: end-to-end fields in place, X-Forwarded-For/-Proto appended, -Host kept or the Host", () => {
+    const sent = upstreamHeaders(
+      {
+        host: ["a.example.com"],
+        "x-forwarded-for": ["198.51.100.1"],
+        connection: ["keep-alive, X-Hop"],
+        "x-hop": ["1"],
+        te: ["trailers"],
+        "set-cookie": ["a=1", "b=2"],
+      },
+      "127.0.0.1",
+      "https",
+      "a.example.com",
+    );
+    expect(Object.entries(sent)).toEqual([
+      ["host", "a.example.com"],
+      ["x-forwarded-for", "198.51.100.1, 127.0.0.1"],
+      ["set-cookie", ["a=1", "b=2"]],
+      ["x-forwarded-proto", "https"],
+      ["x-forwarded-host", "a.example.com"],
+    ]);
+    expect(upstreamHeaders({ "x-forwarded-host": ["orig.example.net"] }, "::1", "http", "h")).toEqual({
+      "x-forwarded-host": "orig.example.net",
+      "x-forwarded-for": "::1",
+      "x-forwarded-proto": "http",
+    });
+  });
+
+  it("answerHeaders: hop-by-hop, Connection-named and ngrok-error-code dropped, repeated fields kept as a list", () => {
+    const raw = ["Content-Type", "text/plain", "Set-Cookie", "x=1", "Connection", "keep-alive, X-Hop", "X-Hop", "1"];
+    raw.push(
+      "Set-Cookie",
+      "y=2",
+      "Keep-Alive",
+      "timeout=5",
+      "Ngrok-Error-Code",
+      "forged",
+      "Transfer-Encoding",
+      "chunked",
+    );
+    expect(answerHeaders(raw)).toEqual({ "content-type": "text/plain", "set-cookie": ["x=1", "y=2"] });
+  });
+});
