@@ -47,7 +47,7 @@ describe("an https API (self-signed certificate for localhost and 127.0.0.1)", (
   let cert: TestCert;
   let api: ApiServer;
   beforeAll(async () => {
-    cert = makeCert();
+    cert = await makeCert();
     api = await startHttpsApi(cert);
   });
   afterAll(async () => {
@@ -269,7 +269,7 @@ describe("an https API (self-signed certificate for localhost and 127.0.0.1)", (
   it("the API's certificate is checked against the API's host, not the proxy's", async () => {
     // A certificate for localhost only, served on 127.0.0.1: wrong for https://127.0.0.1,
     // even when the proxy itself is reached as localhost.
-    const nameOnly = makeCert("DNS:localhost");
+    const nameOnly = await makeCert("DNS:localhost");
     const strict = await startHttpsApi(nameOnly);
     try {
       const env = { NODE_EXTRA_CA_CERTS: nameOnly.certFile, EDGECTL_BASE_URL: `https://127.0.0.1:${strict.port}` };
