@@ -15,6 +15,7 @@ const INPUTS = [
   "src",
   "bin",
   "scripts/build.mjs",
+  "scripts/build-stamp.mjs",
   "scripts/registry.mjs",
   "package.json",
   "package-lock.json",
