@@ -152,7 +152,7 @@ export function sendUpstream(
     const done = (v: UpstreamAnswer | EdgeError) => {
       if (settled) return;
       settled = true;
-      deadlines.delete(deadline);
+      clearTimeout(timer);
       resolve(v);
     };
     const out = http.request(
@@ -169,14 +169,10 @@ export function sendUpstream(
       },
       (res) => done({ status: res.statusCode ?? 502, headers: answerHeaders(res.rawHeaders), body: res }),
     );
-    const deadline: Deadline = {
-      at: performance.now() + timeoutMs,
-      fire: () => {
-        done(upstreamTimeout(addr, timeoutMs));
-        out.destroy();
-      },
-    };
-    deadlines.add(deadline, timeoutMs);
+    const timer = setTimeout(() => {
+      done(upstreamTimeout(addr, timeoutMs));
+      out.destroy();
+    }, timeoutMs);
     out.on("error", (err: NodeJS.ErrnoException) => {
       const code = err.code ?? err.message;
       if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EHOSTUNREACH" || code === "EADDRNOTAVAIL")
@@ -189,52 +185,6 @@ export function sendUpstream(
     else req.body.pipe(out);
   });
 }
-
-interface Deadline {
-  at: number;
-  fire: () => void;
-}
-
-/**
- * The upstream requests waiting for their answer, swept by one timer (a quarter of the shortest
- * timeout, at most a second) instead of a timer a request: a request times out between its
- * timeout and a quarter more. The timer runs only while a request waits, and keeps no process alive.
- */
-class Deadlines {
-  private readonly pending = new Set<Deadline>();
-  private timer: NodeJS.Timeout | undefined;
-  private every = Infinity;
-
-  add(d: Deadline, timeoutMs: number): void {
-    this.pending.add(d);
-    const every = Math.max(1, Math.min(1000, Math.floor(timeoutMs / 4)));
-    if (this.timer !== undefined && every >= this.every) return;
-    clearInterval(this.timer);
-    this.every = every;
-    this.timer = setInterval(this.sweep, every);
-    this.timer.unref();
-  }
-
-  delete(d: Deadline): void {
-    this.pending.delete(d);
-  }
-
-  private readonly sweep = (): void => {
-    const now = performance.now();
-    for (const d of this.pending)
-      if (d.at <= now) {
-        this.pending.delete(d);
-        d.fire();
-      }
-    if (this.pending.size === 0) {
-      clearInterval(this.timer);
-      this.timer = undefined;
-      this.every = Infinity;
-    }
-  };
-}
-
-const deadlines = new Deadlines();
 
 const targets = new Map<string, { base: URL; prefix: string }>();
 /** The --upstream URLs, parsed once each. */
