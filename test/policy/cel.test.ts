@@ -343,6 +343,24 @@ describe("evaluation with ngrok's functions", () => {
     expect(evaluateExpression("req.method ==", {})).toEqual({ error: expect.stringContaining("column") });
   });
 
+  test("dotted names answered by the activation give what the field selections give", () => {
+    const plain = { req: { url: { path: "/a" }, headers: { x: ["1"] }, list: [1] }, vars: { n: null } };
+    // A comprehension variable named like a root is its own value, not the activation's.
+    expect(evaluateExpression("[{'url': {'path': 'mine'}}].exists(req, req.url.path == 'mine')", plain)).toEqual({
+      value: true,
+    });
+    expect(evaluateExpression("req.url.path == '/a' && vars.n == null", plain)).toEqual({ value: true });
+    // No such key, a selection on a list, has(): CEL's own answers, the same before and after a hit.
+    for (let i = 0; i < 2; i++) {
+      expect(evaluateExpression("req.url.nope", plain)).toEqual({ error: expect.stringContaining("nope") });
+      expect(evaluateExpression("req.list.x", plain)).toEqual({ error: expect.any(String) });
+      expect(evaluateExpression("has(req.url.path) && !has(req.url.q) && req.headers.x == ['1']", plain)).toEqual({
+        value: true,
+      });
+      expect(evaluateExpression("toString == 1", plain)).toEqual({ error: expect.any(String) });
+    }
+  });
+
   test("renderTemplate", () => {
     expect(renderTemplate("https://${vars.service}.internal${req.url.path}", activation)).toEqual({
       value: "https://api.internal/api",

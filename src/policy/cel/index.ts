@@ -102,16 +102,19 @@ function lookup(name: string): unknown {
 // (functions.ts), bound to the activation in progress.
 const environment = celEnv({ funcs: [...strings, ...runtimeFunctions({ value: lookup })] });
 type Program = ReturnType<typeof plan>;
-const programs = new Map<string, Program | { error: string }>();
+/** A planned expression; `shadows`: a comprehension of it binds one of ngrok's root names (`[…].exists(req, …)`). */
+type Planned = { run: Program; shadows: boolean };
+const programs = new Map<string, Planned | { error: string }>();
 
-function program(text: string): Program | { error: string } {
+function program(text: string): Planned | { error: string } {
   let p = programs.get(text);
   if (p === undefined) {
     const parsed = parseCel(text);
     if ("error" in parsed) p = { error: `column ${parsed.column}: ${parsed.error}` };
     else
       try {
-        p = plan(environment, parsed.expr as Parameters<typeof plan>[1]);
+        const shadows = dottedNames(parsed.expr as unknown as Tree);
+        p = { run: plan(environment, parsed.expr as Parameters<typeof plan>[1]), shadows };
       } catch (e) {
         p = { error: message(e) };
       }
@@ -120,6 +123,102 @@ function program(text: string): Program | { error: string } {
     programs.set(text, p);
   }
   return p;
+}
+
+// ---- ngrok's dotted names, resolved directly ----
+//
+// @bufbuild/cel resolves `req.url.path` as cel-spec's name resolution says: the longest
+// qualified name first, so it asks the activation for `req.url.path`, then looks it up as a
+// type or an enum in its registry (a failing search through protobuf descriptors, ~1 µs each),
+// then `req.url`, the same, and only then `req` and the two field selections. The converted
+// activation (activationOf) answers those dotted names itself: a getter on its prototype for
+// each dotted name an expression names under one of ngrok's roots walks the converted maps, as
+// the field selections would (a CEL map's get, accessByName in @bufbuild/cel's field.ts), and
+// answers undefined wherever that walk would not give a value (no such key, not a map), so
+// CEL goes on with its own resolution and its own error there. Same values, no registry search.
+
+/** ngrok's variables' first segments (src/policy/cel/variables.ts), and set-vars' `vars`. */
+const ROOTS = new Set(["req", "res", "conn", "endpoint", "time", "vars", "actions"]);
+
+interface Tree {
+  exprKind: { case?: string; value?: unknown };
+}
+
+/** The prototype of every converted activation: a getter per dotted name met so far. */
+const dotted: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+const dottedCount = { n: 0 };
+
+function defineDotted(name: string): void {
+  if (Object.hasOwn(dotted, name) || dottedCount.n >= 4096) return;
+  dottedCount.n++;
+  const [root, ...parts] = name.split(".");
+  Object.defineProperty(dotted, name, {
+    get(this: Record<string, unknown>): unknown {
+      let v: unknown = this[root!];
+      for (const part of parts) {
+        if (!isCelMap(v)) return undefined;
+        v = v.get(part);
+        if (v === undefined) return undefined;
+      }
+      return v;
+    },
+  });
+}
+
+/**
+ * Registers the dotted names of the expression's field selections under ngrok's roots
+ * (`req.url.path`: `req.url` and `req.url.path`); true when a comprehension binds a root's name,
+ * whose own value the getters would not see (that expression is then given no getters).
+ */
+function dottedNames(expr: Tree): boolean {
+  let shadows = false;
+  const chain = (e: Tree): string | undefined => {
+    const k = e.exprKind;
+    if (k.case === "identExpr") return (k.value as { name: string }).name;
+    if (k.case !== "selectExpr") return undefined;
+    const s = k.value as { operand?: Tree; field: string; testOnly: boolean };
+    const base = s.operand && chain(s.operand);
+    return base === undefined || s.testOnly ? undefined : `${base}.${s.field}`;
+  };
+  const visit = (e: Tree | undefined, depth: number): void => {
+    if (!e || depth > 200) return;
+    const k = e.exprKind;
+    switch (k.case) {
+      case "selectExpr": {
+        const s = k.value as { operand?: Tree };
+        const name = chain(e);
+        if (name !== undefined && ROOTS.has(name.slice(0, name.indexOf(".")))) defineDotted(name);
+        return visit(s.operand, depth + 1);
+      }
+      case "callExpr": {
+        const c = k.value as { target?: Tree; args: Tree[] };
+        visit(c.target, depth + 1);
+        for (const a of c.args) visit(a, depth + 1);
+        return;
+      }
+      case "listExpr":
+        for (const a of (k.value as { elements: Tree[] }).elements) visit(a, depth + 1);
+        return;
+      case "structExpr":
+        for (const a of (k.value as { entries: { keyKind: { case?: string; value?: unknown }; value?: Tree }[] })
+          .entries) {
+          if (a.keyKind.case === "mapKey") visit(a.keyKind.value as Tree, depth + 1);
+          visit(a.value, depth + 1);
+        }
+        return;
+      case "comprehensionExpr": {
+        const c = k.value as Record<string, unknown>;
+        for (const v of [c.iterVar, c.iterVar2, c.accuVar]) if (typeof v === "string" && ROOTS.has(v)) shadows = true;
+        for (const f of ["iterRange", "accuInit", "loopCondition", "loopStep", "result"])
+          visit(c[f] as Tree | undefined, depth + 1);
+        return;
+      }
+      default:
+        return;
+    }
+  };
+  visit(expr, 0);
+  return shadows;
 }
 
 /**
@@ -187,8 +286,14 @@ let lastActivation: Activation | undefined;
 let lastConverted: Record<string, unknown> = {};
 function activationOf(activation: Activation): Record<string, unknown> {
   if (activation === lastActivation) return lastConverted;
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(activation)) out[k] = toCel(activation[k]);
+  // Own values over the dotted names' getters (an own dotted name, given flat, is defined: the
+  // prototype's getter has no setter).
+  const out = Object.create(dotted) as Record<string, unknown>;
+  const put = (k: string, v: unknown) =>
+    k.includes(".")
+      ? Object.defineProperty(out, k, { value: v, writable: true, enumerable: true, configurable: true })
+      : (out[k] = v);
+  for (const k of Object.keys(activation)) put(k, toCel(activation[k]));
   // A name that is a value and a prefix at once (`req.url`, a string, beside `req.url.path`) is
   // given flat: CEL resolves the longest qualified name, so each nested value gets its dotted
   // name too, and the flat one given wins.
@@ -198,7 +303,7 @@ function activationOf(activation: Activation): Record<string, unknown> {
       if (v instanceof Uint8Array || v instanceof Date) return;
       for (const [k, x] of Object.entries(v)) {
         const name = `${prefix}.${k}`;
-        if (!Object.hasOwn(activation, name)) out[name] = toCel(x);
+        if (!Object.hasOwn(activation, name)) put(name, toCel(x));
         walk(name, x, depth + 1);
       }
     };
@@ -214,11 +319,14 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 /** Evaluates one expression with ngrok's functions: its value (ints as numbers when exact), or its error. */
 export function evaluateExpression(text: string, activation: Activation): { value: unknown } | { error: string } {
   const p = program(text);
-  if (typeof p !== "function") return p;
+  if ("error" in p) return p;
   const before = current;
   current = activation;
   try {
-    const result = p(activationOf(activation) as never) as CelValue;
+    const converted = activationOf(activation);
+    // Without the getters: the expression's own comprehension variable answers its dotted names.
+    const given = p.shadows ? Object.assign(Object.create(null) as object, converted) : converted;
+    const result = p.run(given as never) as CelValue;
     if (isCelError(result)) return { error: result.message };
     return { value: plainValue(result) };
   } catch (e) {

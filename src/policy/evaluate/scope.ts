@@ -103,6 +103,19 @@ export function resVariables(res: EvalResponse): Record<string, unknown> {
   return vars;
 }
 
+/** time.now of the last second seen: toISOString() a request costs ~1 µs, and requests share their second. */
+let nowSecond = NaN;
+let nowText = "";
+function timeNow(time: Date): string {
+  const second = Math.floor(time.getTime() / 1000);
+  if (second !== nowSecond) {
+    // toISOString() always ends in .sssZ: whole seconds, as ngrok gives time.now.
+    nowText = `${time.toISOString().slice(0, -5)}Z`;
+    nowSecond = second;
+  }
+  return nowText;
+}
+
 /** conn.*, endpoint.* and time.* for a request. */
 export function connVariables(req: EvalRequest, protocol: Protocol): Record<string, unknown> {
   const u = readUrl(req.url);
@@ -117,7 +130,6 @@ export function connVariables(req: EvalRequest, protocol: Protocol): Record<stri
       url: u ? `${protocol}://${u.host}` : "",
       addr: `${host}:${port}`,
     },
-    // toISOString() always ends in .sssZ: whole seconds, as ngrok gives time.now.
-    time: { now: `${req.time.toISOString().slice(0, -5)}Z` },
+    time: { now: timeNow(req.time) },
   };
 }

@@ -3,6 +3,7 @@
 // `in`, `has()`, the macros that iterate, equality with a literal — and whole numbers stay ints.
 import { describe, expect, test } from "vitest";
 import { evaluateExpression } from "../../../src/policy/evaluate/cel.js";
+import { connVariables } from "../../../src/policy/evaluate/scope.js";
 
 const activation = {
   req: { headers: { host: ["a"], x: ["1", "2"] }, url: { port: 8080, params: { n: [{ k: 1 }] } } },
@@ -35,5 +36,28 @@ describe("CEL over lazily converted data", () => {
   test("a new activation is read afresh, not the one converted before it", () => {
     expect(evaluateExpression("vars.n", { vars: { n: 1 } })).toEqual({ value: 1 });
     expect(evaluateExpression("vars.n", { vars: { n: 2 } })).toEqual({ value: 2 });
+  });
+});
+
+describe("time.now (snippets/traffic-policy/variables/time.mdx), made once a second", () => {
+  test("whole seconds of each request's own time", () => {
+    const now = (iso: string) =>
+      (
+        connVariables(
+          {
+            method: "GET",
+            url: "https://a.example/",
+            headers: {},
+            body: Buffer.alloc(0),
+            clientIp: "",
+            time: new Date(iso),
+          },
+          "https",
+        ).time as { now: string }
+      ).now;
+    expect(now("2026-12-01T10:00:00.100Z")).toBe("2026-12-01T10:00:00Z");
+    expect(now("2026-12-01T10:00:00.900Z")).toBe("2026-12-01T10:00:00Z");
+    expect(now("2026-12-01T10:00:01.000Z")).toBe("2026-12-01T10:00:01Z");
+    expect(now("2025-01-02T03:04:05.999Z")).toBe("2025-01-02T03:04:05Z");
   });
 });
