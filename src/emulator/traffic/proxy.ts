@@ -38,11 +38,13 @@ function connectionNamed(values: readonly string[] | undefined): Set<string> | u
 
 /**
  * A message's headers (node's rawHeaders: name, value, name, value…) by lower-case name, each
- * with its values in order, as node's headersDistinct has them, in one pass. `__proto__` is
- * left out (headersDistinct drops it too: it lands on the prototype).
+ * with its values in order, as node's headersDistinct has them, in one pass. Like every header
+ * object here, it has no prototype (as headersDistinct has none), so that a header named
+ * `constructor` or `toString` is a header like any other; `__proto__` is left out, as
+ * headersDistinct leaves it.
  */
 export function headerLists(raw: readonly string[]): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+  const out: Record<string, string[]> = Object.create(null);
   for (let i = 0; i < raw.length; i += 2) {
     const k = raw[i]!.toLowerCase();
     if (k === "__proto__") continue;
@@ -66,7 +68,7 @@ export function upstreamHeaders(
   host: string,
 ): Record<string, string | string[]> {
   const named = connectionNamed(headers.connection);
-  const out: Record<string, string | string[]> = {};
+  const out: Record<string, string | string[]> = Object.create(null);
   for (const k in headers) {
     if (HOP_BY_HOP.has(k) || named?.has(k)) continue;
     const v = headers[k]!;
@@ -88,7 +90,7 @@ export function upstreamHeaders(
  */
 export function answerHeaders(raw: readonly string[]): Record<string, string | string[]> {
   let connection: string[] | undefined;
-  const out: Record<string, string | string[]> = {};
+  const out: Record<string, string | string[]> = Object.create(null);
   for (let i = 0; i < raw.length; i += 2) {
     const k = raw[i]!.toLowerCase();
     const v = raw[i + 1]!;
@@ -106,7 +108,7 @@ export function answerHeaders(raw: readonly string[]): Record<string, string | s
 
 /** node:http's form (answerHeaders) back to lists, for on_http_response. */
 export function lists(headers: Record<string, string | string[]>): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+  const out: Record<string, string[]> = Object.create(null);
   for (const k in headers) {
     const v = headers[k]!;
     out[k] = typeof v === "string" ? [v] : v;
@@ -116,7 +118,7 @@ export function lists(headers: Record<string, string | string[]>): Record<string
 
 /** For node:http: one value as a string (Host must be one), several as a list. */
 export function flat(headers: Record<string, string[]>): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
+  const out: Record<string, string | string[]> = Object.create(null);
   for (const k in headers) {
     const v = headers[k]!;
     out[k] = v.length === 1 ? v[0]! : v;

@@ -61,7 +61,8 @@ function copyRequest(req: EvalRequest): EvalRequest {
   return { ...req, headers: copyHeaders(req.headers) };
 }
 function copyHeaders(h: Record<string, string[]>): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+  // No prototype: a header named `constructor` (or a case's `__proto__`) is a name like any other.
+  const out: Record<string, string[]> = Object.create(null);
   for (const k of Object.keys(h)) {
     const name = k.toLowerCase();
     const had = out[name];

@@ -9,7 +9,17 @@ describe("header passes", () => {
   it("headerLists: lower-case names, every value in order, as headersDistinct", () => {
     const h = headerLists(["Host", "a.example.com", "X-A", "1", "x-a", "2", "__proto__", "z"]);
     expect(h).toEqual({ host: ["a.example.com"], "x-a": ["1", "2"] });
-    expect(Object.getPrototypeOf(h)).toBe(Object.prototype);
+    expect(Object.getPrototypeOf(h)).toBeNull();
+  });
+
+  // Names an object's prototype holds are headers like any other, both ways (review: a
+  // `Constructor` header made a plain {} throw, and an upstream's took the emulator down).
+  it.each(["Constructor", "toString", "hasOwnProperty", "valueOf"])("%s is a header like any other", (name) => {
+    const lower = name.toLowerCase();
+    expect(headerLists([name, "1", name, "2"])).toEqual({ [lower]: ["1", "2"] });
+    expect(answerHeaders([name, "1", name, "2"])).toEqual({ [lower]: ["1", "2"] });
+    expect(answerHeaders([name, "1"])).toEqual({ [lower]: "1" });
+    expect(upstreamHeaders({ [lower]: ["x"] }, "::1", "http", "h")[lower]).toBe("x");
   });
 
   it("upstreamHeaders: end-to-end fields in place, X-Forwarded-For/-Proto appended, -Host kept or the Host", () => {

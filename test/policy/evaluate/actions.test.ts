@@ -56,6 +56,16 @@ table("add-headers", [
     then: (r) => expect(r.request.headers["x-a"]).toEqual(["1", "2"]),
   },
   {
+    cite: "add-headers/behavior.mdx:10, with headers named as an object's prototype members (review: a plain {} threw)",
+    policy: oneRule([{ type: "add-headers", config: { headers: { constructor: "2", "x-b": "1" } } }]),
+    req: request("GET https://shop.example.com/", { headers: { constructor: "1", tostring: "t" } }),
+    outcome: forward,
+    then: (r) => {
+      expect(r.request.headers.constructor).toEqual(["1", "2"]);
+      expect(r.request.headers.tostring).toEqual(["t"]);
+    },
+  },
+  {
     cite: "add-headers/behavior.mdx:27 'Adding the host header override the existing value'",
     policy: oneRule([{ type: "add-headers", config: { headers: { Host: "other.example.com" } } }]),
     outcome: forward,
