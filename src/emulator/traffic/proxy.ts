@@ -137,64 +137,82 @@ export interface UpstreamAnswer {
 export const upstreamAgent = () => new http.Agent({ keepAlive: true, maxSockets: Infinity });
 
 /**
- * Sends the request to `target` (http://host:port, maybe with a base path) and resolves with its
- * answer, or with the edge error ngrok gives: refused → 8012, no answer in time → 3005, a broken
- * answer → 3004 (errors.ts).
+ * Sends the request to `target` (http://host:port, maybe with a base path) and calls `done` once
+ * with its answer, or with the edge error ngrok gives: refused → 8012, no answer in time → 3005,
+ * a broken answer → 3004 (errors.ts). A callback, not a promise: this is on every proxied
+ * request, and the traffic port's cost is counted per request (BENCHMARKS.md, "The traffic
+ * port, third pass").
  */
 export function sendUpstream(
   target: string,
   req: { method: string; pathAndQuery: string; headers: Record<string, string | string[]>; body: Buffer | Readable },
   timeoutMs: number,
   agent: http.Agent,
-): Promise<UpstreamAnswer | EdgeError> {
-  const { base, prefix } = parsedTarget(target);
-  const addr = base.host;
-  return new Promise((resolve) => {
-    let settled = false;
-    const done = (v: UpstreamAnswer | EdgeError) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(v);
-    };
-    const out = http.request(
-      {
-        protocol: base.protocol,
-        hostname: base.hostname.replace(/^\[(.*)\]$/, "$1"),
-        port: base.port || 80,
-        method: req.method,
-        path: `${prefix}${req.pathAndQuery}`,
-        headers: req.headers,
-        agent,
-        // The header names and values came through node:http already.
-        setHost: false,
-      },
-      (res) => done({ status: res.statusCode ?? 502, headers: answerHeaders(res.rawHeaders), body: res }),
-    );
-    const timer = setTimeout(() => {
-      done(upstreamTimeout(addr, timeoutMs));
-      out.destroy();
-    }, timeoutMs);
-    out.on("error", (err: NodeJS.ErrnoException) => {
-      const code = err.code ?? err.message;
-      if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EHOSTUNREACH" || code === "EADDRNOTAVAIL")
-        done(
-          upstreamRefused(addr, `dial tcp ${addr}: connect: ${code === "ECONNREFUSED" ? "connection refused" : code}`),
-        );
-      else done(upstreamInvalid(`${addr}: ${code}`));
-    });
-    if (Buffer.isBuffer(req.body)) out.end(req.body);
-    else req.body.pipe(out);
+  done: (answer: UpstreamAnswer | EdgeError) => void,
+): void {
+  const t = parsedTarget(target);
+  let settled = false;
+  const settle = (v: UpstreamAnswer | EdgeError) => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(timer);
+    done(v);
+  };
+  const out = http.request(
+    {
+      protocol: t.protocol,
+      hostname: t.hostname,
+      port: t.port,
+      method: req.method,
+      path: `${t.prefix}${req.pathAndQuery}`,
+      headers: req.headers,
+      agent,
+      // The header names and values came through node:http already.
+      setHost: false,
+    },
+    (res) => settle({ status: res.statusCode ?? 502, headers: answerHeaders(res.rawHeaders), body: res }),
+  );
+  const timer = setTimeout(() => {
+    settle(upstreamTimeout(t.addr, timeoutMs));
+    out.destroy();
+  }, timeoutMs);
+  out.on("error", (err: NodeJS.ErrnoException) => {
+    const code = err.code ?? err.message;
+    if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EHOSTUNREACH" || code === "EADDRNOTAVAIL")
+      settle(
+        upstreamRefused(t.addr, `dial tcp ${t.addr}: connect: ${code === "ECONNREFUSED" ? "connection refused" : code}`),
+      );
+    else settle(upstreamInvalid(`${t.addr}: ${code}`));
   });
+  if (Buffer.isBuffer(req.body)) out.end(req.body);
+  else req.body.pipe(out);
 }
 
-const targets = new Map<string, { base: URL; prefix: string }>();
+interface Target {
+  protocol: string;
+  /** Without an IPv6 address's brackets, as http.request takes it. */
+  hostname: string;
+  port: string | number;
+  /** host:port, as ngrok's errors name it. */
+  addr: string;
+  /** The target's base path, without its final slash. */
+  prefix: string;
+}
+
+const targets = new Map<string, Target>();
 /** The --upstream URLs, parsed once each. */
-function parsedTarget(target: string): { base: URL; prefix: string } {
+function parsedTarget(target: string): Target {
   let t = targets.get(target);
   if (!t) {
     const base = new URL(target);
-    targets.set(target, (t = { base, prefix: base.pathname.replace(/\/$/, "") }));
+    t = {
+      protocol: base.protocol,
+      hostname: base.hostname.replace(/^\[(.*)\]$/, "$1"),
+      port: base.port || 80,
+      addr: base.host,
+      prefix: base.pathname.replace(/\/$/, ""),
+    };
+    targets.set(target, t);
   }
   return t;
 }

@@ -113,13 +113,15 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
     return s;
   };
 
+  /** What a request gets when handling it threw: a 500 naming the error, or the connection closed once the answer began. */
+  const broken = (res: http.ServerResponse, err: unknown) => {
+    if (!res.headersSent) {
+      res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+      res.end(`edgectl emulator: ${err instanceof Error ? err.message : String(err)}\n`);
+    } else res.destroy();
+  };
   const server = http.createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) {
-        res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
-        res.end(`edgectl emulator: ${err instanceof Error ? err.message : String(err)}\n`);
-      } else res.destroy();
-    });
+    handle(req, res).catch((err: unknown) => broken(res, err));
   });
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -136,7 +138,7 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
     // host in the path instead: /__edgectl/endpoint/<host>/<path> is <path> on that host.
     let via = "";
     let named: string | undefined;
-    const m = /^\/__edgectl\/endpoint\/([A-Za-z0-9.-]+)(.*)$/.exec(raw);
+    const m = pathname.startsWith("/__edgectl/") ? /^\/__edgectl\/endpoint\/([A-Za-z0-9.-]+)(.*)$/.exec(raw) : null;
     if (m) {
       named = m[1]!.toLowerCase();
       via = `/__edgectl/endpoint/${m[1]!}`;
@@ -221,7 +223,7 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
       record.endpoints.push(endpoint.url);
       const policy = parsed.get(endpoint.traffic_policy) ?? (await policyOf(endpoint));
       const ctx: EvalContext = {
-        protocol: endpoint.url.toLowerCase().startsWith("http:") ? "http" : "https",
+        protocol: /^http:/i.test(endpoint.url) ? "http" : "https",
         kind: isInternal(endpoint) ? "internal" : "public",
         state: stateOf(endpoint.id),
         schemes: engine.schemes,
@@ -338,22 +340,35 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
     const sent = upstreamHeaders(evalReq.headers, clientIp, proto, named ?? hostHeader ?? host);
     // The path and query as received, unless a policy rewrote the URL.
     const path = evalReq.url === record.url ? raw : pathAndQuery(evalReq.url);
-    const answer = await sendUpstream(
-      target,
-      { method: evalReq.method, pathAndQuery: path, headers: sent, body: bodyRead ? await bodyRead : req },
-      timeoutMs,
-      agentPool,
-    );
-    if (isEdgeError(answer)) return fail(answer);
-    if (hops.some((h) => h.policy.response)) {
-      const body = await collect(answer.body);
-      return respondWith({ status: answer.status, headers: lists(answer.headers), body }, outcome);
-    }
-    res.writeHead(answer.status, answer.headers);
-    answer.body.pipe(res);
-    answer.body.once("error", () => res.destroy());
-    const by = outcome.by;
-    res.once("close", () => finish(answer.status, "forward", by ? { by } : undefined));
+    const forward = (body: Buffer | Readable) =>
+      sendUpstream(
+        target,
+        { method: evalReq.method, pathAndQuery: path, headers: sent, body },
+        timeoutMs,
+        agentPool,
+        (answer) => {
+          // Called from the upstream request's events: what throws here is this request's 500, as in handle.
+          try {
+            if (isEdgeError(answer)) return fail(answer);
+            if (response) {
+              collect(answer.body)
+                .then((body) => respondWith({ status: answer.status, headers: lists(answer.headers), body }, outcome))
+                .catch((err: unknown) => broken(res, err));
+              return;
+            }
+            res.writeHead(answer.status, answer.headers);
+            answer.body.pipe(res);
+            answer.body.once("error", () => res.destroy());
+            const by = outcome.by;
+            res.once("close", () => finish(answer.status, "forward", by ? { by } : undefined));
+          } catch (err) {
+            broken(res, err);
+          }
+        },
+      );
+    const response = hops.some((h) => h.policy.response);
+    if (bodyRead) forward(await bodyRead);
+    else forward(req);
   }
 
   await new Promise<void>((resolve, reject) => {

@@ -338,6 +338,8 @@ export function evaluateExpression(text: string, activation: Activation): { valu
 
 /** A CEL result as plain data: lists arrays, maps objects, ints numbers (bigint beyond 2^53), bytes text. */
 function plainValue(v: CelValue): unknown {
+  // An expression's usual value, before the checks for CEL's own kinds.
+  if (typeof v === "boolean" || typeof v === "string") return v;
   if (typeof v === "bigint") return Number.isSafeInteger(Number(v)) ? Number(v) : v;
   if (isCelUint(v)) return plainValue(v.value);
   if (v instanceof Uint8Array) return Buffer.from(v).toString("utf8");

@@ -132,6 +132,53 @@ interface PhaseEnv {
   trace: TraceEntry[];
 }
 
+/** A rule as runPhase reads it: its name (or place), its place, its expressions as texts; `rule` undefined when it is not an object. */
+interface RuleView {
+  rule: Record<string, unknown> | undefined;
+  name: string;
+  place: string;
+  expressions: readonly string[];
+}
+
+/**
+ * The rules of a phase as runPhase reads them, made once per rules list: a policy is parsed data
+ * evaluated request after request, and its names, places and texts are the same each time (the
+ * place's text was a string made per rule and request). A list whose rules, names or expression
+ * texts are no longer the ones it was read from (a caller changed the document) is read again.
+ */
+const ruleViews = new WeakMap<readonly unknown[], { phase: Phase; views: RuleView[] }>();
+function rulesOf(phase: Phase, rules: readonly unknown[]): RuleView[] {
+  const had = ruleViews.get(rules);
+  if (had !== undefined && had.phase === phase && unchanged(had.views, rules)) return had.views;
+  const views = rules.map((rule, i): RuleView => {
+    const place = `${phase}[${i}]`;
+    if (!isObject(rule)) return { rule: undefined, name: place, place, expressions: [] };
+    const name = typeof rule.name === "string" && rule.name !== "" ? rule.name : place;
+    const expressions = Array.isArray(rule.expressions) ? rule.expressions.map(String) : [];
+    return { rule, name, place, expressions };
+  });
+  ruleViews.set(rules, { phase, views });
+  return views;
+}
+function unchanged(views: readonly RuleView[], rules: readonly unknown[]): boolean {
+  if (views.length !== rules.length) return false;
+  for (let i = 0; i < views.length; i++) {
+    const v = views[i]!;
+    if (v.rule === undefined) {
+      if (isObject(rules[i])) return false;
+      continue;
+    }
+    if (rules[i] !== v.rule) return false;
+    const name = v.rule.name;
+    if ((typeof name === "string" && name !== "" ? name : v.place) !== v.name) return false;
+    const e = v.rule.expressions;
+    const n = Array.isArray(e) ? e.length : 0;
+    if (n !== v.expressions.length) return false;
+    for (let k = 0; k < n; k++) if ((e as unknown[])[k] !== v.expressions[k]) return false;
+  }
+  return true;
+}
+
 function runPhase(
   phase: Phase,
   rules: unknown,
@@ -155,11 +202,9 @@ function runPhase(
     return (activation = made);
   };
   let outcome: Outcome | undefined;
-  const list = Array.isArray(rules) ? rules : [];
+  const list = Array.isArray(rules) ? rulesOf(phase, rules) : [];
   for (let i = 0; i < list.length; i++) {
-    const rule: unknown = list[i];
-    const place = `${phase}[${i}]`;
-    const name = isObject(rule) && typeof rule.name === "string" && rule.name !== "" ? rule.name : place;
+    const { rule, name, place, expressions } = list[i]!;
     const entry: TraceEntry = {
       phase,
       rule: name,
@@ -170,11 +215,10 @@ function runPhase(
       actions: [],
     };
     walk.trace.push(entry);
-    if (outcome !== undefined || !isObject(rule)) continue;
-    const expressions: readonly unknown[] = Array.isArray(rule.expressions) ? rule.expressions : [];
+    if (outcome !== undefined || rule === undefined) continue;
     let matched = true;
     for (let k = 0; k < expressions.length; k++) {
-      const expression = String(expressions[k]);
+      const expression = expressions[k]!;
       if (!matched) {
         entry.expressions.push({ expression, skipped: true });
         continue;
