@@ -34,22 +34,33 @@ export function formatLine(r: RequestRecord): string {
   );
 }
 
+/** How long a line may wait for others while requests are in flight (a person at a terminal does not see 10 ms). */
+export const MAX_WAIT_MS = 10;
+/** Pending text past which it is written at once. */
+const MAX_PENDING = 64 * 1024;
+
 /**
- * The lines and JSON lines go out in batches: those of the requests finished in one turn of the
- * event loop are written together when the turn ends (setImmediate: before the next poll for
- * I/O, so a client in the same process sees its answer after its line), i.e. one write(2) per
- * turn, not per request. A line to stderr or /dev/null is a synchronous write(2) each, which on
- * a busy machine is most of the log's cost (~8 µs a request in a profile of the traffic bench).
+ * The lines and JSON lines go out in batches. When a request finishes and no other is in flight
+ * (`busy()` false), what is pending is written at the end of that turn of the event loop
+ * (setImmediate: before the next poll for I/O, so a client waiting for its answer, in this
+ * process or another, finds its line written); while others are in flight, lines wait for them,
+ * at most MAX_WAIT_MS or MAX_PENDING. A line to stderr or a file is a synchronous write(2), and
+ * one per request was a twentieth of the traffic port's cost under load (BENCHMARKS.md, "The
+ * traffic port, third pass").
  */
 export class RequestLog {
   private readonly file: WriteStream | undefined;
   private lines = "";
   private json = "";
   private scheduled = false;
+  /** When the oldest pending line was written (performance.now()), undefined when none is. */
+  private since: number | undefined;
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly line: ((text: string) => void) | undefined,
     path: string | undefined,
+    private readonly busy: () => boolean = () => false,
   ) {
     this.file = path === undefined ? undefined : createWriteStream(path, { flags: "a" });
     // A write that fails (a full disk) must not take the emulator down: the line on stderr remains.
@@ -59,15 +70,29 @@ export class RequestLog {
   write(r: RequestRecord): void {
     if (this.line) this.lines += `${formatLine(r)}\n`;
     if (this.file) this.json += `${JSON.stringify(r)}\n`;
+    this.since ??= performance.now();
     if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(this.flush);
+      setImmediate(this.turnEnded);
     }
   }
 
+  private readonly turnEnded = (): void => {
+    this.scheduled = false;
+    if (this.since === undefined) return;
+    const waited = performance.now() - this.since;
+    if (this.busy() && waited < MAX_WAIT_MS && this.lines.length + this.json.length < MAX_PENDING) {
+      // The timer is the bound; a turn that ends with nothing in flight writes sooner.
+      this.timer ??= setTimeout(this.flush, MAX_WAIT_MS - waited);
+      return;
+    }
+    this.flush();
+  };
+
   /** Writes what is pending now. */
   readonly flush = (): void => {
-    this.scheduled = false;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = this.since = undefined;
     const { lines, json } = this;
     this.lines = this.json = "";
     if (lines !== "") this.line?.(lines);

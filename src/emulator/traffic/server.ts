@@ -81,7 +81,9 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
     } catch (err) {
       throw new StartError(`--log-requests ${opts.logFile}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
     }
-  const log = new RequestLog(opts.log, opts.logFile);
+  /** Requests begun and not yet logged: their lines join a batch (log.ts). */
+  let inFlight = 0;
+  const log = new RequestLog(opts.log, opts.logFile, () => inFlight > 0);
   const index = new EndpointIndex(store.endpoints);
   const sessions = new Sessions();
   const states = new Map<string, EvalState>();
@@ -121,10 +123,19 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
     } else res.destroy();
   };
   const server = http.createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => broken(res, err));
+    const open: Open = {};
+    handle(req, res, open).catch((err: unknown) => {
+      open.crashed?.(err);
+      broken(res, err);
+    });
   });
 
-  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  /** `crashed`: logs the request as failed, once its record is made (handle sets it). */
+  interface Open {
+    crashed?: (err: unknown) => void;
+  }
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse, open: Open): Promise<void> {
     const t0 = performance.now();
     let raw = req.url ?? "/";
     const q = raw.indexOf("?");
@@ -175,13 +186,20 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
       status: 0,
       ms: 0,
     };
+    inFlight++;
+    let logged = false;
     const finish = (status: number, outcome: string, extra?: Partial<RequestRecord>) => {
+      if (logged) return;
+      logged = true;
+      inFlight--;
       record.status = status;
       record.outcome = outcome;
       if (extra) Object.assign(record, extra);
       record.ms = performance.now() - t0;
       log.write(record);
     };
+    // What threw is then answered by broken(): a 500 naming it, or the connection closed once the answer began.
+    open.crashed = () => finish(res.headersSent ? 0 : 500, "error");
     const fail = (e: EdgeError) => {
       sendEdgeError(req, res, e);
       finish(e.status, "error", { error_code: e.code });
@@ -353,15 +371,22 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
             if (response) {
               collect(answer.body)
                 .then((body) => respondWith({ status: answer.status, headers: lists(answer.headers), body }, outcome))
-                .catch((err: unknown) => broken(res, err));
+                .catch((err: unknown) => {
+                  open.crashed?.(err);
+                  broken(res, err);
+                });
               return;
             }
             res.writeHead(answer.status, answer.headers);
             answer.body.pipe(res);
             answer.body.once("error", () => res.destroy());
             const by = outcome.by;
-            res.once("close", () => finish(answer.status, "forward", by ? { by } : undefined));
+            const done = () => finish(answer.status, "forward", by ? { by } : undefined);
+            // A client gone before the answer came has had its close already.
+            if (res.closed) done();
+            else res.once("close", done);
           } catch (err) {
+            open.crashed?.(err);
             broken(res, err);
           }
         },

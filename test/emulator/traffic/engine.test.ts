@@ -384,6 +384,18 @@ describe("sign-in (oauth, openid-connect)", () => {
 });
 
 describe("the request log", () => {
+  it("a request whose handling throws is answered 500 naming the error, and has its line too", async () => {
+    script = () => {
+      throw new Error("the engine broke");
+    };
+    emu.lines.length = 0;
+    const r = await send(t, { host: "a.example.com", path: "/throws" });
+    expect([r.status, r.text]).toEqual([500, "edgectl emulator: the engine broke\n"]);
+    expect(emu.lines).toHaveLength(1);
+    expect(emu.lines[0]).toMatch(/^traffic: GET https:\/\/a\.example\.com\/throws .*; error; 500; [\d.]+ ms\n$/);
+    script = () => undefined;
+  });
+
   it("one line per request on stderr, and the same as JSON lines in --log-requests' file", async () => {
     script = () => undefined;
     emu.lines.length = 0;
