@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const HOST = "bench.example.com";
-export const TRAFFIC_LOAD = { seconds: 2, connections: 8, rounds: 5 };
+export const TRAFFIC_LOAD = { seconds: 2, connections: 8, rounds: 9 };
 const LATENCY_REQUESTS = 2000;
 const CPU_REQUESTS = 5000;
 
@@ -167,13 +167,21 @@ export async function trafficRows({ node, bin, env, work }) {
     });
     if (made.status !== 201) throw new Error(`endpoint create answered ${made.status}: ${made.text}`);
     const { seconds, connections, rounds } = TRAFFIC_LOAD;
-    // A warm-up of each, then rounds alternating between them: a busy moment of the machine hits
-    // both alike, and the ratio is the median of the per-round ratios.
+    // A warm-up of each, then rounds alternating between them, each round in the other order
+    // (neither always runs first, after the other's load): a busy moment of the machine hits both
+    // alike, and the ratio is the median of the per-round ratios.
     cannon(emu.urls[1], connections, 1);
     cannon(bare.urls[0], connections, 1);
     const pairs = [];
-    for (let i = 0; i < rounds; i++)
-      pairs.push([cannon(emu.urls[1], connections, seconds), cannon(bare.urls[0], connections, seconds)]);
+    for (let i = 0; i < rounds; i++) {
+      if (i % 2 === 0) {
+        const a = cannon(emu.urls[1], connections, seconds);
+        pairs.push([a, cannon(bare.urls[0], connections, seconds)]);
+      } else {
+        const b = cannon(bare.urls[0], connections, seconds);
+        pairs.push([cannon(emu.urls[1], connections, seconds), b]);
+      }
+    }
     const mid = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
     const pick = (k) => ({
       perSecond: mid(pairs.map((p) => p[k].perSecond)),
