@@ -76,6 +76,8 @@ export interface EmulatorOptions {
   schemes?: SchemeLookup;
   clock?: () => Date;
   upstreamTimeoutMs?: number;
+  /** With trafficPort: how long a request's line may wait for the others in flight (traffic/log.ts). */
+  trafficLogWaitMs?: number;
 }
 
 export interface Emulator {
@@ -204,6 +206,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         logFile: opts.logRequests,
         clock: opts.clock,
         upstreamTimeoutMs: opts.upstreamTimeoutMs,
+        logWaitMs: opts.trafficLogWaitMs,
       });
     } catch (err) {
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -36,15 +36,16 @@ export function formatLine(r: RequestRecord): string {
 
 /** How long a line may wait for others while requests are in flight (a person at a terminal does not see 10 ms). */
 export const MAX_WAIT_MS = 10;
-/** Pending text past which it is written at once. */
+/** Pending text (UTF-16 code units: about bytes for these lines) past which it is written at once. */
 const MAX_PENDING = 64 * 1024;
 
 /**
  * The lines and JSON lines go out in batches. When a request finishes and no other is in flight
  * (`busy()` false), what is pending is written at the end of that turn of the event loop
  * (setImmediate: before the next poll for I/O, so a client waiting for its answer, in this
- * process or another, finds its line written); while others are in flight, lines wait for them,
- * at most MAX_WAIT_MS or MAX_PENDING. A line to stderr or a file is a synchronous write(2), and
+ * process or another, finds its line written); while others are in flight (begun and not yet
+ * answering: a long streamed answer does not hold the lines back), lines wait for them, at most
+ * MAX_WAIT_MS or MAX_PENDING. A line to stderr or a file is a synchronous write(2), and
  * one per request was a twentieth of the traffic port's cost under load (BENCHMARKS.md, "The
  * traffic port, third pass").
  */
@@ -61,6 +62,7 @@ export class RequestLog {
     private readonly line: ((text: string) => void) | undefined,
     path: string | undefined,
     private readonly busy: () => boolean = () => false,
+    private readonly maxWaitMs = MAX_WAIT_MS,
   ) {
     this.file = path === undefined ? undefined : createWriteStream(path, { flags: "a" });
     // A write that fails (a full disk) must not take the emulator down: the line on stderr remains.
@@ -81,9 +83,9 @@ export class RequestLog {
     this.scheduled = false;
     if (this.since === undefined) return;
     const waited = performance.now() - this.since;
-    if (this.busy() && waited < MAX_WAIT_MS && this.lines.length + this.json.length < MAX_PENDING) {
+    if (this.busy() && waited < this.maxWaitMs && this.lines.length + this.json.length < MAX_PENDING) {
       // The timer is the bound; a turn that ends with nothing in flight writes sooner.
-      this.timer ??= setTimeout(this.flush, MAX_WAIT_MS - waited);
+      this.timer ??= setTimeout(this.flush, this.maxWaitMs - waited);
       return;
     }
     this.flush();

@@ -180,7 +180,10 @@ export function sendUpstream(
     const code = err.code ?? err.message;
     if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EHOSTUNREACH" || code === "EADDRNOTAVAIL")
       settle(
-        upstreamRefused(t.addr, `dial tcp ${t.addr}: connect: ${code === "ECONNREFUSED" ? "connection refused" : code}`),
+        upstreamRefused(
+          t.addr,
+          `dial tcp ${t.addr}: connect: ${code === "ECONNREFUSED" ? "connection refused" : code}`,
+        ),
       );
     else settle(upstreamInvalid(`${t.addr}: ${code}`));
   });

@@ -37,6 +37,8 @@ export interface TrafficOptions {
   clock?: () => Date;
   /** How long an upstream may take to send its answer's headers; default 30 s (ngrok documents none). */
   upstreamTimeoutMs?: number;
+  /** How long a line may wait for the requests in flight (log.ts MAX_WAIT_MS by default). */
+  logWaitMs?: number;
 }
 
 export interface TrafficServer {
@@ -81,9 +83,9 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
     } catch (err) {
       throw new StartError(`--log-requests ${opts.logFile}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
     }
-  /** Requests begun and not yet logged: their lines join a batch (log.ts). */
+  /** Requests begun and neither logged nor answering yet: the lines of others wait for theirs (log.ts). */
   let inFlight = 0;
-  const log = new RequestLog(opts.log, opts.logFile, () => inFlight > 0);
+  const log = new RequestLog(opts.log, opts.logFile, () => inFlight > 0, opts.logWaitMs);
   const index = new EndpointIndex(store.endpoints);
   const sessions = new Sessions();
   const states = new Map<string, EvalState>();
@@ -187,11 +189,19 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
       ms: 0,
     };
     inFlight++;
+    let counted = true;
+    /** Its answer has begun (or it is logged): no longer in flight for the log. */
+    const answering = () => {
+      if (counted) {
+        counted = false;
+        inFlight--;
+      }
+    };
     let logged = false;
     const finish = (status: number, outcome: string, extra?: Partial<RequestRecord>) => {
       if (logged) return;
       logged = true;
-      inFlight--;
+      answering();
       record.status = status;
       record.outcome = outcome;
       if (extra) Object.assign(record, extra);
@@ -378,6 +388,7 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
               return;
             }
             res.writeHead(answer.status, answer.headers);
+            answering();
             answer.body.pipe(res);
             answer.body.once("error", () => res.destroy());
             const by = outcome.by;

@@ -150,11 +150,12 @@ const ruleViews = new WeakMap<readonly unknown[], { phase: Phase; views: RuleVie
 function rulesOf(phase: Phase, rules: readonly unknown[]): RuleView[] {
   const had = ruleViews.get(rules);
   if (had !== undefined && had.phase === phase && unchanged(had.views, rules)) return had.views;
-  const views = rules.map((rule, i): RuleView => {
+  // Array.from, not map: a hole in a list built in code is a rule like `undefined` (skipped).
+  const views = Array.from(rules, (rule, i): RuleView => {
     const place = `${phase}[${i}]`;
     if (!isObject(rule)) return { rule: undefined, name: place, place, expressions: [] };
     const name = typeof rule.name === "string" && rule.name !== "" ? rule.name : place;
-    const expressions = Array.isArray(rule.expressions) ? rule.expressions.map(String) : [];
+    const expressions = Array.isArray(rule.expressions) ? Array.from(rule.expressions as unknown[], String) : [];
     return { rule, name, place, expressions };
   });
   ruleViews.set(rules, { phase, views });

@@ -57,8 +57,13 @@ const engine: PolicyEngine = {
     }
     return evaluateRequest(policy, req, ctx);
   },
-  evaluateResponse,
+  evaluateResponse(...args) {
+    if (responseThrows) throw new Error("the response phase broke");
+    return evaluateResponse(...args);
+  },
 };
+/** The response phase's evaluation throws (a bug of the engine's, as the traffic port meets it). */
+let responseThrows = false;
 
 let dir: string;
 let app: Awaited<ReturnType<typeof upstream>>;
@@ -95,6 +100,13 @@ beforeAll(async () => {
   t = emu.trafficUrl!;
   await endpoint(emu, "https://a.example.com", forwardTo("https://app.internal"));
   await endpoint(emu, "https://b.example.com", forwardTo("https://app.internal"));
+  await endpoint(
+    emu,
+    "https://answers.example.com",
+    forwardTo("https://app.internal", {
+      on_http_response: [{ actions: [{ type: "add-headers", config: { headers: { "x-seen": "1" } } }] }],
+    }),
+  );
   await endpoint(emu, "https://hooks.example.com", {
     on_http_request: [
       { actions: [{ type: "verify-webhook", config: { provider: "github", secret: "s3cret" } }] },
@@ -394,6 +406,20 @@ describe("the request log", () => {
     expect(emu.lines).toHaveLength(1);
     expect(emu.lines[0]).toMatch(/^traffic: GET https:\/\/a\.example\.com\/throws .*; error; 500; [\d.]+ ms\n$/);
     script = () => undefined;
+  });
+
+  it("so does one whose on_http_response throws, after its upstream answered", async () => {
+    emu.lines.length = 0;
+    expect((await send(t, { host: "answers.example.com", path: "/ok" })).headers["x-seen"]).toBe("1");
+    responseThrows = true;
+    try {
+      const r = await send(t, { host: "answers.example.com", path: "/throws" });
+      expect([r.status, r.text]).toEqual([500, "edgectl emulator: the response phase broke\n"]);
+    } finally {
+      responseThrows = false;
+    }
+    expect(emu.lines).toHaveLength(2);
+    expect(emu.lines[1]).toMatch(/^traffic: GET https:\/\/answers\.example\.com\/throws .*; error; 500; [\d.]+ ms\n$/);
   });
 
   it("one line per request on stderr, and the same as JSON lines in --log-requests' file", async () => {
