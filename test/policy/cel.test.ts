@@ -359,6 +359,16 @@ describe("evaluation with ngrok's functions", () => {
       });
       expect(evaluateExpression("toString == 1", plain)).toEqual({ error: expect.any(String) });
     }
+    // ngrok's roots are converted on their first read (src/policy/cel/index.ts `roots`): an
+    // activation whose first expression binds a root's name still gives the other roots their
+    // values, and a root it does not have is CEL's own error, as before any read.
+    const fresh = { req: { url: { path: "/b" } }, vars: { n: 2 } };
+    expect(evaluateExpression("[1].exists(req, req == 1) && vars.n == 2 && size(req) == 1", fresh)).toEqual({
+      value: true,
+    });
+    expect(evaluateExpression("req.url.path == '/b'", fresh)).toEqual({ value: true });
+    expect(evaluateExpression("res.status_code == 200", fresh)).toEqual({ error: expect.any(String) });
+    expect(evaluateExpression("res.status_code == 200", { ...fresh })).toEqual({ error: expect.any(String) });
   });
 
   test("renderTemplate", () => {

@@ -144,8 +144,27 @@ interface Tree {
   exprKind: { case?: string; value?: unknown };
 }
 
+/** The plain activation a converted one was made from (activationOf). */
+const PLAIN = Symbol("plain activation");
+
+/**
+ * Below the dotted names: ngrok's roots, each converted on its first read and kept on the
+ * converted activation (an expression reads one or two of the six a request has).
+ */
+const roots: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+for (const root of ROOTS)
+  Object.defineProperty(roots, root, {
+    get(this: Record<string | symbol, unknown>): unknown {
+      const plain = this[PLAIN] as Activation;
+      if (!Object.hasOwn(plain, root)) return undefined;
+      const value = toCel(plain[root]);
+      Object.defineProperty(this, root, { value, writable: true, enumerable: true, configurable: true });
+      return value;
+    },
+  });
+
 /** The prototype of every converted activation: a getter per dotted name met so far. */
-const dotted: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+const dotted: Record<string, unknown> = Object.create(roots) as Record<string, unknown>;
 const dottedCount = { n: 0 };
 
 function defineDotted(name: string): void {
@@ -288,12 +307,14 @@ function activationOf(activation: Activation): Record<string, unknown> {
   if (activation === lastActivation) return lastConverted;
   // Own values over the dotted names' getters (an own dotted name, given flat, is defined: the
   // prototype's getter has no setter).
-  const out = Object.create(dotted) as Record<string, unknown>;
+  const out = Object.create(dotted) as Record<string | symbol, unknown>;
+  out[PLAIN] = activation;
   const put = (k: string, v: unknown) =>
     k.includes(".")
       ? Object.defineProperty(out, k, { value: v, writable: true, enumerable: true, configurable: true })
       : (out[k] = v);
-  for (const k of Object.keys(activation)) put(k, toCel(activation[k]));
+  // ngrok's roots are converted when read (`roots`); any other name now.
+  for (const k of Object.keys(activation)) if (!ROOTS.has(k)) put(k, toCel(activation[k]));
   // A name that is a value and a prefix at once (`req.url`, a string, beside `req.url.path`) is
   // given flat: CEL resolves the longest qualified name, so each nested value gets its dotted
   // name too, and the flat one given wins.
@@ -316,6 +337,14 @@ function activationOf(activation: Activation): Record<string, unknown> {
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
+/** The converted activation's values (each root read, so converted) as own values of an object without getters. */
+function withoutGetters(activation: Activation, converted: Record<string, unknown>): Record<string, unknown> {
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const k of Object.keys(activation)) out[k] = converted[k];
+  for (const k of Object.keys(converted)) out[k] = converted[k];
+  return out;
+}
+
 /** Evaluates one expression with ngrok's functions: its value (ints as numbers when exact), or its error. */
 export function evaluateExpression(text: string, activation: Activation): { value: unknown } | { error: string } {
   const p = program(text);
@@ -325,7 +354,7 @@ export function evaluateExpression(text: string, activation: Activation): { valu
   try {
     const converted = activationOf(activation);
     // Without the getters: the expression's own comprehension variable answers its dotted names.
-    const given = p.shadows ? Object.assign(Object.create(null) as object, converted) : converted;
+    const given = p.shadows ? withoutGetters(activation, converted) : converted;
     const result = p.run(given as never) as CelValue;
     if (isCelError(result)) return { error: result.message };
     return { value: plainValue(result) };
