@@ -145,7 +145,13 @@ export const upstreamAgent = () => new http.Agent({ keepAlive: true, maxSockets:
  */
 export function sendUpstream(
   target: string,
-  req: { method: string; pathAndQuery: string; headers: Record<string, string | string[]>; body: Buffer | Readable },
+  req: {
+    method: string;
+    pathAndQuery: string;
+    headers: Record<string, string | string[]>;
+    /** undefined: the request has no body. */
+    body: Buffer | Readable | undefined;
+  },
   timeoutMs: number,
   agent: http.Agent,
   done: (answer: UpstreamAnswer | EdgeError) => void,
@@ -187,7 +193,8 @@ export function sendUpstream(
       );
     else settle(upstreamInvalid(`${t.addr}: ${code}`));
   });
-  if (Buffer.isBuffer(req.body)) out.end(req.body);
+  if (req.body === undefined) out.end();
+  else if (Buffer.isBuffer(req.body)) out.end(req.body);
   else req.body.pipe(out);
 }
 

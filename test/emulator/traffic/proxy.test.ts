@@ -134,6 +134,29 @@ describe("the traffic port proxies to the local server", () => {
     expect(h["x-end"]).toBe("stays");
   });
 
+  // RFC 9112 §6.3: a request with neither Content-Length nor Transfer-Encoding has no body, and
+  // its upstream request is ended at once (server.ts hasBody); any other is streamed on.
+  it.each([
+    ["GET, no body", "GET", {}, undefined, "", undefined],
+    ["POST, Content-Length: 0", "POST", { "content-length": "0" }, "", "", "0"],
+    ["POST, Content-Length: 5", "POST", { "content-length": "5" }, "hello", "hello", "5"],
+    ["POST, chunked", "POST", { "transfer-encoding": "chunked" }, "hello", "hello", undefined],
+    ["DELETE, Content-Length: 2", "DELETE", { "content-length": "2" }, "{}", "{}", "2"],
+  ] as const)(
+    "the upstream gets the request's body as it came: %s",
+    async (_name, method, headers, body, seen, length) => {
+      app.seen.length = 0;
+      const r = await send(t, { host: "agent.example.com", method, path: "/framing", headers, body });
+      expect(r.status).toBe(200);
+      expect(app.seen).toHaveLength(1);
+      expect([app.seen[0]!.method, app.seen[0]!.body, app.seen[0]!.headers["content-length"]]).toEqual([
+        method,
+        seen,
+        length,
+      ]);
+    },
+  );
+
   it("streams the body both ways: the answer starts before the request has ended", async () => {
     const echo = await upstream();
     const streaming = http.createServer((req, res) => {
