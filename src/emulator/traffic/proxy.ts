@@ -56,30 +56,41 @@ export function headerLists(raw: readonly string[]): Record<string, string[]> {
 }
 
 /**
- * What goes to the upstream, for node:http (one value as a string, several as a list), in one
- * pass: without the hop-by-hop headers nor any the Connection header names, X-Forwarded-For / -Proto appended to,
- * X-Forwarded-Host kept when the client sent one, else the Host (ngrok-docs
- * endpoints/cloud-endpoints/http.mdx:396-408, "Upstream headers").
+ * What goes to the upstream, as the name, value, name, value… list node:http takes (a field of
+ * several values as several lines), in one pass: without the hop-by-hop headers nor any the
+ * Connection header names, X-Forwarded-For / -Proto appended to, X-Forwarded-Host kept when the
+ * client sent one, else the Host (ngrok-docs endpoints/cloud-endpoints/http.mdx:396-408,
+ * "Upstream headers"). A list, not an object: http.request then writes it as it is, where an
+ * object is set field by field first (a pass on every proxied request's path, BENCHMARKS.md "The
+ * traffic port, third pass").
  */
 export function upstreamHeaders(
   headers: Record<string, string[]>,
   clientIp: string,
   proto: "http" | "https",
   host: string,
-): Record<string, string | string[]> {
+): string[] {
   const named = connectionNamed(headers.connection);
-  const out: Record<string, string | string[]> = Object.create(null);
+  const out: string[] = [];
+  let forwardedFor = false;
+  let forwardedProto = false;
+  let forwardedHost = false;
   for (const k in headers) {
     if (HOP_BY_HOP.has(k) || named?.has(k)) continue;
     const v = headers[k]!;
     if (k === "x-forwarded-for" || k === "x-forwarded-proto") {
       const add = k === "x-forwarded-for" ? clientIp : proto;
-      out[k] = v.length > 0 ? `${v.join(", ")}, ${add}` : add;
-    } else out[k] = v.length === 1 ? v[0]! : v;
+      out.push(k, v.length > 0 ? `${v.join(", ")}, ${add}` : add);
+      if (k === "x-forwarded-for") forwardedFor = true;
+      else forwardedProto = true;
+      continue;
+    }
+    if (k === "x-forwarded-host") forwardedHost = true;
+    for (const value of v) out.push(k, value);
   }
-  if (!("x-forwarded-for" in out)) out["x-forwarded-for"] = clientIp;
-  if (!("x-forwarded-proto" in out)) out["x-forwarded-proto"] = proto;
-  if (!("x-forwarded-host" in out)) out["x-forwarded-host"] = host;
+  if (!forwardedFor) out.push("x-forwarded-for", clientIp);
+  if (!forwardedProto) out.push("x-forwarded-proto", proto);
+  if (!forwardedHost) out.push("x-forwarded-host", host);
   return out;
 }
 
@@ -148,7 +159,8 @@ export function sendUpstream(
   req: {
     method: string;
     pathAndQuery: string;
-    headers: Record<string, string | string[]>;
+    /** name, value, name, value… (upstreamHeaders) */
+    headers: string[];
     /** undefined: the request has no body. */
     body: Buffer | Readable | undefined;
   },
