@@ -46,16 +46,16 @@ describe("RequestLog", () => {
       vi.useRealTimers();
     });
     const turn = () => vi.advanceTimersToNextTimerAsync();
-
-    it("a line waits for the requests in flight, and goes with theirs when the last one ends", async () => {
+    /** A log on fake timers whose requests in flight are `busy()`; `calls`: what it wrote, a call each. */
+    const onFakeTimers = (busy: () => boolean) => {
       vi.useFakeTimers({ toFake: ["setImmediate", "setTimeout", "clearTimeout", "performance"] });
       const calls: string[] = [];
+      return { calls, log: new RequestLog((text) => calls.push(text), undefined, busy) };
+    };
+
+    it("a line waits for the requests in flight, and goes with theirs when the last one ends", async () => {
       let busy = true;
-      const log = new RequestLog(
-        (text) => calls.push(text),
-        undefined,
-        () => busy,
-      );
+      const { calls, log } = onFakeTimers(() => busy);
       log.write(record("/1"));
       await vi.advanceTimersByTimeAsync(MAX_WAIT_MS - 1);
       expect(calls).toEqual([]);
@@ -68,13 +68,7 @@ describe("RequestLog", () => {
     });
 
     it("waits MAX_WAIT_MS at most, then writes what is pending", async () => {
-      vi.useFakeTimers({ toFake: ["setImmediate", "setTimeout", "clearTimeout", "performance"] });
-      const calls: string[] = [];
-      const log = new RequestLog(
-        (text) => calls.push(text),
-        undefined,
-        () => true,
-      );
+      const { calls, log } = onFakeTimers(() => true);
       log.write(record("/1"));
       await vi.advanceTimersByTimeAsync(MAX_WAIT_MS - 1);
       expect(calls).toEqual([]);
@@ -86,13 +80,7 @@ describe("RequestLog", () => {
     });
 
     it("writes at the end of the turn once 64 kB are pending", async () => {
-      vi.useFakeTimers({ toFake: ["setImmediate", "setTimeout", "clearTimeout", "performance"] });
-      const calls: string[] = [];
-      const log = new RequestLog(
-        (text) => calls.push(text),
-        undefined,
-        () => true,
-      );
+      const { calls, log } = onFakeTimers(() => true);
       const long = `/${"x".repeat(1024)}`;
       // Each line is a little over 1 kB: 40 of them under 64 kB, 60 over.
       for (let i = 0; i < 40; i++) log.write(record(long));
