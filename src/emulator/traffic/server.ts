@@ -127,14 +127,14 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
   const server = http.createServer((req, res) => {
     const open: Open = {};
     handle(req, res, open).catch((err: unknown) => {
-      open.crashed?.(err);
+      open.crashed?.();
       broken(res, err);
     });
   });
 
   /** `crashed`: logs the request as failed, once its record is made (handle sets it). */
   interface Open {
-    crashed?: (err: unknown) => void;
+    crashed?: () => void;
   }
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse, open: Open): Promise<void> {
@@ -382,7 +382,7 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
               collect(answer.body)
                 .then((body) => respondWith({ status: answer.status, headers: lists(answer.headers), body }, outcome))
                 .catch((err: unknown) => {
-                  open.crashed?.(err);
+                  open.crashed?.();
                   broken(res, err);
                 });
               return;
@@ -397,7 +397,7 @@ export async function startTraffic(opts: TrafficOptions): Promise<TrafficServer>
             if (res.closed) done();
             else res.once("close", done);
           } catch (err) {
-            open.crashed?.(err);
+            open.crashed?.();
             broken(res, err);
           }
         },
