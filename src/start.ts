@@ -299,13 +299,13 @@ function mainBundle(word: string | undefined): Bundle {
   return { name: "main", path, body: readFileSync(path, "utf8") };
 }
 
-/** A bundle as a CommonJS module body. */
+/**
+ * A bundle, which scripts/build.mjs writes as a CommonJS module body's function expression
+ * (`(function (exports, require, module, __filename, __dirname) {…})`): compiled as read.
+ */
 function compileBundle(bundle: Bundle, cachedData?: Buffer): Script {
   const vm = process.getBuiltinModule("node:vm");
-  return new vm.Script(`(function (exports, require, module, __filename, __dirname) {${bundle.body}\n})`, {
-    filename: bundle.path,
-    cachedData,
-  });
+  return new vm.Script(bundle.body, { filename: bundle.path, cachedData });
 }
 
 function read(file: string): Buffer | undefined {

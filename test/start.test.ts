@@ -138,6 +138,24 @@ describe("the bundle a command runs from", () => {
     expect(readFileSync(new URL("cel.cjs", dist), "utf8")).toContain("// src/policy/actions/regex.ts");
   });
 
+  it("is written as the CommonJS module body's function expression, compiled as read (no copy joined to a wrapper)", () => {
+    const dist = new URL("../dist/", import.meta.url);
+    const bundles = readdirSync(dist).filter((f) => f.endsWith(".cjs") && f !== "cli.cjs");
+    expect(bundles).toEqual(
+      expect.arrayContaining(["main.cjs", "main-endpoint.cjs", "yaml.cjs", "zod.cjs", "emulator.cjs"]),
+    );
+    for (const name of bundles) {
+      const text = readFileSync(new URL(name, dist), "utf8");
+      expect([
+        name,
+        text.startsWith("(function (exports, require, module, __filename, __dirname) {\n"),
+        text.trimEnd().endsWith("})"),
+      ]).toEqual([name, true, true]);
+    }
+    // cli.cjs is Node's own CommonJS module (bin/edgectl.js requires it).
+    expect(readFileSync(new URL("cli.cjs", dist), "utf8")).toMatch(/^"use strict";/);
+  });
+
   it("is ASCII for failover and endpoint: one other character, even in a comment esbuild keeps, makes V8 hold all of it two bytes a character", () => {
     const dist = new URL("../dist/", import.meta.url);
     for (const name of ["main-failover.cjs", "main-endpoint.cjs"]) {

@@ -24,21 +24,39 @@ export { MAX_NESTING };
 const MAX_FLOW_DEPTH = 100;
 const MAX_INDENT = 400;
 
-/** Why `text` nests too deep to hand to the YAML parser (undefined: it does not). */
+/**
+ * Why `text` nests too deep to hand to the YAML parser (undefined: it does not). Both bounds are
+ * first looked for with the engine's own searches (indexOf, one regex), so a policy far from
+ * them is not walked character by character in JavaScript: that walk was 0.3 ms of a small
+ * policy's `endpoint get`, run once, before V8 compiles it (BENCHMARKS.md, "Issue 24 item 5, fifth look").
+ */
 function tooDeep(text: string): string | undefined {
-  let depth = 0;
-  let max = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    // [ { open, ] } close (quotes ignored: a string of 100 unclosed brackets is refused too).
-    if (c === 0x5b || c === 0x7b) max = Math.max(max, ++depth);
-    else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
+  // No more than MAX_FLOW_DEPTH brackets that open: nothing nests deeper.
+  if (opening(text, MAX_FLOW_DEPTH + 1)) {
+    let depth = 0;
+    let max = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      // [ { open, ] } close (quotes ignored: a string of 100 unclosed brackets is refused too).
+      if (c === 0x5b || c === 0x7b) max = Math.max(max, ++depth);
+      else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
+    }
+    if (max > MAX_FLOW_DEPTH) return `nested more than ${MAX_FLOW_DEPTH} levels deep in [ ] or { }`;
   }
-  if (max > MAX_FLOW_DEPTH) return `nested more than ${MAX_FLOW_DEPTH} levels deep in [ ] or { }`;
-  // Indentation, and the `- - -` of sequences nested on one line.
-  for (const line of text.split(/\r?\n|\r/))
-    if (/^[ \t?-]*/.exec(line)![0].length > MAX_INDENT) return `indented more than ${MAX_INDENT} columns`;
+  // Indentation, and the `- - -` of sequences nested on one line: a line (after \n, \r or
+  // \r\n, as YAML ends lines) that opens with more than MAX_INDENT of them.
+  if (TOO_INDENTED.test(text)) return `indented more than ${MAX_INDENT} columns`;
   return undefined;
+}
+
+const TOO_INDENTED = new RegExp(`(?:^|[\\r\\n])[ \\t?-]{${MAX_INDENT + 1}}`);
+
+/** Whether `text` holds at least `count` brackets that open ([ or {). */
+function opening(text: string, count: number): boolean {
+  let found = 0;
+  for (const bracket of ["[", "{"])
+    for (let i = text.indexOf(bracket); i !== -1; i = text.indexOf(bracket, i + 1)) if (++found >= count) return true;
+  return false;
 }
 
 /** Whether collections nest deeper than MAX_NESTING under `node` (aliases not followed: what they name is in the tree). */

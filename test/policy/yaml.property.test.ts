@@ -46,6 +46,48 @@ describe("YAML read by the tool's one configuration", () => {
     expect(readYaml(text)).toEqual({ ok: false, message: expect.stringContaining(message) });
   });
 
+  // The contract's two bounds on a text handed to the parser, as the walk of each character and
+  // each line words them; src/policy/yaml.ts looks for them with indexOf and one regex first.
+  function bound(text: string): string | undefined {
+    let depth = 0;
+    let max = 0;
+    for (const c of text) {
+      if (c === "[" || c === "{") max = Math.max(max, ++depth);
+      else if ((c === "]" || c === "}") && depth > 0) depth--;
+    }
+    if (max > 100) return "nested more than 100 levels deep in [ ] or { }";
+    for (const line of text.split(/\r?\n|\r/))
+      if (/^[ \t?-]*/.exec(line)![0].length > 400) return "indented more than 400 columns";
+    return undefined;
+  }
+  const BOUNDS = ["nested more than 100 levels deep in [ ] or { }", "indented more than 400 columns"];
+
+  test("refuses a text past either bound, and only such a text, with the bound's words", () => {
+    const piece = fc.constantFrom(
+      ..."[]{}- \t?\n\rx:#'\"\u2028".split(""),
+      "\r\n",
+      "[".repeat(40),
+      "{".repeat(30),
+      "]".repeat(40),
+      "}".repeat(30),
+      " ".repeat(150),
+      " ".repeat(400),
+      "-".repeat(399),
+      "- ".repeat(70),
+      "\t?".repeat(60),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 60 }), (pieces) => {
+        const text = pieces.join("");
+        const want = bound(text);
+        const read = readYaml(text);
+        if (want !== undefined) expect(read).toEqual({ ok: false, message: want });
+        else if (!read.ok) expect(BOUNDS).not.toContain(read.message);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   test("follows merge keys, as masking does", () => {
     expect(read("base: &b {type: deny}\nrule:\n  <<: *b\n  name: x\n")).toEqual({
       base: { type: "deny" },
