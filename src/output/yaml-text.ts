@@ -15,7 +15,8 @@ export type YamlSecrets = { kind: "policy"; ranges: [number, number][] } | { kin
  * bound per node of the document (the walk resolves a node a few times), so a long policy
  * written out in full is never refused for its length.
  */
-const visitsFor = (nodes: number) => 100_000 + 10 * nodes;
+const VISITS_FLOOR = 100_000;
+const visitsFor = (nodes: number) => VISITS_FLOOR + 10 * nodes;
 
 /**
  * The node each alias names: the last node before it anchored with its name, as the library's
@@ -38,26 +39,27 @@ function aliasTargets(doc: Document): { targets: Map<Alias, Node | undefined>; n
 }
 
 export function yamlView(doc: Document): NodeView<Node | null> {
-  // The alias table, and the bound on visits that aliases need, are made when the walk first
-  // meets an alias: without one the walk is linear in the document, and most policies have
-  // none (the visit of the whole document was a third of masking a small policy).
+  // The alias table and the bound on visits (which needs the document's size) are made when
+  // the walk first meets an alias, or passes the bound's floor (merge keys alone can make it
+  // resolve one mapping's entries again and again), not before: most policies never get there,
+  // and the visit of the whole document was a third of masking a small policy. The bound
+  // cannot be passed below its floor, so it holds as if made first.
   let aliases: { targets: Map<Alias, Node | undefined>; maxVisits: number } | undefined;
   let visits = 0;
   const resolve = (node: unknown): Node | null => {
     work.steps++;
-    visits++;
     let n = node;
-    if (isAlias(n)) {
+    if (++visits > VISITS_FLOOR || isAlias(n)) {
       if (aliases === undefined) {
         const { targets, nodes } = aliasTargets(doc);
         aliases = { targets, maxVisits: visitsFor(nodes) };
       }
+      if (visits > aliases.maxVisits) throw new Error("too many aliases");
       for (let hops = 0; isAlias(n); hops++) {
         if (hops > 100) throw new Error("alias chain");
         n = aliases.targets.get(n);
       }
     }
-    if (aliases !== undefined && visits > aliases.maxVisits) throw new Error("too many aliases");
     return (n ?? null) as Node | null;
   };
   const entries = (node: Node | null, depth = 0): [unknown, Node | null][] | undefined => {

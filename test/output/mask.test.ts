@@ -148,6 +148,17 @@ describe("maskSecretsIn (data from `edgectl api`)", () => {
     expect(work.steps - before).toBeLessThan(1_000_000);
   });
 
+  it("shows a policy whose merge keys make the walk resolve one action over and over as ******** whole, alias or not", async () => {
+    // One action whose merge key brings 3,000 mappings, each a `type`: the walk reads the
+    // action's entries once for each type it finds (src/secrets/walk.ts), 3,000 × 3,000
+    // resolves, with no alias anywhere to start the bound early; it stops at the bound.
+    const types = Array.from({ length: 3000 }, () => "{type: verify-webhook}").join(", ");
+    const text = `on_http_request:\n  - actions:\n      - <<: [${types}, {config: {provider: github, secret: s-merged}}]\n`;
+    const before = work.steps;
+    expect(await maskPolicyText(text)).toBe(MASK);
+    expect(work.steps - before).toBeLessThan(1_000_000);
+  });
+
   it("masks client secrets of OAuth providers and OIDC modules in API objects, and route traffic_policy values", async () => {
     const route = {
       oauth: { enabled: true, provider: { google: { client_id: "id", client_secret: "cs" } } },

@@ -42,6 +42,9 @@ describe("YAML read by the tool's one configuration", () => {
     ["# only comments\n", "one YAML document expected (got 0)"],
     [`${"[".repeat(200)}${"]".repeat(200)}`, "nested more than 100 levels deep in [ ] or { }"],
     [`${"[".repeat(65)}${"]".repeat(65)}`, "nested more than 64 levels deep"],
+    // At the text bound: 100 levels are the parser's to read (and past the document's 64), 101 are not.
+    [`${"{".repeat(100)}${"}".repeat(100)}`, "nested more than 64 levels deep"],
+    [`k: ${"[".repeat(50)}${"{".repeat(51)}`, "nested more than 100 levels deep in [ ] or { }"],
   ])("refuses %j", (text, message) => {
     expect(readYaml(text)).toEqual({ ok: false, message: expect.stringContaining(message) });
   });
