@@ -87,7 +87,7 @@ describe("YAML read by the tool's one configuration", () => {
         if (want !== undefined) expect(read).toEqual({ ok: false, message: want });
         else if (!read.ok) expect(BOUNDS).not.toContain(read.message);
       }),
-      { numRuns: 400 },
+      { numRuns: 200 },
     );
   });
 
