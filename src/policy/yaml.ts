@@ -27,8 +27,8 @@ const MAX_INDENT = 400;
 /**
  * Why `text` nests too deep to hand to the YAML parser (undefined: it does not). Both bounds are
  * first looked for with the engine's own searches (indexOf, one regex), so a policy far from
- * them is not walked character by character in JavaScript: that walk was 0.3 ms of a small
- * policy's `endpoint get`, run once, before V8 compiles it (BENCHMARKS.md, "Issue 24 item 5, fifth look").
+ * them is not walked character by character in JavaScript: that loop, run once per command in
+ * V8's interpreter, was 0.3 ms of a small policy's `endpoint get` (BENCHMARKS.md, "Issue 24 item 5, fifth look").
  */
 function tooDeep(text: string): string | undefined {
   // No more than MAX_FLOW_DEPTH brackets that open: nothing nests deeper.
