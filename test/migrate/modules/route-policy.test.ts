@@ -1,8 +1,15 @@
 // traffic_policy (a route's own, or a TLS or TCP edge's) → its rules copied, or why not.
-import { describe } from "vitest";
+import { beforeAll, describe } from "vitest";
 import type { ParsedPolicy } from "../../../src/migrate/plan.js";
+import { loadCel } from "../../../src/policy/index.js";
 import { translateEdgePolicy, translateRoutePolicy } from "../../../src/migrate/modules/route-policy.js";
 import { edgeModule, refusal, table, type Case } from "./table.js";
+
+// `migrate edge` parses every policy text before it plans (src/commands/migrate/edge.ts,
+// parsePolicyText), which loads the CEL bundle and its RE2 for a policy that needs them; the
+// translator then checks the rules with them (a url-rewrite's `from` is an RE2 pattern).
+// Loaded here as the command does, so this file passes alone, not only after another loaded it.
+beforeAll(() => loadCel());
 
 const policy = (doc: unknown) => ({ enabled: true, value: JSON.stringify(doc) });
 const rule = (name: string | undefined, type: string, config?: Record<string, unknown>) => ({
