@@ -15,6 +15,7 @@ export default defineConfig({
   define: { __EDGECTL_VERSION__: JSON.stringify(pkg.version) },
   test: {
     include: ["test/**/*.test.ts"],
+    globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Threads, and one module graph per worker rather than per file: loading vitest, zod,

@@ -1,5 +1,5 @@
 // Runs the real bin/edgectl.js as a user would, in a clean environment: its own temp
-// config folder, a code cache folder shared by this test process, no inherited
+// config folder, a code cache folder shared by the whole run, no inherited
 // EDGECTL_*/NGROK_* variables, no color, and no stdin unless given. EDGECTL_TEST_NODE names the Node binary to run it with
 // (.ci/run runs the end-to-end tests on each maintained Node line); by default, this one.
 import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
@@ -7,13 +7,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa, type Options, type Result } from "execa";
+import { inject } from "vitest";
 
 export const BIN = fileURLToPath(new URL("../../bin/edgectl.js", import.meta.url));
 export const NODE = process.env.EDGECTL_TEST_NODE || process.execPath;
 
-// edgectl's V8 code cache (src/start.ts): one folder for the whole test process, not the user's.
-const CACHE_DIR = mkdtempSync(join(tmpdir(), "edgectl-test-cache-"));
-process.once("exit", () => rmSync(CACHE_DIR, { recursive: true, force: true }));
+// edgectl's V8 code cache (src/start.ts): one folder for the whole run, not the user's, made and
+// removed by test/global-setup.ts.
+const CACHE_DIR = inject("cacheDir");
 
 export interface RunOptions {
   env?: Record<string, string | undefined>;
