@@ -7,7 +7,7 @@ import { USER_AGENT } from "../version.js";
 import { RatePacer } from "./pacing.js";
 import { redactBody, redactLogText, type PolicyMasker } from "./redact.js";
 import { decideRetry, retryAfterMs, type Method, type Outcome } from "./retry.js";
-import { SendError, Transport, type RawResponse } from "./transport.js";
+import { OutOfTime, SendError, Transport, type RawResponse } from "./transport.js";
 
 export type { Method } from "./retry.js";
 
@@ -307,7 +307,7 @@ export class ApiClient {
         attempt,
         maxAttempts,
         outcome,
-        timeLeftMs: deadline - now,
+        timeLeftMs: failure instanceof OutOfTime ? 0 : deadline - now,
         rateLimitWaits,
         now,
         jitter: this.random(),

@@ -44,6 +44,16 @@ export class SendError extends Error {
   }
 }
 
+/**
+ * The attempt's timer ran out. It was set to what was left of --timeout, so that is used up: no
+ * retry fits, whatever a clock read a moment later says (a test's skipped clock stands still).
+ */
+export class OutOfTime extends SendError {
+  constructor(timeoutMs: number) {
+    super(`no complete answer within ${timeoutMs / 1000} s (--timeout)`, "lost");
+  }
+}
+
 /** The API's answers are small (a full list page is well under 1 MiB); a body without end is cut off. */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
@@ -149,7 +159,7 @@ export class Transport {
       });
       const timer = setTimeout(
         () => {
-          finish(() => reject(new SendError(`no complete answer within ${timeoutMs / 1000} s (--timeout)`, "lost")));
+          finish(() => reject(new OutOfTime(timeoutMs)));
           req.destroy();
         },
         Math.max(1, timeLeftMs),
