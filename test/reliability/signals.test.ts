@@ -138,7 +138,10 @@ describe("a signal while the result is still draining to a slow reader", () => {
       const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
       const closed = new Promise((resolve) => child.stdout.on("close", resolve));
       await server.waitForRequests(1);
-      await new Promise((r) => setTimeout(r, 1500)); // the answer is in and being written
+      // The answer is in and being written: its first bytes wait, unread, in the pipe (a fixed
+      // wait here was a guess at how long parsing 2,000 backends takes on a loaded machine).
+      for (let i = 0; i < 400 && child.stdout.readableLength === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(child.stdout.readableLength, "the child began writing its result").toBeGreaterThan(0);
       child.kill("SIGINT");
       await new Promise((r) => setTimeout(r, 300));
       const chunks: Buffer[] = [];
