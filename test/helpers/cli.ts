@@ -30,13 +30,17 @@ export interface CliSandbox {
   cleanup(): void;
 }
 
+// This process's environment without what would steer the CLI, read once: no test changes
+// process.env, and reading it whole (each variable through Node's accessor) at each of the
+// suite's ~290 spawns cost 0.4 s of CPU.
+const inherited: Record<string, string | undefined> = {};
+for (const [k, v] of Object.entries(process.env)) {
+  if (/^(EDGECTL_|NGROK_|HTTPS?_PROXY$|NO_PROXY$|FORCE_COLOR$)/i.test(k)) continue;
+  inherited[k] = v;
+}
+
 export function baseEnv(configDir: string): Record<string, string | undefined> {
-  const env: Record<string, string | undefined> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (/^(EDGECTL_|NGROK_|HTTPS?_PROXY$|NO_PROXY$|FORCE_COLOR$)/i.test(k)) continue;
-    env[k] = v;
-  }
-  return { ...env, EDGECTL_CONFIG_DIR: configDir, EDGECTL_CACHE_DIR: CACHE_DIR, NO_COLOR: "1" };
+  return { ...inherited, EDGECTL_CONFIG_DIR: configDir, EDGECTL_CACHE_DIR: CACHE_DIR, NO_COLOR: "1" };
 }
 
 export function sandbox(): CliSandbox {
